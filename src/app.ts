@@ -1,0 +1,38 @@
+// createApp: the whole HTTP application from injected parts. No module-level state.
+import { OpenAPIHono } from '@hono/zod-openapi'
+import { bodyLimit } from 'hono/body-limit'
+import { AppError } from './domain/errors.js'
+import { contractApp, contractDocument, CONTRACT_BASE } from './http/contract/index.js'
+import { mountDocs } from './http/docs.js'
+import type { AppEnv, HttpDeps } from './http/env.js'
+import { createErrorHandler, errorResponse } from './http/errors.js'
+import { createFallback } from './http/fallback.js'
+import { sandboxApp, sandboxDocument, SANDBOX_BASE } from './http/sandbox/index.js'
+
+export const MAX_BODY_BYTES = 1024 * 1024
+
+export function createApp(deps: HttpDeps & { publicUrl: string }) {
+  const app = new OpenAPIHono<AppEnv>()
+  const fallback = createFallback(() => app.routes)
+  app.use(bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => errorResponse(c, new AppError('body_too_large')) }))
+  app.use(fallback.noImplicitHead(CONTRACT_BASE))
+
+  const contract = contractApp(deps)
+  const sandbox = sandboxApp(deps)
+  app.route(CONTRACT_BASE, contract)
+  app.route(SANDBOX_BASE, sandbox)
+
+  // Built on first request and kept: the routes never change after start.
+  let contractDoc: unknown
+  let sandboxDoc: unknown
+  app.get('/openapi.json', (c) => c.json((contractDoc ??= contractDocument(contract, deps.publicUrl, deps.version))))
+  app.get(`${SANDBOX_BASE}/openapi.json`, (c) => c.json((sandboxDoc ??= sandboxDocument(sandbox, deps.publicUrl, deps.version))))
+  mountDocs(app, [
+    { name: 'Contract (/api/v1)', url: '/openapi.json' },
+    { name: 'Control plane (/_sandbox)', url: `${SANDBOX_BASE}/openapi.json` },
+  ])
+
+  app.notFound(fallback.notFound)
+  app.onError(createErrorHandler(deps.log))
+  return app
+}

@@ -1,0 +1,75 @@
+// Configuration from the environment (Part E of the specification), validated once at start so
+// a typo fails loudly with the variable's name instead of surfacing later as odd behaviour.
+import { z } from 'zod'
+
+export const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const
+export type LogLevel = (typeof LOG_LEVELS)[number]
+
+// The BR Code location field (26-25) holds at most 77 characters: host + this path + the id.
+export const LOCATION_PATH = '/pix/qr/v2/'
+export const LOCATION_ID_LENGTH = 25
+const MAX_LOCATION_BASE = 77 - LOCATION_ID_LENGTH - LOCATION_PATH.length
+
+const envSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  DATABASE: z.string().min(1).default('./data/pix-sandbox.db'),
+  SCENARIO: z.string().min(1).default('default'),
+  SCENARIOS_DIR: z.string().min(1).default('./scenarios'),
+  PUBLIC_URL: z
+    .url({ protocol: /^https?$/, error: 'must be an http(s) URL such as http://localhost:8080' })
+    .optional(),
+  SANDBOX_ADMIN_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
+  SEED: z.string().min(1).optional(),
+})
+
+export interface Config {
+  port: number
+  host: string
+  database: string
+  scenario: string
+  scenariosDir: string
+  /** The public base URL without a trailing slash, e.g. `http://localhost:8080`. */
+  publicUrl: string
+  adminToken: string | undefined
+  logLevel: LogLevel
+  seed: string | undefined
+}
+
+export class ConfigError extends Error {}
+
+/** Reads the configuration; throws ConfigError naming every bad variable. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''))
+  const parsed = envSchema.safeParse(present)
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`)
+    throw new ConfigError(`invalid configuration:\n${lines.join('\n')}`)
+  }
+  const e = parsed.data
+  const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '')
+  const base = locationBase(publicUrl)
+  if (base.length > MAX_LOCATION_BASE) {
+    throw new ConfigError(
+      `invalid configuration:\n  PUBLIC_URL: "${base}" is ${base.length} characters; a BR Code location ` +
+        `leaves room for at most ${MAX_LOCATION_BASE} before "${LOCATION_PATH}<id>"`,
+    )
+  }
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    database: e.DATABASE,
+    scenario: e.SCENARIO,
+    scenariosDir: e.SCENARIOS_DIR,
+    publicUrl,
+    adminToken: e.SANDBOX_ADMIN_TOKEN,
+    logLevel: e.LOG_LEVEL,
+    seed: e.SEED,
+  }
+}
+
+/** The public URL as a BR Code location wants it: no scheme, no trailing slash. */
+export function locationBase(publicUrl: string): string {
+  return publicUrl.replace(/^https?:\/\//i, '').replace(/\/+$/, '')
+}

@@ -1,0 +1,52 @@
+// Formatting of virtual instants (epoch microseconds) for the contract's fields.
+import type { Micros } from '../clock.js'
+
+export const SECOND_US = 1_000_000
+
+export const floorToSecond = (us: Micros): Micros => Math.floor(us / SECOND_US) * SECOND_US
+
+/** `2026-03-01T12:30:45.123456Z`: ISO 8601 UTC with six fractional digits (A7). */
+export function isoMicros(us: Micros): string {
+  const ms = Math.floor(us / 1000)
+  const iso = new Date(ms).toISOString() // ...HH:MM:SS.mmmZ
+  return `${iso.slice(0, -1)}${String(us - ms * 1000).padStart(3, '0')}Z`
+}
+
+/** `2026-03-01T12:30:45.123Z`: the BCB API Pix timestamp style. */
+export const isoMillis = (us: Micros): string => new Date(Math.floor(us / 1000)).toISOString()
+
+const formatters = new Map<string, Intl.DateTimeFormat>()
+
+function formatterFor(timeZone: string): Intl.DateTimeFormat {
+  let f = formatters.get(timeZone)
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+    })
+    formatters.set(timeZone, f)
+  }
+  return f
+}
+
+/** `YYYY-MM-DDTHH:MM:SS` in `timeZone`, no zone, no fraction (the contract's expiration_date). */
+export function localDateTime(us: Micros, timeZone: string): string {
+  const p: Record<string, string> = {}
+  for (const part of formatterFor(timeZone).formatToParts(Math.floor(us / 1000))) p[part.type] = part.value
+  return `${p.year}-${p.month}-${p.day}T${p.hour}:${p.minute}:${p.second}`
+}
+
+export function isValidTimeZone(timeZone: string): boolean {
+  try {
+    formatterFor(timeZone)
+    return true
+  } catch {
+    return false
+  }
+}

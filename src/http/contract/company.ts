@@ -1,0 +1,33 @@
+// GET /user/company (and its alias /oauth/user/company): the caller's company (A7).
+import { createRoute, type OpenAPIHono } from '@hono/zod-openapi'
+import { isoMicros } from '../../domain/time.js'
+import type { AppEnv, HttpDeps } from '../env.js'
+import { mount } from '../route.js'
+import { contractChecks } from './pipeline.js'
+import { errorResponses } from './responses.js'
+import { CompanyResponse } from './schemas.js'
+
+const companyRoute = (path: string) =>
+  createRoute({
+    method: 'get',
+    path,
+    tags: ['Company'],
+    summary: 'The caller\'s company',
+    description: 'Answers even when the company\'s API access is not active, so the caller can see `api_active: false`.',
+    security: [{ basicAuth: [] }],
+    responses: {
+      200: { description: 'The company.', content: { 'application/json': { schema: CompanyResponse } } },
+      ...errorResponses(401),
+    },
+  })
+
+export const companyRoutes = [companyRoute('/user/company'), companyRoute('/oauth/user/company')]
+
+export function mountCompany(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
+  for (const route of companyRoutes) {
+    mount(app, route, ...contractChecks(deps, null), (c) => {
+      const { company } = c.get('principal')
+      return c.json({ api_active: company.apiActive, created_at: isoMicros(company.createdAt), updated_at: isoMicros(company.updatedAt) }, 200)
+    })
+  }
+}

@@ -1,0 +1,56 @@
+// POST /hub/transactions/out: send a transfer to a PIX key (A6).
+import { createRoute, type OpenAPIHono, type z } from '@hono/zod-openapi'
+import { assertProvider } from '../../domain/access.js'
+import { AppError } from '../../domain/errors.js'
+import type { TransferOutcome } from '../../domain/types.js'
+import { createTransfer } from '../../operations/create-transfer.js'
+import type { AppEnv, HttpDeps } from '../env.js'
+import { mount } from '../route.js'
+import { contractChecks } from './pipeline.js'
+import { errorResponses } from './responses.js'
+import { LAX_INT_FIELDS, TransferRequest, TransferResponse } from './schemas.js'
+
+export const OUTCOME_HEADER = 'x-sandbox-outcome'
+const OUTCOMES = ['success', 'pending', 'failed'] as const
+
+export const createTransferRoute = createRoute({
+  method: 'post',
+  path: '/hub/transactions/out',
+  tags: ['Transactions'],
+  summary: 'Send a transfer (PIX cash-out)',
+  description: 'Sends money from the user\'s balance to a PIX key.',
+  security: [{ basicAuth: [] }],
+  request: { body: { required: true, content: { 'application/json': { schema: TransferRequest } } } },
+  responses: {
+    200: { description: 'The transfer was recorded with its status.', content: { 'application/json': { schema: TransferResponse } } },
+    ...errorResponses(401, 403, 422, 501),
+  },
+})
+
+/** The outcome a test suite picked per request; ignored unless the scenario honours the header. */
+function headerOutcome(value: string | undefined, honoured: boolean): TransferOutcome | undefined {
+  if (!honoured || value === undefined) return undefined
+  const status = value.trim().toLowerCase()
+  if (!(OUTCOMES as readonly string[]).includes(status)) {
+    throw new AppError('invalid_input', `X-Sandbox-Outcome: must be one of ${OUTCOMES.join(', ')}`)
+  }
+  return { status: status as TransferOutcome['status'] }
+}
+
+export function mountCreateTransfer(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
+  const checks = contractChecks(deps, 'transfer', { schema: TransferRequest, laxIntFields: LAX_INT_FIELDS })
+  mount(app, createTransferRoute, ...checks, (c) => {
+    const who = c.get('principal')
+    assertProvider(who, 'transfer')
+    const body = c.get('body') as z.output<typeof TransferRequest>
+    const settings = deps.sandbox.store.setup.settings()
+    const transfer = createTransfer(deps.sandbox, who, {
+      amount: body.amount,
+      pixKey: body.pix_key,
+      pixType: body.pix_type,
+      description: body.description,
+      headerOutcome: headerOutcome(c.req.header(OUTCOME_HEADER), settings.outcome_header),
+    })
+    return c.json({ status: transfer.status, transaction_id: transfer.id, message: transfer.message }, 200)
+  })
+}

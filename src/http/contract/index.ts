@@ -1,0 +1,33 @@
+// The contract (Part A) under /api/v1, and its OpenAPI document.
+import { OpenAPIHono } from '@hono/zod-openapi'
+import type { AppEnv, HttpDeps } from '../env.js'
+import { mountCompany } from './company.js'
+import { mountCreateCharge } from './create-charge.js'
+import { mountCreateTransfer } from './create-transfer.js'
+
+export const CONTRACT_BASE = '/api/v1'
+
+export function contractApp(deps: HttpDeps): OpenAPIHono<AppEnv> {
+  const app = new OpenAPIHono<AppEnv>()
+  app.openAPIRegistry.registerComponent('securitySchemes', 'basicAuth', {
+    type: 'http',
+    scheme: 'basic',
+    description: 'base64 of `client_id:client_secret`.',
+  })
+  mountCreateCharge(app, deps)
+  mountCreateTransfer(app, deps)
+  mountCompany(app, deps)
+  return app
+}
+
+export function contractDocument(app: OpenAPIHono<AppEnv>, serverUrl: string, version: string) {
+  return app.getOpenAPI31Document({
+    openapi: '3.1.0',
+    info: {
+      title: 'PIX hub API',
+      version,
+      description: 'The PIX collection-and-transfer contract, as served by pix-sandbox. Money is integer cents.',
+    },
+    servers: [{ url: `${serverUrl}${CONTRACT_BASE}` }],
+  })
+}

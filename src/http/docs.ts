@@ -1,0 +1,53 @@
+// GET /docs: an interactive reference of the contract and the control plane (Swagger UI), served
+// from the installed swagger-ui-dist package so it works offline. Assets are read on first use.
+import { readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { dirname, join } from 'node:path'
+import type { Hono } from 'hono'
+
+const ASSETS: Record<string, string> = {
+  'swagger-ui.css': 'text/css; charset=utf-8',
+  'swagger-ui-bundle.js': 'text/javascript; charset=utf-8',
+  'swagger-ui-standalone-preset.js': 'text/javascript; charset=utf-8',
+}
+
+const page = (docs: { name: string; url: string }[]) => `<!doctype html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <meta name="viewport" content="width=device-width, initial-scale=1">
+  <title>pix-sandbox reference</title>
+  <link rel="stylesheet" href="/docs/assets/swagger-ui.css">
+  <style>body { margin: 0 } .topbar { display: none }</style>
+</head>
+<body>
+  <div id="ui"></div>
+  <script src="/docs/assets/swagger-ui-bundle.js"></script>
+  <script src="/docs/assets/swagger-ui-standalone-preset.js"></script>
+  <script>
+    window.ui = SwaggerUIBundle({
+      urls: ${JSON.stringify(docs)},
+      dom_id: '#ui',
+      deepLinking: true,
+      persistAuthorization: true,
+      presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset],
+      layout: 'StandaloneLayout',
+    })
+  </script>
+</body>
+</html>`
+
+export function mountDocs(app: Hono<any>, docs: { name: string; url: string }[]): void {
+  const dir = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'))
+  const cache = new Map<string, Buffer>()
+  const html = page(docs)
+  app.get('/docs', (c) => c.html(html))
+  app.get('/docs/assets/:file', (c) => {
+    const file = c.req.param('file')
+    const type = ASSETS[file]
+    if (!type) return c.json({ detail: 'Not Found' }, 404)
+    let body = cache.get(file)
+    if (!body) cache.set(file, (body = readFileSync(join(dir, file))))
+    return c.body(new Uint8Array(body), 200, { 'content-type': type, 'cache-control': 'public, max-age=86400' })
+  })
+}

@@ -1,0 +1,67 @@
+// What the real server's framework does for requests that match no route (A8): 307 to the
+// path without its trailing slash when that path exists, 405 with `Allow` when the path exists
+// for other methods, 404 otherwise. FastAPI's routes do not answer HEAD, so neither do ours.
+import type { Context, MiddlewareHandler, NotFoundHandler } from 'hono'
+import { AppError } from '../domain/errors.js'
+import { errorResponse } from './errors.js'
+
+interface RouteEntry {
+  method: string
+  path: string
+}
+
+type Matcher = { pattern: RegExp; methods: Set<string> }
+
+function buildMatchers(routes: RouteEntry[]): Matcher[] {
+  const byPath = new Map<string, Set<string>>()
+  for (const r of routes) {
+    if (r.method === 'ALL' || r.path.includes('*')) continue
+    const set = byPath.get(r.path) ?? new Set<string>()
+    set.add(r.method)
+    byPath.set(r.path, set)
+  }
+  return [...byPath].map(([path, methods]) => ({
+    pattern: new RegExp('^' + path.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/:\w+/g, '[^/]+') + '$'),
+    methods,
+  }))
+}
+
+export function createFallback(routes: () => RouteEntry[]) {
+  let matchers: Matcher[] | undefined
+  const allowed = (path: string): string[] => {
+    matchers ??= buildMatchers(routes())
+    const methods = new Set<string>()
+    for (const m of matchers) if (m.pattern.test(path)) m.methods.forEach((x) => methods.add(x))
+    return [...methods].sort()
+  }
+  const methodNotAllowed = (c: Context, methods: string[]) => {
+    c.header('Allow', methods.join(', '))
+    return errorResponse(c, new AppError('method_not_allowed'))
+  }
+
+  const notFound: NotFoundHandler = (c) => {
+    const path = c.req.path
+    if (path.length > 1 && path.endsWith('/')) {
+      const bare = path.replace(/\/+$/, '') || '/'
+      if (allowed(bare).length) {
+        const url = new URL(c.req.url)
+        url.pathname = bare
+        return new Response(null, { status: 307, headers: { location: url.toString() } })
+      }
+    }
+    const methods = allowed(path)
+    if (methods.length) return methodNotAllowed(c, methods)
+    return errorResponse(c, new AppError('not_found'))
+  }
+
+  /** Refuses HEAD where only GET is declared, as FastAPI does, instead of Hono's implicit HEAD. */
+  const noImplicitHead = (prefix: string): MiddlewareHandler => async (c, next) => {
+    if (c.req.method === 'HEAD' && c.req.path.startsWith(prefix)) {
+      const methods = allowed(c.req.path)
+      if (methods.length && !methods.includes('HEAD')) return methodNotAllowed(c, methods)
+    }
+    await next()
+  }
+
+  return { notFound, noImplicitHead }
+}

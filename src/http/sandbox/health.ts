@@ -1,0 +1,35 @@
+// GET /_sandbox/health (no auth): liveness for Docker's HEALTHCHECK and for test suites.
+import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi'
+import { isoMicros } from '../../domain/time.js'
+import type { AppEnv, HttpDeps } from '../env.js'
+import { mount } from '../route.js'
+
+const Health = z
+  .object({
+    status: z.literal('ok'),
+    version: z.string(),
+    environment: z.literal('sandbox'),
+    scenario: z.string().nullable(),
+    now: z.string().openapi({ description: 'Virtual time, ISO 8601 UTC.' }),
+  })
+  .openapi('Health')
+
+export const healthRoute = createRoute({
+  method: 'get',
+  path: '/health',
+  tags: ['Sandbox'],
+  summary: 'Health and virtual time',
+  responses: { 200: { description: 'The sandbox is up.', content: { 'application/json': { schema: Health } } } },
+})
+
+export function mountHealth(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
+  mount(app, healthRoute, (c) =>
+    c.json({
+      status: 'ok' as const,
+      version: deps.version,
+      environment: deps.environment,
+      scenario: deps.sandbox.store.setup.meta.get<string>('scenario') ?? null,
+      now: isoMicros(deps.sandbox.clock.now()),
+    }),
+  )
+}

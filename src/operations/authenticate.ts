@@ -1,0 +1,34 @@
+// Verifies client credentials. Secrets are high-entropy, so a single SHA-256 is the right hash
+// (a slow KDF protects low-entropy passwords and would cost milliseconds per request); results
+// are cached per secret until any identity row changes.
+import { createHash, timingSafeEqual } from 'node:crypto'
+import { AppError } from '../domain/errors.js'
+import type { Environment, Principal } from '../domain/types.js'
+import type { Store } from '../store/index.js'
+
+export const hashSecret = (secret: string): Buffer => createHash('sha256').update(secret, 'utf8').digest()
+
+const NOT_AUTHENTICATED = new AppError('not_authenticated')
+// Compared against when the client id is unknown, so both failures take the same time.
+const DUMMY_HASH = hashSecret('never a real secret')
+const CACHE_LIMIT = 10_000
+
+export type Authenticator = (clientId: string, secret: string) => Principal
+
+export function createAuthenticator(store: Store, environment: Environment = 'sandbox'): Authenticator {
+  const cache = new Map<string, { version: number; principal: Principal }>()
+  return (clientId, secret) => {
+    const cacheKey = `${clientId}\u0000${secret}`
+    const hit = cache.get(cacheKey)
+    const version = store.identity.version()
+    if (hit && hit.version === version) return hit.principal
+    const record = store.identity.credential(clientId)
+    const matches = timingSafeEqual(hashSecret(secret), record?.secretHash ?? DUMMY_HASH)
+    if (!record || !matches || record.revoked || record.principal.environment !== environment) {
+      throw NOT_AUTHENTICATED
+    }
+    if (cache.size >= CACHE_LIMIT) cache.clear()
+    cache.set(cacheKey, { version, principal: record.principal })
+    return record.principal
+  }
+}

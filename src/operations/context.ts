@@ -1,0 +1,45 @@
+// What every use case receives: the store, the virtual clock, the id generator and the public
+// location base. Injected, never imported as singletons, so tests build their own.
+import type { Clock, Micros } from '../clock.js'
+import type { SandboxEvent } from '../domain/types.js'
+import type { Ids } from '../ids.js'
+import type { Store } from '../store/index.js'
+
+export interface Context {
+  store: Store
+  clock: Clock
+  ids: Ids
+  /** The host (and path) of charge locations, without scheme: `localhost:8080`. */
+  locationBase: string
+}
+
+/** The ISPB written into end-to-end ids: a placeholder, as the sandbox is no real institution. */
+export const SANDBOX_ISPB = '00000000'
+
+/** Appends an event to the log (inside the caller's transaction). */
+export function emit(
+  ctx: Context,
+  type: string,
+  at: Micros,
+  companyId: string | null,
+  data: Record<string, unknown>,
+): SandboxEvent {
+  const event = { id: ctx.ids.prefixed('evt'), type, at, companyId, data }
+  ctx.store.events.append(event)
+  return event
+}
+
+/** Moves money and records both the ledger entry and a `balance.changed` event. */
+export function moveMoney(
+  ctx: Context,
+  companyId: string,
+  userId: string,
+  amount: number,
+  kind: Parameters<Store['ledger']['apply']>[2],
+  reference: string | null,
+  at: Micros,
+): number | null {
+  const balance = ctx.store.ledger.apply(userId, amount, kind, reference, at)
+  if (balance !== null) emit(ctx, 'balance.changed', at, companyId, { user_id: userId, amount, kind, reference, balance })
+  return balance
+}

@@ -1,0 +1,55 @@
+// Use case: create a charge (POST /hub/transactions/in). One transaction writes the charge and
+// its event.
+import { LOCATION_PATH, LOCATION_ID_LENGTH } from '../config.js'
+import { firstChargeRule, scheduleCharge } from '../domain/charge.js'
+import type { Charge, Principal } from '../domain/types.js'
+import { asciiField, buildDynamicCode } from '../pix/brcode.js'
+import { emit, type Context } from './context.js'
+
+export interface NewCharge {
+  amount: number
+  description?: string | null
+  /** A valid BR Code to reuse as the charge's code (already checked by the caller). */
+  payload?: string | null
+}
+
+export function createCharge(ctx: Context, who: Principal, input: NewCharge): Charge {
+  const { store, clock, ids } = ctx
+  return store.tx(() => {
+    const now = clock.now()
+    const description = input.description ?? null
+    const locationId = ids.locationId(LOCATION_ID_LENGTH)
+    const merchantName = asciiField(who.company.name, 25, 'PIX SANDBOX')
+    const qrCode =
+      input.payload ??
+      buildDynamicCode({
+        location: `${ctx.locationBase}${LOCATION_PATH}${locationId}`,
+        amount: input.amount,
+        merchantName,
+        merchantCity: who.company.city,
+      })
+    const rule = firstChargeRule(store.setup.rules().charges, input.amount, description)
+    const charge: Charge = {
+      id: ids.txid(),
+      companyId: who.company.id,
+      userId: who.userId,
+      amount: input.amount,
+      description,
+      status: 'pending',
+      qrCode,
+      qrCodeName: `${merchantName} #${store.charges.nextSeq()}`,
+      locationId,
+      createdAt: now,
+      ...scheduleCharge(now, store.setup.settings(), rule),
+      paidAt: null,
+      cancelledAt: null,
+      cancelReason: null,
+      endToEndId: null,
+      payer: null,
+      revision: 0,
+    }
+    store.charges.insert(charge)
+    emit(ctx, 'charge.created', now, charge.companyId, { transaction_id: charge.id, amount: charge.amount })
+    return charge
+  })
+}

@@ -1,0 +1,56 @@
+// Use case: send a transfer (POST /hub/transactions/out). Balance check, debit, record and
+// events happen in one transaction, so concurrent transfers can never overdraw a balance.
+import { AppError } from '../domain/errors.js'
+import { decideTransfer, firstTransferRule, type OutcomeSources } from '../domain/transfer.js'
+import type { PixType, Principal, Transfer, TransferOutcome } from '../domain/types.js'
+import { emit, moveMoney, SANDBOX_ISPB, type Context } from './context.js'
+
+export interface NewTransfer {
+  amount: number
+  pixKey: string
+  pixType: PixType
+  description?: string | null
+  /** The outcome a test suite picked with `X-Sandbox-Outcome`, when the scenario honours it. */
+  headerOutcome?: TransferOutcome
+}
+
+export const transferEventType = (status: Transfer['status']) =>
+  status === 'success' ? 'transfer.succeeded' : `transfer.${status}`
+
+export function createTransfer(ctx: Context, who: Principal, input: NewTransfer): Transfer {
+  const { store, clock, ids } = ctx
+  return store.tx(() => {
+    const now = clock.now()
+    const request = { amount: input.amount, pixKey: input.pixKey, pixType: input.pixType }
+    const sources: OutcomeSources = {
+      header: input.headerOutcome,
+      rule: firstTransferRule(store.setup.rules().transfers, request)?.then,
+    }
+    const balance = store.ledger.balance(who.userId) ?? 0
+    const decision = decideTransfer(request, balance, store.setup.pixKey(input.pixKey), store.setup.settings(), sources, now)
+    const transfer: Transfer = {
+      id: ids.endToEndId(now, SANDBOX_ISPB),
+      companyId: who.company.id,
+      userId: who.userId,
+      amount: input.amount,
+      description: input.description ?? null,
+      pixKey: input.pixKey,
+      pixType: input.pixType,
+      status: decision.status,
+      message: decision.message,
+      createdAt: now,
+      settleAt: decision.settleAt,
+      finalStatus: decision.finalStatus,
+      finalMessage: decision.finalMessage,
+      settledAt: null,
+    }
+    store.transfers.insert(transfer)
+    if (decision.debit && moveMoney(ctx, who.company.id, who.userId, -input.amount, 'transfer_debit', transfer.id, now) === null) {
+      throw new AppError('insufficient_balance')
+    }
+    const data = { transaction_id: transfer.id, amount: transfer.amount, status: transfer.status, message: transfer.message }
+    emit(ctx, 'transfer.created', now, transfer.companyId, data)
+    emit(ctx, transferEventType(transfer.status), now, transfer.companyId, data)
+    return transfer
+  })
+}

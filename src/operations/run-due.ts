@@ -1,0 +1,61 @@
+// Runs every piece of time-based work that is due at `now`: charge expiry, automatic payment
+// and cancellation, transfer settlement. Work happens at its own due instant, in due order, so
+// the same start state always produces the same events.
+import type { Micros } from '../clock.js'
+import { dueChargeAction } from '../domain/charge.js'
+import type { SandboxEvent } from '../domain/types.js'
+import { cancelCharge, payCharge } from './charge-transitions.js'
+import type { Context } from './context.js'
+import { settleTransferNow } from './settle-transfer.js'
+
+const BATCH = 200
+
+interface Job {
+  id: string
+  at: Micros
+  run: () => void
+}
+
+function dueJobs(ctx: Context, now: Micros): Job[] {
+  const jobs: Job[] = []
+  for (const c of ctx.store.charges.due(now, BATCH)) {
+    const action = dueChargeAction(c, now)
+    if (!action) continue
+    const run =
+      action.kind === 'pay'
+        ? () => void payCharge(ctx, c.id, { at: action.at })
+        : () => void cancelCharge(ctx, c.id, action.reason, action.at)
+    jobs.push({ id: c.id, at: action.at, run })
+  }
+  for (const t of ctx.store.transfers.due(now, BATCH)) {
+    const at = t.settleAt!
+    const run = () => void settleTransferNow(ctx, t.id, t.finalStatus ?? 'success', t.finalMessage ?? undefined, at)
+    jobs.push({ id: t.id, at, run })
+  }
+  return jobs.sort((a, b) => a.at - b.at || (a.id < b.id ? -1 : 1))
+}
+
+/** Returns the events the due work produced. A job that fails is reported and not retried here. */
+export function runDue(ctx: Context, now: Micros = ctx.clock.now(), onError?: (id: string, err: unknown) => void): SandboxEvent[] {
+  const fromSeq = ctx.store.events.lastSeq()
+  const failed = new Set<string>()
+  for (;;) {
+    const jobs = dueJobs(ctx, now).filter((j) => !failed.has(j.id))
+    if (jobs.length === 0) break
+    for (const job of jobs) {
+      try {
+        job.run()
+      } catch (err) {
+        failed.add(job.id)
+        onError?.(job.id, err)
+      }
+    }
+  }
+  return ctx.store.events.list({ afterSeq: fromSeq, limit: 1_000_000 })
+}
+
+/** The earliest instant at which some work will be due, or null when nothing is scheduled. */
+export function nextDue(ctx: Context): Micros | null {
+  const times = [ctx.store.charges.nextDue(), ctx.store.transfers.nextDue()].filter((t): t is Micros => t !== null)
+  return times.length ? Math.min(...times) : null
+}

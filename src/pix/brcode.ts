@@ -1,0 +1,108 @@
+// The BR Code (EMV MPM "Pix copia e cola"): building the dynamic code of a charge and checking
+// codes that clients send.
+//
+// Why not a library: @brazilian-utils/brazilian-utils and pix-utils, the well-kept PIX
+// libraries, both refuse or drop the amount (field 54) of a dynamic code, which the contract
+// requires, and brazilian-utils also refuses a location with a port (`localhost:8080/...`), which
+// a local sandbox needs. So the fields are written here; the checksum comes from the `crc`
+// package and name folding from brazilian-utils. The tests decode our codes with pix-utils and
+// brazilian-utils, independent of this file.
+import { removeAccents } from '@brazilian-utils/brazilian-utils'
+import { crc16ccitt } from 'crc'
+import { formatAmount, parseAmount } from '../domain/money.js'
+import { field, parseTlv } from './tlv.js'
+
+const GUI = 'br.gov.bcb.pix'
+const CRC_TAG = '6304'
+
+export const crc16 = (s: string): string =>
+  crc16ccitt(Buffer.from(s, 'utf8')).toString(16).toUpperCase().padStart(4, '0')
+
+/** Folds text to printable ASCII (accents dropped) and cuts it to `max` characters. */
+export function asciiField(text: string, max: number, fallback: string): string {
+  const folded = removeAccents(text)
+    .replace(/[^\x20-\x7E]/g, '')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .slice(0, max)
+    .trim()
+  return folded || fallback
+}
+
+export interface DynamicCode {
+  /** Location without scheme, e.g. `localhost:8080/pix/qr/v2/abc`. */
+  location: string
+  amount: number
+  merchantName: string
+  merchantCity: string
+}
+
+export function buildDynamicCode(c: DynamicCode): string {
+  const body =
+    field('00', '01') +
+    field('01', '12') +
+    field('26', field('00', GUI) + field('25', c.location)) +
+    field('52', '0000') +
+    field('53', '986') +
+    field('54', formatAmount(c.amount)) +
+    field('58', 'BR') +
+    field('59', asciiField(c.merchantName, 25, 'PIX SANDBOX')) +
+    field('60', asciiField(c.merchantCity, 15, 'SAO PAULO')) +
+    field('62', field('05', '***')) +
+    CRC_TAG
+  return body + crc16(body)
+}
+
+export interface ParsedCode {
+  key?: string
+  location?: string
+  /** Field 54 in cents, when present. */
+  amount?: number
+  merchantName: string
+  merchantCity: string
+}
+
+const within = (v: string | undefined, min: number, max: number) =>
+  v !== undefined && v.length >= min && v.length <= max
+
+/** Checks a BR Code as Part A3 defines "valid"; returns its fields, or null when it is not valid. */
+export function parseBrCode(code: string): ParsedCode | null {
+  if (code.length < 8 || code.length > 512) return null
+  if (code.slice(-8, -4) !== CRC_TAG || code.slice(-4) !== crc16(code.slice(0, -4))) return null
+  const top = parseTlv(code)
+  if (!top) return null
+  const { fields, order } = top
+  if (order[0] !== '00' || fields.get('00') !== '01' || order[order.length - 1] !== '63') return null
+  const poi = fields.get('01')
+  if (poi !== undefined && poi !== '11' && poi !== '12') return null
+  if (!/^\d{4}$/.test(fields.get('52') ?? '') || fields.get('53') !== '986') return null
+  if (fields.get('58') !== 'BR' || !within(fields.get('59'), 1, 25) || !within(fields.get('60'), 1, 15)) return null
+  const extra = parseTlv(fields.get('62') ?? '')
+  if (!fields.has('62') || !extra || !within(extra.fields.get('05'), 1, 25)) return null
+  const account = pixAccount(order, fields)
+  if (!account) return null
+  const rawAmount = fields.get('54')
+  let amount: number | undefined
+  if (rawAmount !== undefined) {
+    if (!/^\d{1,10}(\.\d{1,2})?$/.test(rawAmount)) return null
+    amount = parseAmount(rawAmount)
+  }
+  return { ...account, amount, merchantName: fields.get('59')!, merchantCity: fields.get('60')! }
+}
+
+/** The 26..51 template carrying the PIX GUI, with exactly one of a key or a scheme-less location. */
+function pixAccount(order: string[], fields: Map<string, string>): { key?: string; location?: string } | null {
+  for (const id of order) {
+    const n = Number(id)
+    if (n < 26 || n > 51) continue
+    const sub = parseTlv(fields.get(id)!)
+    if (!sub || sub.fields.get('00')?.toLowerCase() !== GUI) continue
+    const key = sub.fields.get('01')
+    const location = sub.fields.get('25')
+    if ((key === undefined) === (location === undefined)) return null
+    if (key !== undefined) return within(key, 1, 77) ? { key } : null
+    if (!within(location, 1, 77) || /^[a-z][a-z0-9+.-]*:\/\//i.test(location!)) return null
+    return { location }
+  }
+  return null
+}

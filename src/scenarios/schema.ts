@@ -1,0 +1,157 @@
+// The scenario document (Part C), as one zod schema: it validates files and inline documents,
+// and the JSON Schema that editors use is generated from it (npm run schema).
+import { z } from 'zod'
+import { MAX_AMOUNT } from '../domain/money.js'
+import { isValidTimeZone } from '../domain/time.js'
+import { PIX_TYPES } from '../domain/types.js'
+import { pixKeyProblem } from '../pix/keys.js'
+
+const id = z
+  .string()
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'must be 1-64 characters of letters, digits, ".", "_" or "-"')
+const operation = z.enum(['charge', 'transfer'])
+const pixType = z.enum(PIX_TYPES as [string, ...string[]])
+const amount = z.int().min(1).max(MAX_AMOUNT)
+const seconds = z.int().min(0).max(10 * 365 * 86400)
+
+export const providerSchema = z
+  .object({ name: z.string().min(1).max(100), operations: z.array(operation).max(2) })
+  .strict()
+  .meta({ description: 'A Provider: its name and the operations it supports.' })
+
+const credential = z
+  .object({
+    client_id: z.string().min(1).max(200).regex(/^[^:\s]+$/, 'must not contain ":" or spaces'),
+    client_secret: z.string().min(1).max(200),
+    environment: z.enum(['sandbox', 'production']).default('sandbox'),
+    revoked: z.boolean().default(false),
+  })
+  .strict()
+
+const user = z
+  .object({
+    id,
+    name: z.string().min(1).max(100).optional(),
+    balance: z.int().min(0).max(MAX_AMOUNT).default(0).meta({ description: 'Opening balance in cents.' }),
+    permissions: z.array(operation).default(['charge', 'transfer']),
+    providers: z
+      .object({ in: providerSchema.nullable().optional(), out: providerSchema.nullable().optional() })
+      .strict()
+      .default({})
+      .meta({ description: 'At most one Provider per direction; omitted means none.' }),
+    credentials: z.array(credential).default([]),
+  })
+  .strict()
+
+const company = z
+  .object({
+    id,
+    name: z.string().min(1).max(100),
+    city: z.string().min(1).max(60).default('Sao Paulo'),
+    api_active: z.boolean().default(true),
+    users: z.array(user).default([]),
+  })
+  .strict()
+
+const pixKey = z
+  .object({
+    key: z.string().min(1).max(77),
+    type: pixType,
+    active: z.boolean().default(true),
+    owner_name: z.string().max(100).optional(),
+  })
+  .strict()
+  .superRefine((k, ctx) => {
+    const problem = pixKeyProblem(k.type as never, k.key)
+    if (problem) ctx.addIssue({ code: 'custom', path: ['key'], message: `${k.type} key ${problem}` })
+  })
+
+export const settingsSchema = z
+  .object({
+    charge_ttl_seconds: z.int().min(1).max(10 * 365 * 86400),
+    timezone: z.string().refine(isValidTimeZone, 'must be an IANA time zone such as America/Sao_Paulo'),
+    validation_errors: z.enum(['simple', 'fastapi']),
+    insufficient_balance: z.enum(['reject', 'failed']),
+    unknown_pix_keys: z.enum(['accept', 'reject']),
+    outcome_header: z.boolean(),
+    webhook_retry_seconds: z.array(seconds).min(1).max(20),
+  })
+  .partial()
+  .strict()
+
+const transferStatus = z.enum(['success', 'pending', 'failed'])
+export const transferOutcomeSchema = z
+  .object({
+    status: transferStatus,
+    message: z.string().min(1).max(200).optional(),
+    settle_after_seconds: seconds.optional(),
+    final_status: z.enum(['success', 'failed']).optional(),
+    final_message: z.string().min(1).max(200).optional(),
+  })
+  .strict()
+
+const rules = z
+  .object({
+    charges: z
+      .array(
+        z
+          .object({
+            when: z.object({ amount: amount.optional(), description_contains: z.string().min(1).optional() }).strict(),
+            then: z
+              .object({ auto_pay_after_seconds: seconds.optional(), auto_cancel_after_seconds: seconds.optional() })
+              .strict(),
+          })
+          .strict(),
+      )
+      .default([]),
+    transfers: z
+      .array(
+        z
+          .object({
+            when: z
+              .object({
+                pix_key: z.string().min(1).optional(),
+                pix_type: pixType.optional(),
+                amount: amount.optional(),
+                amount_gte: amount.optional(),
+              })
+              .strict(),
+            then: transferOutcomeSchema,
+          })
+          .strict(),
+      )
+      .default([]),
+  })
+  .strict()
+
+export const scenarioSchema = z
+  .object({
+    $schema: z.string().optional(),
+    description: z.string().max(2000).default(''),
+    settings: settingsSchema.default({}),
+    companies: z.array(company).default([]),
+    pix_keys: z.array(pixKey).default([]),
+    rules: rules.default({ charges: [], transfers: [] }),
+  })
+  .strict()
+  .superRefine(uniqueIds)
+
+export type Scenario = z.output<typeof scenarioSchema>
+
+/** Ids must be unique across the document: companies, users and client ids. */
+function uniqueIds(s: { companies: z.output<typeof company>[] }, ctx: z.RefinementCtx): void {
+  const seen = { company: new Set<string>(), user: new Set<string>(), client: new Set<string>() }
+  s.companies.forEach((c, ci) => {
+    if (seen.company.has(c.id)) ctx.addIssue({ code: 'custom', path: ['companies', ci, 'id'], message: `duplicate company id "${c.id}"` })
+    seen.company.add(c.id)
+    c.users.forEach((u, ui) => {
+      if (seen.user.has(u.id)) ctx.addIssue({ code: 'custom', path: ['companies', ci, 'users', ui, 'id'], message: `duplicate user id "${u.id}"` })
+      seen.user.add(u.id)
+      u.credentials.forEach((cr, ki) => {
+        const path = ['companies', ci, 'users', ui, 'credentials', ki, 'client_id']
+        if (seen.client.has(cr.client_id)) ctx.addIssue({ code: 'custom', path, message: `duplicate client_id "${cr.client_id}"` })
+        seen.client.add(cr.client_id)
+      })
+    })
+  })
+}

@@ -1,0 +1,101 @@
+// Builds a running sandbox from a configuration: store, scenario, app, HTTP server, ticker.
+// main.ts and the tests both start servers through here.
+import { randomBytes } from 'node:crypto'
+import { readFileSync } from 'node:fs'
+import type { AddressInfo } from 'node:net'
+import { serve, type ServerType } from '@hono/node-server'
+import { createApp } from './app.js'
+import { createClock, type Clock } from './clock.js'
+import { locationBase, type Config } from './config.js'
+import { createIds } from './ids.js'
+import { createLog, type Log } from './log.js'
+import { applyScenario } from './operations/apply-scenario.js'
+import { createAuthenticator } from './operations/authenticate.js'
+import type { Context } from './operations/context.js'
+import { runDue } from './operations/run-due.js'
+import { readScenario } from './scenarios/loader.js'
+import { openStore } from './store/index.js'
+
+export const VERSION: string = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version
+
+const TICK_MS = 250
+
+export interface RunningSandbox {
+  url: string
+  port: number
+  adminToken: string
+  adminTokenGenerated: boolean
+  scenarioLoaded: string | null
+  sandbox: Context
+  log: Log
+  close(): Promise<void>
+}
+
+export async function startSandbox(config: Config, opts: { log?: Log; clock?: Clock } = {}): Promise<RunningSandbox> {
+  const log = opts.log ?? createLog(config.logLevel)
+  const store = openStore(config.database)
+  const clock = opts.clock ?? createClock(undefined, store.setup.meta.get('clock'))
+  const sandbox: Context = { store, clock, ids: createIds(config.seed), locationBase: locationBase(config.publicUrl) }
+
+  let scenarioLoaded: string | null = null
+  try {
+    if (store.isEmpty()) {
+      applyScenario(sandbox, readScenario(config.scenariosDir, config.scenario), config.scenario)
+      scenarioLoaded = config.scenario
+    }
+  } catch (err) {
+    store.close()
+    throw err
+  }
+
+  const adminToken = config.adminToken ?? randomBytes(24).toString('base64url')
+  const app = createApp({
+    sandbox,
+    authenticate: createAuthenticator(store),
+    log,
+    version: VERSION,
+    environment: 'sandbox',
+    publicUrl: config.publicUrl,
+  })
+
+  const server: ServerType = await new Promise((resolve, reject) => {
+    const s = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () => resolve(s))
+    s.once('error', reject)
+  })
+  const port = (server.address() as AddressInfo).port
+
+  const ticker = setInterval(() => {
+    try {
+      runDue(sandbox, clock.now(), (id, err) => log.error('due work failed', { id, error: String(err) }))
+    } catch (err) {
+      log.error('ticker failed', { error: String(err) })
+    }
+  }, TICK_MS)
+  ticker.unref()
+
+  let closing: Promise<void> | undefined
+  const close = () =>
+    (closing ??= new Promise<void>((resolve) => {
+      clearInterval(ticker)
+      // In-flight requests finish; idle keep-alive connections are closed so close() can return.
+      const force = setTimeout(() => (server as any).closeAllConnections?.(), 10_000)
+      force.unref()
+      server.close(() => {
+        clearTimeout(force)
+        store.close()
+        resolve()
+      })
+      ;(server as any).closeIdleConnections?.()
+    }))
+
+  return {
+    url: `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`,
+    port,
+    adminToken,
+    adminTokenGenerated: config.adminToken === undefined,
+    scenarioLoaded,
+    sandbox,
+    log,
+    close,
+  }
+}

@@ -1,0 +1,101 @@
+// Charge records. The store persists what the domain decided; it never decides a transition.
+import type { Micros } from '../clock.js'
+import type { CancelReason, Charge, ChargeStatus, Payer } from '../domain/types.js'
+import type { Db } from './db.js'
+import { listQuery, type ListFilter, type Page } from './paging.js'
+
+const toCharge = (r: any): Charge => ({
+  id: r.id,
+  companyId: r.company_id,
+  userId: r.user_id,
+  amount: r.amount,
+  description: r.description,
+  status: r.status,
+  qrCode: r.qr_code,
+  qrCodeName: r.qr_code_name,
+  locationId: r.location_id,
+  createdAt: r.created_at,
+  expiresAt: r.expires_at,
+  autoPayAt: r.auto_pay_at,
+  autoCancelAt: r.auto_cancel_at,
+  paidAt: r.paid_at,
+  cancelledAt: r.cancelled_at,
+  cancelReason: r.cancel_reason,
+  endToEndId: r.end_to_end_id,
+  payer: r.payer === null ? null : JSON.parse(r.payer),
+  revision: r.revision,
+})
+
+/** The earliest instant something may happen on its own to a pending charge. */
+export const dueAt = (c: Pick<Charge, 'expiresAt' | 'autoPayAt' | 'autoCancelAt'>): Micros =>
+  Math.min(c.expiresAt, c.autoPayAt ?? Infinity, c.autoCancelAt ?? Infinity)
+
+export function chargeStore(db: Db) {
+  const insertStmt = db.prepare(`
+    INSERT INTO charges (id, company_id, user_id, amount, description, status, qr_code, qr_code_name,
+      location_id, created_at, expires_at, auto_pay_at, auto_cancel_at, due_at)
+    VALUES (@id, @companyId, @userId, @amount, @description, 'pending', @qrCode, @qrCodeName,
+      @locationId, @createdAt, @expiresAt, @autoPayAt, @autoCancelAt, @dueAt)`)
+  const nextSeqStmt = db.prepare("SELECT coalesce(max(seq), 0) + 1 FROM charges").pluck()
+  const byIdStmt = db.prepare('SELECT * FROM charges WHERE id = ?')
+  const byLocationStmt = db.prepare('SELECT * FROM charges WHERE location_id = ?')
+  const byCodeStmt = db.prepare(
+    "SELECT * FROM charges WHERE qr_code = ? AND status = 'pending' ORDER BY seq DESC LIMIT 1",
+  )
+  const paidStmt = db.prepare(`
+    UPDATE charges SET status = 'paid', paid_at = @at, end_to_end_id = @endToEndId, payer = @payer,
+      revision = revision + 1 WHERE id = @id AND status = 'pending'`)
+  const cancelledStmt = db.prepare(`
+    UPDATE charges SET status = 'cancelled', cancelled_at = @at, cancel_reason = @reason,
+      revision = revision + 1 WHERE id = @id AND status = 'pending'`)
+  const dueStmt = db.prepare(
+    "SELECT * FROM charges WHERE status = 'pending' AND due_at <= ? ORDER BY due_at, seq LIMIT ?",
+  )
+  const nextDueStmt = db.prepare("SELECT min(due_at) FROM charges WHERE status = 'pending'").pluck()
+
+  return {
+    nextSeq: () => nextSeqStmt.get() as number,
+
+    insert(c: Omit<Charge, 'status' | 'paidAt' | 'cancelledAt' | 'cancelReason' | 'endToEndId' | 'payer' | 'revision'>): void {
+      insertStmt.run({ ...c, dueAt: dueAt(c) })
+    },
+
+    byId(id: string): Charge | undefined {
+      const r = byIdStmt.get(id)
+      return r ? toCharge(r) : undefined
+    },
+
+    byLocation(locationId: string): Charge | undefined {
+      const r = byLocationStmt.get(locationId)
+      return r ? toCharge(r) : undefined
+    },
+
+    newestPendingByCode(qrCode: string): Charge | undefined {
+      const r = byCodeStmt.get(qrCode)
+      return r ? toCharge(r) : undefined
+    },
+
+    /** Returns false if the charge was no longer pending (the caller's transaction then aborts). */
+    markPaid(id: string, at: Micros, endToEndId: string, payer: Payer | null): boolean {
+      return paidStmt.run({ id, at, endToEndId, payer: payer && JSON.stringify(payer) }).changes === 1
+    },
+
+    markCancelled(id: string, at: Micros, reason: CancelReason): boolean {
+      return cancelledStmt.run({ id, at, reason }).changes === 1
+    },
+
+    due(now: Micros, limit: number): Charge[] {
+      return dueStmt.all(now, limit).map(toCharge)
+    },
+
+    nextDue(): Micros | null {
+      return nextDueStmt.get() as Micros | null
+    },
+
+    list(filter: ListFilter<ChargeStatus>): Page<Charge> {
+      return listQuery(db, 'charges', filter, toCharge)
+    },
+  }
+}
+
+export type ChargeStore = ReturnType<typeof chargeStore>

@@ -1,0 +1,39 @@
+// Opens the SQLite database (a file in WAL mode, or :memory:) and brings its schema up to date.
+import { mkdirSync } from 'node:fs'
+import { dirname } from 'node:path'
+import Database from 'better-sqlite3'
+import { migrations as allMigrations, type Migration } from './migrations/index.js'
+
+export type Db = Database.Database
+
+export function openDb(path: string, migrations: Migration[] = allMigrations): Db {
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true })
+  const db = new Database(path)
+  if (path !== ':memory:') db.pragma('journal_mode = WAL')
+  // NORMAL in WAL mode survives a killed process (only a power loss can drop the last commits).
+  db.pragma('synchronous = NORMAL')
+  db.pragma('foreign_keys = ON')
+  db.pragma('busy_timeout = 5000')
+  migrate(db, migrations)
+  return db
+}
+
+export function migrate(db: Db, migrations: Migration[]): void {
+  db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
+    version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)`)
+  const applied = new Set(
+    db.prepare('SELECT version FROM schema_migrations').pluck().all() as number[],
+  )
+  const record = db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)')
+  for (const m of migrations) {
+    if (applied.has(m.version)) continue
+    db.transaction(() => {
+      db.exec(m.sql)
+      record.run(m.version, m.name, new Date().toISOString())
+    })()
+  }
+}
+
+export function schemaVersion(db: Db): number {
+  return (db.prepare('SELECT max(version) FROM schema_migrations').pluck().get() as number | null) ?? 0
+}

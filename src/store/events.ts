@@ -1,0 +1,42 @@
+// The append-only event log: written in the same transaction as the state change it records.
+import type { SandboxEvent } from '../domain/types.js'
+import type { Db } from './db.js'
+
+export interface EventQuery {
+  companyId?: string
+  type?: string
+  afterSeq?: number
+  limit: number
+}
+
+export function eventStore(db: Db) {
+  const insertStmt = db.prepare(
+    'INSERT INTO events (id, type, at, company_id, data) VALUES (?, ?, ?, ?, ?) RETURNING seq',
+  ).pluck()
+  const toEvent = (r: any): SandboxEvent & { seq: number } => ({
+    seq: r.seq,
+    id: r.id,
+    type: r.type,
+    at: r.at,
+    companyId: r.company_id,
+    data: JSON.parse(r.data),
+  })
+  const lastSeqStmt = db.prepare('SELECT coalesce(max(seq), 0) FROM events').pluck()
+  return {
+    lastSeq: () => lastSeqStmt.get() as number,
+    append(e: SandboxEvent): number {
+      return insertStmt.get(e.id, e.type, e.at, e.companyId, JSON.stringify(e.data)) as number
+    },
+    list(q: EventQuery): (SandboxEvent & { seq: number })[] {
+      const where: string[] = []
+      const args: unknown[] = []
+      if (q.companyId !== undefined) where.push('company_id = ?'), args.push(q.companyId)
+      if (q.type !== undefined) where.push('type = ?'), args.push(q.type)
+      if (q.afterSeq !== undefined) where.push('seq > ?'), args.push(q.afterSeq)
+      const sql = `SELECT * FROM events ${where.length ? 'WHERE ' + where.join(' AND ') : ''} ORDER BY seq LIMIT ?`
+      return db.prepare(sql).all(...args, q.limit).map(toEvent)
+    },
+  }
+}
+
+export type EventStore = ReturnType<typeof eventStore>

@@ -1,0 +1,59 @@
+// Balances and their ledger. A balance only changes through `apply`, which writes the entry in
+// the same statement pair, so the balance always equals the sum of its user's entries.
+import type { Micros } from '../clock.js'
+import type { Db } from './db.js'
+
+export type LedgerKind = 'opening' | 'adjustment' | 'charge_paid' | 'transfer_debit' | 'transfer_refund'
+
+export interface LedgerEntry {
+  amount: number
+  kind: LedgerKind
+  reference: string | null
+  at: Micros
+  balanceAfter: number
+}
+
+export function ledgerStore(db: Db) {
+  // The guard in WHERE makes the check and the change one atomic step: no read-then-write race.
+  const moveStmt = db
+    .prepare('UPDATE users SET balance = balance + ? WHERE id = ? AND balance + ? >= 0 RETURNING balance')
+    .pluck()
+  const entryStmt = db.prepare(
+    'INSERT INTO ledger_entries (user_id, amount, kind, reference, at, balance_after) VALUES (?, ?, ?, ?, ?, ?)',
+  )
+  const balanceStmt = db.prepare('SELECT balance FROM users WHERE id = ?').pluck()
+  const entriesStmt = db.prepare(
+    'SELECT amount, kind, reference, at, balance_after FROM ledger_entries WHERE user_id = ? ORDER BY seq DESC LIMIT ?',
+  )
+  const sumStmt = db.prepare('SELECT coalesce(sum(amount), 0) FROM ledger_entries WHERE user_id = ?').pluck()
+
+  return {
+    /** Moves `amount` (negative to debit); returns the new balance, or null if it would go negative. */
+    apply(userId: string, amount: number, kind: LedgerKind, reference: string | null, at: Micros): number | null {
+      const balance = moveStmt.get(amount, userId, amount) as number | undefined
+      if (balance === undefined) return null
+      entryStmt.run(userId, amount, kind, reference, at, balance)
+      return balance
+    },
+
+    balance(userId: string): number | undefined {
+      return balanceStmt.get(userId) as number | undefined
+    },
+
+    entries(userId: string, limit = 500): LedgerEntry[] {
+      return (entriesStmt.all(userId, limit) as any[]).map((r) => ({
+        amount: r.amount,
+        kind: r.kind,
+        reference: r.reference,
+        at: r.at,
+        balanceAfter: r.balance_after,
+      }))
+    },
+
+    sumOfEntries(userId: string): number {
+      return sumStmt.get(userId) as number
+    },
+  }
+}
+
+export type LedgerStore = ReturnType<typeof ledgerStore>

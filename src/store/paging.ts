@@ -1,0 +1,42 @@
+// Cursor pagination shared by every list of the control plane: newest first, the cursor is an
+// opaque token for the last row's sequence number.
+import type { Db } from './db.js'
+
+export interface ListFilter<S extends string = string> {
+  companyId?: string
+  status?: S
+  limit: number
+  cursor?: string
+}
+
+export interface Page<T> {
+  data: T[]
+  nextCursor: string | null
+}
+
+export const encodeCursor = (seq: number) => Buffer.from(`s${seq}`).toString('base64url')
+
+/** Returns the sequence number inside a cursor, or null when the cursor is not one of ours. */
+export function decodeCursor(cursor: string): number | null {
+  const m = /^s(\d{1,15})$/.exec(Buffer.from(cursor, 'base64url').toString())
+  return m ? Number(m[1]) : null
+}
+
+const statements = new WeakMap<Db, Map<string, ReturnType<Db['prepare']>>>()
+
+export function listQuery<T>(db: Db, table: string, f: ListFilter, map: (row: any) => T): Page<T> {
+  const where: string[] = []
+  const args: Record<string, unknown> = { limit: f.limit + 1 }
+  if (f.companyId !== undefined) where.push('company_id = @companyId'), (args.companyId = f.companyId)
+  if (f.status !== undefined) where.push('status = @status'), (args.status = f.status)
+  if (f.cursor !== undefined) where.push('seq < @before'), (args.before = decodeCursor(f.cursor) ?? 0)
+  const sql = `SELECT * FROM ${table} ${where.length ? 'WHERE ' + where.join(' AND ') : ''} ORDER BY seq DESC LIMIT @limit`
+  let cache = statements.get(db)
+  if (!cache) statements.set(db, (cache = new Map()))
+  let stmt = cache.get(sql)
+  if (!stmt) cache.set(sql, (stmt = db.prepare(sql)))
+  const rows = stmt.all(args) as any[]
+  const more = rows.length > f.limit
+  const page = more ? rows.slice(0, f.limit) : rows
+  return { data: page.map(map), nextCursor: more ? encodeCursor(page[page.length - 1].seq) : null }
+}

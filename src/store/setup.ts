@@ -1,0 +1,66 @@
+// What a scenario sets up besides identities: settings, rules, the key directory and a few
+// meta values. Settings and rules are read on every request, so they are cached in memory and
+// the cache is replaced on every write (this process is the store's only writer).
+import { DEFAULT_SETTINGS, type PixKeyEntry, type PixType, type Rules, type Settings } from '../domain/types.js'
+import type { Db } from './db.js'
+
+export function setupStore(db: Db) {
+  const getMeta = db.prepare('SELECT value FROM meta WHERE key = ?').pluck()
+  const putMeta = db.prepare(
+    'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
+  )
+  const rulesStmt = db.prepare('SELECT kind, definition FROM rules ORDER BY seq')
+  const addRuleStmt = db.prepare('INSERT INTO rules (kind, definition) VALUES (?, ?)')
+  const keyStmt = db.prepare('SELECT * FROM pix_keys WHERE key = ?')
+  const putKeyStmt = db.prepare(`
+    INSERT INTO pix_keys (key, type, active, owner_name) VALUES (@key, @type, @active, @ownerName)
+    ON CONFLICT (key) DO UPDATE SET type = excluded.type, active = excluded.active, owner_name = excluded.owner_name`)
+
+  const meta = {
+    get: <T>(key: string): T | undefined => {
+      const v = getMeta.get(key) as string | undefined
+      return v === undefined ? undefined : (JSON.parse(v) as T)
+    },
+    set: (key: string, value: unknown): void => void putMeta.run(key, JSON.stringify(value)),
+  }
+
+  const loadRules = (): Rules => {
+    const rules: Rules = { charges: [], transfers: [] }
+    for (const r of rulesStmt.all() as { kind: string; definition: string }[]) {
+      ;(r.kind === 'charge' ? rules.charges : rules.transfers).push(JSON.parse(r.definition))
+    }
+    return rules
+  }
+
+  let settings: Settings = { ...DEFAULT_SETTINGS, ...meta.get<Partial<Settings>>('settings') }
+  let rules = loadRules()
+
+  return {
+    meta,
+    settings: () => settings,
+    setSettings(next: Settings): void {
+      meta.set('settings', next)
+      settings = next
+    },
+    rules: () => rules,
+    appendRules(add: Rules): void {
+      for (const r of add.charges) addRuleStmt.run('charge', JSON.stringify(r))
+      for (const r of add.transfers) addRuleStmt.run('transfer', JSON.stringify(r))
+      rules = { charges: [...rules.charges, ...add.charges], transfers: [...rules.transfers, ...add.transfers] }
+    },
+    pixKey(key: string): PixKeyEntry | undefined {
+      const r = keyStmt.get(key) as any
+      return r && { key: r.key, type: r.type as PixType, active: r.active === 1, ownerName: r.owner_name }
+    },
+    putPixKey(k: PixKeyEntry): void {
+      putKeyStmt.run({ ...k, active: k.active ? 1 : 0 })
+    },
+    /** Re-reads the cached values, after a rollback or a wipe. */
+    reload(): void {
+      settings = { ...DEFAULT_SETTINGS, ...meta.get<Partial<Settings>>('settings') }
+      rules = loadRules()
+    },
+  }
+}
+
+export type SetupStore = ReturnType<typeof setupStore>

@@ -1,0 +1,68 @@
+// Transfer records. Settlement writes only what the domain decided.
+import type { Micros } from '../clock.js'
+import type { Transfer, TransferStatus } from '../domain/types.js'
+import type { Db } from './db.js'
+import { listQuery, type ListFilter, type Page } from './paging.js'
+
+const toTransfer = (r: any): Transfer => ({
+  id: r.id,
+  companyId: r.company_id,
+  userId: r.user_id,
+  amount: r.amount,
+  description: r.description,
+  pixKey: r.pix_key,
+  pixType: r.pix_type,
+  status: r.status,
+  message: r.message,
+  createdAt: r.created_at,
+  settleAt: r.settle_at,
+  finalStatus: r.final_status,
+  finalMessage: r.final_message,
+  settledAt: r.settled_at,
+})
+
+export function transferStore(db: Db) {
+  const insertStmt = db.prepare(`
+    INSERT INTO transfers (id, company_id, user_id, amount, description, pix_key, pix_type, status,
+      message, created_at, settle_at, final_status, final_message)
+    VALUES (@id, @companyId, @userId, @amount, @description, @pixKey, @pixType, @status,
+      @message, @createdAt, @settleAt, @finalStatus, @finalMessage)`)
+  const byIdStmt = db.prepare('SELECT * FROM transfers WHERE id = ?')
+  const settleStmt = db.prepare(`
+    UPDATE transfers SET status = @status, message = @message, settled_at = @at
+    WHERE id = @id AND status = 'pending'`)
+  const dueStmt = db.prepare(
+    "SELECT * FROM transfers WHERE status = 'pending' AND settle_at <= ? ORDER BY settle_at, seq LIMIT ?",
+  )
+  const nextDueStmt = db.prepare("SELECT min(settle_at) FROM transfers WHERE status = 'pending'").pluck()
+
+  return {
+    insert(t: Omit<Transfer, 'settledAt'>): void {
+      insertStmt.run(t)
+    },
+
+    byId(id: string): Transfer | undefined {
+      const r = byIdStmt.get(id)
+      return r ? toTransfer(r) : undefined
+    },
+
+    /** Returns false if the transfer was no longer pending. */
+    settle(id: string, status: Exclude<TransferStatus, 'pending'>, message: string, at: Micros): boolean {
+      return settleStmt.run({ id, status, message, at }).changes === 1
+    },
+
+    due(now: Micros, limit: number): Transfer[] {
+      return dueStmt.all(now, limit).map(toTransfer)
+    },
+
+    nextDue(): Micros | null {
+      return nextDueStmt.get() as Micros | null
+    },
+
+    list(filter: ListFilter<TransferStatus>): Page<Transfer> {
+      return listQuery(db, 'transfers', filter, toTransfer)
+    },
+  }
+}
+
+export type TransferStore = ReturnType<typeof transferStore>
