@@ -11,7 +11,7 @@ import { sandboxApp, sandboxDocument, SANDBOX_BASE } from './http/sandbox/index.
 
 export const MAX_BODY_BYTES = 1024 * 1024
 
-export function createApp(deps: HttpDeps & { publicUrl: string }) {
+export function createApp(deps: HttpDeps & { publicUrl: () => string }) {
   const app = new OpenAPIHono<AppEnv>()
   const fallback = createFallback(() => app.routes)
   app.use(bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => errorResponse(c, new AppError('body_too_large')) }))
@@ -25,8 +25,8 @@ export function createApp(deps: HttpDeps & { publicUrl: string }) {
   // Built on first request and kept: the routes never change after start.
   let contractDoc: unknown
   let sandboxDoc: unknown
-  app.get('/openapi.json', (c) => c.json((contractDoc ??= contractDocument(contract, deps.publicUrl, deps.version))))
-  app.get(`${SANDBOX_BASE}/openapi.json`, (c) => c.json((sandboxDoc ??= sandboxDocument(sandbox, deps.publicUrl, deps.version))))
+  app.get('/openapi.json', (c) => c.json((contractDoc ??= contractDocument(contract, deps.publicUrl(), deps.version))))
+  app.get(`${SANDBOX_BASE}/openapi.json`, (c) => c.json((sandboxDoc ??= sandboxDocument(sandbox, deps.publicUrl(), deps.version))))
   mountDocs(app, [
     { name: 'Contract (/api/v1)', url: '/openapi.json' },
     { name: 'Control plane (/_sandbox)', url: `${SANDBOX_BASE}/openapi.json` },

@@ -30,8 +30,8 @@ export interface Config {
   database: string
   scenario: string
   scenariosDir: string
-  /** The public base URL without a trailing slash, e.g. `http://localhost:8080`. */
-  publicUrl: string
+  /** PUBLIC_URL without a trailing slash; when unset, `http://localhost:<bound port>`. */
+  publicUrl: string | undefined
   adminToken: string | undefined
   logLevel: LogLevel
   seed: string | undefined
@@ -48,8 +48,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(`invalid configuration:\n${lines.join('\n')}`)
   }
   const e = parsed.data
-  const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '')
-  const base = locationBase(publicUrl)
+  const publicUrl = e.PUBLIC_URL?.replace(/\/+$/, '')
+  const base = locationBase(publicUrl ?? 'http://localhost:65535')
   if (base.length > MAX_LOCATION_BASE) {
     throw new ConfigError(
       `invalid configuration:\n  PUBLIC_URL: "${base}" is ${base.length} characters; a BR Code location ` +
@@ -68,6 +68,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     seed: e.SEED,
   }
 }
+
+export const publicUrlFor = (config: Config, port: number): string => config.publicUrl ?? `http://localhost:${port}`
 
 /** The public URL as a BR Code location wants it: no scheme, no trailing slash. */
 export function locationBase(publicUrl: string): string {

@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net'
 import { serve, type ServerType } from '@hono/node-server'
 import { createApp } from './app.js'
 import { createClock, type Clock } from './clock.js'
-import { locationBase, type Config } from './config.js'
+import { locationBase, publicUrlFor, type Config } from './config.js'
 import { createIds } from './ids.js'
 import { createLog, type Log } from './log.js'
 import { applyScenario } from './operations/apply-scenario.js'
@@ -22,6 +22,7 @@ const TICK_MS = 250
 
 export interface RunningSandbox {
   url: string
+  publicUrl: string
   port: number
   adminToken: string
   adminTokenGenerated: boolean
@@ -35,7 +36,8 @@ export async function startSandbox(config: Config, opts: { log?: Log; clock?: Cl
   const log = opts.log ?? createLog(config.logLevel)
   const store = openStore(config.database)
   const clock = opts.clock ?? createClock(undefined, store.setup.meta.get('clock'))
-  const sandbox: Context = { store, clock, ids: createIds(config.seed), locationBase: locationBase(config.publicUrl) }
+  // The location base is known once the port is bound (PORT=0 picks one); set below.
+  const sandbox: Context = { store, clock, ids: createIds(config.seed), locationBase: '' }
 
   let scenarioLoaded: string | null = null
   try {
@@ -49,13 +51,14 @@ export async function startSandbox(config: Config, opts: { log?: Log; clock?: Cl
   }
 
   const adminToken = config.adminToken ?? randomBytes(24).toString('base64url')
+  let publicUrl = config.publicUrl ?? ''
   const app = createApp({
     sandbox,
     authenticate: createAuthenticator(store),
     log,
     version: VERSION,
     environment: 'sandbox',
-    publicUrl: config.publicUrl,
+    publicUrl: () => publicUrl,
   })
 
   const server: ServerType = await new Promise((resolve, reject) => {
@@ -63,6 +66,8 @@ export async function startSandbox(config: Config, opts: { log?: Log; clock?: Cl
     s.once('error', reject)
   })
   const port = (server.address() as AddressInfo).port
+  publicUrl = publicUrlFor(config, port)
+  sandbox.locationBase = locationBase(publicUrl)
 
   const ticker = setInterval(() => {
     try {
@@ -90,6 +95,7 @@ export async function startSandbox(config: Config, opts: { log?: Log; clock?: Cl
 
   return {
     url: `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`,
+    publicUrl,
     port,
     adminToken,
     adminTokenGenerated: config.adminToken === undefined,

@@ -68,9 +68,9 @@ export function pythonJsonProblem(text: string): JsonProblem {
       ws()
       if (text[i] === '}') return void i++
       if (text[i] !== ',') fail("Expecting ',' delimiter")
-      i++
+      const comma = i++
       ws()
-      if (text[i] === '}') fail('Illegal trailing comma before end of object')
+      if (text[i] === '}') fail('Illegal trailing comma before end of object', comma)
     }
   }
   const array = () => {
@@ -82,9 +82,9 @@ export function pythonJsonProblem(text: string): JsonProblem {
       ws()
       if (text[i] === ']') return void i++
       if (text[i] !== ',') fail("Expecting ',' delimiter")
-      i++
+      const comma = i++
       ws()
-      if (text[i] === ']') fail('Illegal trailing comma before end of array')
+      if (text[i] === ']') fail('Illegal trailing comma before end of array', comma)
     }
   }
   try {

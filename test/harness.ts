@@ -1,0 +1,91 @@
+// A fresh sandbox per test: an in-memory store, the default scenario, a real HTTP server on an
+// ephemeral port. Tests talk to it over HTTP like an integrator would.
+import { fileURLToPath } from 'node:url'
+import { createManualClock, type Clock } from '../src/clock.js'
+import { loadConfig, type Config } from '../src/config.js'
+import { silentLog } from '../src/log.js'
+import { applyScenario } from '../src/operations/apply-scenario.js'
+import { validateScenario } from '../src/scenarios/loader.js'
+import { startSandbox, type RunningSandbox } from '../src/server.js'
+
+export const SCENARIOS_DIR = fileURLToPath(new URL('../scenarios', import.meta.url))
+/** 2026-03-01T12:00:00Z: a fixed start for tests that read the clock. */
+export const T0 = Date.UTC(2026, 2, 1, 12, 0, 0) * 1000
+
+export const basic = (clientId: string, secret: string) =>
+  `Basic ${Buffer.from(`${clientId}:${secret}`).toString('base64')}`
+
+/** The default scenario's credentials (Part C). */
+export const AUTH = {
+  main: basic('sandbox-client', 'sandbox-secret'),
+  noProvider: basic('no-provider', 'no-provider-secret'),
+  chargesOnly: basic('charges-only', 'charges-only-secret'),
+  inactive: basic('inactive', 'inactive-secret'),
+  production: basic('production-client', 'production-secret'),
+  emptyBalance: basic('empty-balance', 'empty-balance-secret'),
+}
+
+export interface Reply {
+  status: number
+  headers: Headers
+  text: string
+  body: any
+}
+
+export interface RequestOptions {
+  auth?: string
+  json?: unknown
+  body?: string | Uint8Array
+  headers?: Record<string, string>
+}
+
+export interface TestSandbox extends RunningSandbox {
+  clock: Clock & { set(us: number): void }
+  request(method: string, path: string, opts?: RequestOptions): Promise<Reply>
+  /** Applies a scenario document (e.g. settings) on top of the default one. */
+  apply(document: unknown): void
+}
+
+export function testConfig(overrides: Partial<Config> = {}): Config {
+  return {
+    ...loadConfig({ SCENARIOS_DIR, DATABASE: ':memory:', PORT: '0', LOG_LEVEL: 'silent' }),
+    ...overrides,
+  }
+}
+
+export async function request(baseUrl: string, method: string, path: string, opts: RequestOptions = {}): Promise<Reply> {
+  const headers: Record<string, string> = { ...opts.headers }
+  if (opts.auth) headers.authorization = opts.auth
+  let body = opts.body
+  if (opts.json !== undefined) {
+    body = JSON.stringify(opts.json)
+    headers['content-type'] ??= 'application/json'
+  }
+  const res = await fetch(baseUrl + path, { method, headers, body: body as string | undefined, redirect: 'manual' })
+  const text = await res.text()
+  let parsed: unknown
+  try {
+    parsed = text ? JSON.parse(text) : undefined
+  } catch {
+    parsed = undefined
+  }
+  return { status: res.status, headers: res.headers, text, body: parsed }
+}
+
+export async function startTestSandbox(overrides: Partial<Config> = {}): Promise<TestSandbox> {
+  const clock = createManualClock(T0)
+  const running = await startSandbox(testConfig(overrides), { log: silentLog, clock })
+  return {
+    ...running,
+    clock,
+    request: (method, path, opts) => request(running.url, method, path, opts),
+    apply: (document) => applyScenario(running.sandbox, validateScenario(document, 'test'), 'test'),
+  }
+}
+
+/** Counts of every table a refused request must leave untouched. */
+export function rowCounts(s: RunningSandbox): Record<string, number> {
+  const db = s.sandbox.store.db
+  const count = (t: string) => db.prepare(`SELECT count(*) FROM ${t}`).pluck().get() as number
+  return Object.fromEntries(['charges', 'transfers', 'ledger_entries', 'events'].map((t) => [t, count(t)]))
+}
