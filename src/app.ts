@@ -14,7 +14,16 @@ export const MAX_BODY_BYTES = 1024 * 1024
 export function createApp(deps: HttpDeps & { publicUrl: () => string }) {
   const app = new OpenAPIHono<AppEnv>()
   const fallback = createFallback(() => app.routes)
-  app.use(bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => errorResponse(c, new AppError('body_too_large')) }))
+  app.use(
+    bodyLimit({
+      maxSize: MAX_BODY_BYTES,
+      // The rest of the upload is not read, so the connection cannot carry another request.
+      onError: (c) => {
+        c.header('Connection', 'close')
+        return errorResponse(c, new AppError('body_too_large'))
+      },
+    }),
+  )
   app.use(fallback.noImplicitHead(CONTRACT_BASE))
 
   const contract = contractApp(deps)

@@ -40,7 +40,14 @@ export function errorResponse(c: Context, err: AppError): Response {
 export function createErrorHandler(log: Log): ErrorHandler {
   return (err, c) => {
     if (err instanceof AppError) return errorResponse(c, err)
-    if (err instanceof ValidationErrorList) return c.json({ detail: err.errors }, 422)
+    if (err instanceof ValidationErrorList) {
+      try {
+        return c.json({ detail: err.errors }, 422)
+      } catch {
+        // An echoed input too deep to serialize (e.g. 100k nested arrays): drop the echoes.
+        return c.json({ detail: err.errors.map((e) => ({ ...(e as object), input: null })) }, 422)
+      }
+    }
     if (err instanceof HTTPException && err.status < 500) {
       // Raised by Hono's own helpers (e.g. a malformed JSON body on a control route).
       const detail = err.status === 400 ? 'body: invalid JSON' : err.message || 'Bad Request'

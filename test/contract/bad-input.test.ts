@@ -1,0 +1,82 @@
+// No body may produce a 500, and a refused request writes nothing.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { AUTH, rowCounts, startTestSandbox, type TestSandbox } from '../harness.js'
+
+let sb: TestSandbox
+beforeAll(async () => (sb = await startTestSandbox()))
+afterAll(() => sb.close())
+
+const deep = (n: number) => '['.repeat(n) + ']'.repeat(n)
+const BODIES: [string, string][] = [
+  ['empty', ''],
+  ['whitespace', '   \n\t '],
+  ['null', 'null'],
+  ['a bare string', '"hello"'],
+  ['a huge number', '1e999999'],
+  ['nested arrays', '[[[[[[[[[[1]]]]]]]]]]'],
+  ['100k nested arrays', deep(100_000)],
+  ['unterminated deep nesting', '['.repeat(200_000)],
+  ['amount as a nested array', '{"amount": [[1000]]}'],
+  ['amount as an object', '{"amount": {"value": 1000}}'],
+  ['amount as a huge integer', '{"amount": 123456789012345678901234567890}'],
+  ['amount as a tiny float', '{"amount": 1e-320}'],
+  ['amount as negative zero', '{"amount": -0}'],
+  ['amount as NaN', '{"amount": NaN}'],
+  ['amount as Infinity', '{"amount": Infinity}'],
+  ['__proto__ key', '{"__proto__": {"amount": 1000}, "amount": 5}'],
+  ['constructor key', '{"constructor": {"prototype": {"polluted": true}}, "amount": 5}'],
+  ['NUL bytes in strings', '{"amount": 100, "description": "a\\u0000b", "pix_key": "x\\u0000@y.com", "pix_type": "EMAIL"}'],
+  ['raw NUL byte', '{"amount": 100\u0000}'],
+  ['lone surrogate', '{"amount": 100, "description": "\\ud800"}'],
+  ['unicode keys and values', '{"ámount": 1, "amount": 100, "description": "çãõ 🚀 ﷺ", "pix_key": "ação@exemplo.com.br", "pix_type": "EMAIL"}'],
+  ['pix_type with unicode lookalike', '{"amount": 100, "pix_key": "52998224725", "pix_type": "СPF"}'],
+  ['duplicate keys', '{"amount": "x", "amount": 100}'],
+  ['a BOM', '\ufeff{"amount": 100}'],
+  ['invalid UTF-8', Buffer.from([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x3a, 0x31, 0x7d]).toString('latin1')],
+  ['very long string', JSON.stringify({ amount: 100, description: 'x'.repeat(900_000) })],
+  ['many keys', JSON.stringify(Object.fromEntries(Array.from({ length: 20_000 }, (_, i) => [`k${i}`, i])))],
+  ['payload that is a number', '{"amount": 100, "payload": 12345}'],
+  ['payload with garbage TLV', '{"amount": 100, "payload": "0002019999"}'],
+  ['payload with lengths past the end', '{"amount": 100, "payload": "00020126990014br.gov.bcb.pix6304ABCD"}'],
+]
+const TYPES = ['application/json', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/xml']
+const ROUTES = ['/api/v1/hub/transactions/in', '/api/v1/hub/transactions/out']
+
+describe('bad input', () => {
+  it.each(BODIES)('%s: never a 5xx, always a JSON {detail}, nothing written', async (_name, body) => {
+    for (const style of ['simple', 'fastapi'] as const) {
+      sb.apply({ settings: { validation_errors: style } })
+      for (const path of ROUTES) {
+        for (const type of TYPES) {
+          for (const auth of [AUTH.main, undefined]) {
+            const before = rowCounts(sb)
+            const res = await sb.request('POST', path, { auth, body, headers: { 'content-type': type } })
+            expect(res.status, `${style} ${path} ${type}`).toBeLessThan(500)
+            expect(res.headers.get('content-type')).toMatch(/^application\/json/)
+            if (res.status === 200) expect(res.body).toHaveProperty('transaction_id')
+            else {
+              expect(res.body).toHaveProperty('detail')
+              expect(rowCounts(sb)).toEqual(before)
+            }
+          }
+        }
+      }
+    }
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined()
+    expect(({} as Record<string, unknown>).amount).toBeUndefined()
+  })
+
+  it.each([
+    ['Authorization with NUL', { authorization: 'Basic AAAA\u0000' }],
+    ['Authorization of 8 KiB', { authorization: 'Basic ' + 'A'.repeat(8192) }],
+    ['Authorization that decodes to binary', { authorization: 'Basic ' + Buffer.from([0xff, 0x3a, 0xfe]).toString('base64') }],
+    ['X-Sandbox-Outcome with unicode', { authorization: AUTH.main, 'x-sandbox-outcome': 'sücçess' }],
+  ])('odd headers: %s', async (_name, headers) => {
+    const json = { amount: 100, pix_key: 'maria@example.com', pix_type: 'EMAIL' }
+    const res = await sb
+      .request('POST', '/api/v1/hub/transactions/out', { json, headers: headers as Record<string, string> })
+      .catch(() => ({ status: 400, body: { detail: 'rejected by the client library' } }))
+    expect(res.status).toBeLessThan(500)
+    expect(res.body).toHaveProperty('detail')
+  })
+})

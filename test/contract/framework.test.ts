@@ -1,0 +1,100 @@
+// A8: everything else, as the real server's framework does it.
+import http from 'node:http'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { AUTH, rowCounts, startTestSandbox, type TestSandbox } from '../harness.js'
+
+let sb: TestSandbox
+beforeAll(async () => (sb = await startTestSandbox()))
+afterAll(() => sb.close())
+
+describe('routing', () => {
+  it.each(['/api/v1/nothing', '/api/v1/hub/transactions', '/', '/api/v2/user/company'])('404 Not Found for %s', async (path) => {
+    const res = await sb.request('GET', path, { auth: AUTH.main })
+    expect(res).toMatchObject({ status: 404, body: { detail: 'Not Found' } })
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/)
+  })
+
+  it.each([
+    ['GET', '/api/v1/hub/transactions/in', 'POST'],
+    ['PUT', '/api/v1/hub/transactions/out', 'POST'],
+    ['DELETE', '/api/v1/user/company', 'GET'],
+    ['POST', '/api/v1/oauth/user/company', 'GET'],
+    ['HEAD', '/api/v1/user/company', 'GET'],
+  ])('405 with Allow for %s %s, before authentication', async (method, path, allow) => {
+    const res = await sb.request(method, path)
+    expect(res.status).toBe(405)
+    expect(res.headers.get('allow')).toBe(allow)
+    if (method !== 'HEAD') expect(res.body).toEqual({ detail: 'Method Not Allowed' })
+  })
+
+  it('307 to the path without its trailing slash, with an empty body, keeping the query', async () => {
+    const res = await sb.request('POST', '/api/v1/hub/transactions/in/?x=1')
+    expect(res.status).toBe(307)
+    expect(res.text).toBe('')
+    expect(new URL(res.headers.get('location')!).pathname + new URL(res.headers.get('location')!).search).toBe('/api/v1/hub/transactions/in?x=1')
+  })
+
+  it('a redirected POST keeps working when the client follows it', async () => {
+    const res = await fetch(sb.url + '/api/v1/hub/transactions/in/', {
+      method: 'POST',
+      headers: { authorization: AUTH.main, 'content-type': 'application/json' },
+      body: JSON.stringify({ amount: 100 }),
+    })
+    expect(res.status).toBe(200)
+  })
+})
+
+describe('limits and failures', () => {
+  it('413 for a body over 1 MiB, before authentication, writing nothing', async () => {
+    const before = rowCounts(sb)
+    const big = JSON.stringify({ amount: 100, description: 'x'.repeat(2 * 1024 * 1024) })
+    for (const auth of [undefined, AUTH.main]) {
+      const res = await sb.request('POST', '/api/v1/hub/transactions/in', { auth, body: big, headers: { 'content-type': 'application/json' } })
+      expect(res).toMatchObject({ status: 413, body: { detail: 'Request body too large' } })
+    }
+    expect(rowCounts(sb)).toEqual(before)
+  })
+
+  it('413 also for a chunked body without Content-Length', async () => {
+    // node:http, because fetch gives up when the server answers before the upload ends.
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = http.request(sb.url + '/api/v1/hub/transactions/in', {
+        method: 'POST',
+        headers: { authorization: AUTH.main, 'content-type': 'application/json', 'transfer-encoding': 'chunked' },
+      })
+      req.on('response', (res) => resolve(res.statusCode!))
+      req.on('error', reject)
+      const chunk = 'x'.repeat(64 * 1024)
+      let sent = 0
+      const pump = () => {
+        while (sent < 40) {
+          sent++
+          if (!req.write(chunk)) return void req.once('drain', pump)
+        }
+        req.end()
+      }
+      pump()
+    })
+    expect(status).toBe(413)
+  })
+
+  it('500 with a plain detail and no stack trace on an unexpected failure, and nothing half-written', async () => {
+    const ledger = sb.sandbox.store.ledger
+    const original = ledger.apply
+    ledger.apply = () => {
+      throw new Error('disk on fire at /secret/path.ts:42')
+    }
+    try {
+      const before = rowCounts(sb)
+      const res = await sb.request('POST', '/api/v1/hub/transactions/out', {
+        auth: AUTH.main,
+        json: { amount: 100, pix_key: 'maria@example.com', pix_type: 'EMAIL' },
+      })
+      expect(res).toMatchObject({ status: 500, body: { detail: 'Internal server error' } })
+      expect(res.text).not.toMatch(/disk on fire|secret|\.ts/)
+      expect(rowCounts(sb)).toEqual(before)
+    } finally {
+      ledger.apply = original
+    }
+  })
+})
