@@ -29,6 +29,7 @@ const page = (docs: { name: string; url: string }[]) => `<!doctype html>
       urls: ${JSON.stringify(docs)},
       dom_id: '#ui',
       deepLinking: true,
+      validatorUrl: null,
       persistAuthorization: true,
       presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset],
       layout: 'StandaloneLayout',

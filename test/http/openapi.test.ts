@@ -1,0 +1,62 @@
+// The published documents: /openapi.json is the contract alone (so a generated client is a client
+// of the real service); the control plane has its own; /docs shows both, offline.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startTestSandbox, type TestSandbox } from '../harness.js'
+
+let sb: TestSandbox
+beforeAll(async () => (sb = await startTestSandbox({ publicUrl: 'http://localhost:8080' })))
+afterAll(() => sb.close())
+
+describe('GET /openapi.json', () => {
+  it('is OpenAPI 3.1 with exactly the operations of the contract', async () => {
+    const { status, body } = await sb.request('GET', '/openapi.json')
+    expect(status).toBe(200)
+    expect(body.openapi).toBe('3.1.0')
+    expect(body.servers).toEqual([{ url: 'http://localhost:8080/api/v1' }])
+    const operations = Object.entries(body.paths).flatMap(([path, ops]) => Object.keys(ops as object).map((m) => `${m.toUpperCase()} ${path}`))
+    expect(operations.sort()).toEqual([
+      'GET /oauth/user/company',
+      'GET /user/company',
+      'POST /hub/transactions/in',
+      'POST /hub/transactions/out',
+    ])
+    expect(JSON.stringify(body)).not.toMatch(/\/_sandbox|X-Sandbox-Outcome/i)
+  })
+
+  it('publishes the schemas the server validates with', async () => {
+    const { body } = await sb.request('GET', '/openapi.json')
+    const charge = body.components.schemas.ChargeRequest
+    expect(charge.required).toEqual(['amount'])
+    expect(charge.properties.amount.type).toBe('integer')
+    expect(body.components.schemas.TransferRequest.properties.pix_type.enum).toEqual(['CPF', 'CNPJ', 'EMAIL', 'PHONE'])
+    expect(body.paths['/hub/transactions/in'].post.security).toEqual([{ basicAuth: [] }])
+  })
+
+  it('does not drift unnoticed (snapshot)', async () => {
+    const { body } = await sb.request('GET', '/openapi.json')
+    await expect(JSON.stringify(body, null, 2) + '\n').toMatchFileSnapshot('./__snapshots__/openapi.contract.json')
+  })
+})
+
+describe('GET /_sandbox/openapi.json and /docs', () => {
+  it('documents the control plane separately', async () => {
+    const { body } = await sb.request('GET', '/_sandbox/openapi.json')
+    expect(body.openapi).toBe('3.1.0')
+    expect(Object.keys(body.paths)).toContain('/health')
+    expect(Object.keys(body.paths)).not.toContain('/hub/transactions/in')
+  })
+
+  it('serves an interactive page whose assets come from this server', async () => {
+    const page = await sb.request('GET', '/docs')
+    expect(page.status).toBe(200)
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/)
+    expect(page.text).toContain('/openapi.json')
+    expect(page.text).toContain('/_sandbox/openapi.json')
+    expect(page.text).not.toMatch(/https?:\/\/(?!localhost)/)
+    for (const asset of page.text.match(/\/docs\/assets\/[\w.-]+/g)!) {
+      const res = await fetch(sb.url + asset)
+      expect(res.status, asset).toBe(200)
+      expect((await res.arrayBuffer()).byteLength).toBeGreaterThan(1000)
+    }
+  })
+})

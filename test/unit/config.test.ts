@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest'
+import { ConfigError, loadConfig } from '../../src/config.js'
+
+describe('configuration from the environment (Part E)', () => {
+  it('has the documented defaults', () => {
+    expect(loadConfig({})).toEqual({
+      port: 8080,
+      host: '127.0.0.1',
+      database: './data/pix-sandbox.db',
+      scenario: 'default',
+      scenariosDir: './scenarios',
+      publicUrl: undefined,
+      adminToken: undefined,
+      logLevel: 'info',
+      seed: undefined,
+    })
+  })
+
+  it('reads every variable, treating empty ones as unset', () => {
+    const c = loadConfig({ PORT: '9000', HOST: '0.0.0.0', DATABASE: ':memory:', PUBLIC_URL: 'https://pix.example.com/', SEED: '42', LOG_LEVEL: 'debug', SANDBOX_ADMIN_TOKEN: '' })
+    expect(c).toMatchObject({ port: 9000, host: '0.0.0.0', database: ':memory:', publicUrl: 'https://pix.example.com', seed: '42', logLevel: 'debug', adminToken: undefined })
+  })
+
+  it('names every bad variable at once', () => {
+    expect(() => loadConfig({ PORT: 'eighty', LOG_LEVEL: 'loud', PUBLIC_URL: 'ftp://x' })).toThrow(ConfigError)
+    try {
+      loadConfig({ PORT: 'eighty', LOG_LEVEL: 'loud', PUBLIC_URL: 'ftp://x', SANDBOX_ADMIN_TOKEN: 'short' })
+    } catch (err) {
+      const msg = (err as Error).message
+      for (const name of ['PORT', 'LOG_LEVEL', 'PUBLIC_URL', 'SANDBOX_ADMIN_TOKEN']) expect(msg).toContain(name)
+    }
+  })
+
+  it('refuses a PUBLIC_URL too long for a BR Code location (77 characters)', () => {
+    expect(() => loadConfig({ PUBLIC_URL: `https://${'a'.repeat(40)}.example.com` })).toThrow(/PUBLIC_URL.*at most 41/)
+  })
+})
