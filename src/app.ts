@@ -7,13 +7,17 @@ import { mountDocs } from './http/docs.js'
 import type { AppEnv, HttpDeps } from './http/env.js'
 import { createErrorHandler, errorResponse } from './http/errors.js'
 import { createFallback } from './http/fallback.js'
+import { journal } from './http/journal.js'
+import { mountLocation } from './http/location.js'
+import type { LocationSigner } from './pix/location.js'
 import { sandboxApp, sandboxDocument, SANDBOX_BASE } from './http/sandbox/index.js'
 
 export const MAX_BODY_BYTES = 1024 * 1024
 
-export function createApp(deps: HttpDeps & { publicUrl: () => string }) {
+export function createApp(deps: HttpDeps & { publicUrl: () => string }, signer: LocationSigner) {
   const app = new OpenAPIHono<AppEnv>()
   const fallback = createFallback(() => app.routes)
+  app.use(journal(deps))
   app.use(
     bodyLimit({
       maxSize: MAX_BODY_BYTES,
@@ -36,6 +40,7 @@ export function createApp(deps: HttpDeps & { publicUrl: () => string }) {
   let sandboxDoc: unknown
   app.get('/openapi.json', (c) => c.json((contractDoc ??= contractDocument(contract, deps.publicUrl(), deps.version))))
   app.get(`${SANDBOX_BASE}/openapi.json`, (c) => c.json((sandboxDoc ??= sandboxDocument(sandbox, deps.publicUrl(), deps.version))))
+  mountLocation(app, deps, signer)
   mountDocs(app, [
     { name: 'Contract (/api/v1)', url: '/openapi.json' },
     { name: 'Control plane (/_sandbox)', url: `${SANDBOX_BASE}/openapi.json` },

@@ -7,12 +7,14 @@ import { serve, type ServerType } from '@hono/node-server'
 import { createApp } from './app.js'
 import { createClock, type Clock } from './clock.js'
 import { locationBase, publicUrlFor, type Config } from './config.js'
+import { createFakes } from './fakes.js'
 import { createIds } from './ids.js'
 import { createLog, type Log } from './log.js'
 import { applyScenario } from './operations/apply-scenario.js'
 import { createAuthenticator } from './operations/authenticate.js'
 import type { Context } from './operations/context.js'
 import { runDue } from './operations/run-due.js'
+import { createLocationSigner } from './pix/location.js'
 import { readScenario } from './scenarios/loader.js'
 import { openStore } from './store/index.js'
 
@@ -37,7 +39,7 @@ export async function startSandbox(config: Config, opts: { log?: Log; clock?: Cl
   const store = openStore(config.database)
   const clock = opts.clock ?? createClock(undefined, store.setup.meta.get('clock'))
   // The location base is known once the port is bound (PORT=0 picks one); set below.
-  const sandbox: Context = { store, clock, ids: createIds(config.seed), locationBase: '' }
+  const sandbox: Context = { store, clock, ids: createIds(config.seed), locationBase: '', fakes: createFakes(config.seed) }
 
   let scenarioLoaded: string | null = null
   try {
@@ -52,14 +54,18 @@ export async function startSandbox(config: Config, opts: { log?: Log; clock?: Cl
 
   const adminToken = config.adminToken ?? randomBytes(24).toString('base64url')
   let publicUrl = config.publicUrl ?? ''
+  const signer = await createLocationSigner(store.setup.meta.get('signing_key'), (jwk) => store.setup.meta.set('signing_key', jwk))
   const app = createApp({
     sandbox,
     authenticate: createAuthenticator(store),
     log,
     version: VERSION,
     environment: 'sandbox',
+    adminToken,
+    scenariosDir: config.scenariosDir,
+    startScenario: config.scenario,
     publicUrl: () => publicUrl,
-  })
+  }, signer)
 
   const server: ServerType = await new Promise((resolve, reject) => {
     const s = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () => resolve(s))
@@ -69,6 +75,8 @@ export async function startSandbox(config: Config, opts: { log?: Log; clock?: Cl
   publicUrl = publicUrlFor(config, port)
   sandbox.locationBase = locationBase(publicUrl)
 
+  // Due work may pay charges with fake payers: wait for them (the server already answers).
+  await sandbox.fakes.ready
   const ticker = setInterval(() => {
     try {
       runDue(sandbox, clock.now(), (id, err) => log.error('due work failed', { id, error: String(err) }))

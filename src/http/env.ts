@@ -6,16 +6,25 @@ import type { Authenticator } from '../operations/authenticate.js'
 import type { Context as SandboxContext } from '../operations/context.js'
 import type { RawBody } from './validation.js'
 
+/** Who calls the control plane: the admin token, or a company's own Basic credentials. */
+export type Scope = { admin: true; companyId?: undefined } | { admin: false; companyId: string; principal: Principal }
+
 export interface AppEnv {
   Variables: {
     principal: Principal
+    scope: Scope
     rawBody: RawBody
     body: unknown
+    input: { params: any; query: any; body: any }
   }
 }
 
 export interface HttpDeps {
   sandbox: SandboxContext
+  adminToken: string
+  scenariosDir: string
+  /** The scenario `reset` loads when the body names none. */
+  startScenario: string
   authenticate: Authenticator
   log: Log
   version: string

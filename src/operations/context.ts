@@ -2,6 +2,7 @@
 // location base. Injected, never imported as singletons, so tests build their own.
 import type { Clock, Micros } from '../clock.js'
 import type { SandboxEvent } from '../domain/types.js'
+import type { Fakes } from '../fakes.js'
 import type { Ids } from '../ids.js'
 import type { Store } from '../store/index.js'
 
@@ -11,6 +12,8 @@ export interface Context {
   ids: Ids
   /** The host (and path) of charge locations, without scheme: `localhost:8080`. */
   locationBase: string
+  /** Fake payers and company names; await `fakes.ready` before a use case that needs them. */
+  fakes: Fakes
 }
 
 /** The ISPB written into end-to-end ids: a placeholder, as the sandbox is no real institution. */

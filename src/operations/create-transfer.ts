@@ -22,8 +22,10 @@ export function createTransfer(ctx: Context, who: Principal, input: NewTransfer)
   return store.tx(() => {
     const now = clock.now()
     const request = { amount: input.amount, pixKey: input.pixKey, pixType: input.pixType }
+    const queued = input.headerOutcome ? undefined : store.outcomes.next(who.company.id, request)
     const sources: OutcomeSources = {
       header: input.headerOutcome,
+      queued: queued?.outcome,
       rule: firstTransferRule(store.setup.rules().transfers, request)?.then,
     }
     const balance = store.ledger.balance(who.userId) ?? 0
@@ -45,6 +47,7 @@ export function createTransfer(ctx: Context, who: Principal, input: NewTransfer)
       settledAt: null,
     }
     store.transfers.insert(transfer)
+    if (queued && decision.source === 'queued') store.outcomes.use(queued.id)
     if (decision.debit && moveMoney(ctx, who.company.id, who.userId, -input.amount, 'transfer_debit', transfer.id, now) === null) {
       throw new AppError('insufficient_balance')
     }

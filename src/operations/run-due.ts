@@ -4,8 +4,9 @@
 import type { Micros } from '../clock.js'
 import { dueChargeAction } from '../domain/charge.js'
 import type { SandboxEvent } from '../domain/types.js'
-import { cancelCharge, payCharge } from './charge-transitions.js'
+import { cancelCharge } from './charge-transitions.js'
 import type { Context } from './context.js'
+import { payChargeAsBank } from './receive-pix.js'
 import { settleTransferNow } from './settle-transfer.js'
 
 const BATCH = 200
@@ -23,7 +24,7 @@ function dueJobs(ctx: Context, now: Micros): Job[] {
     if (!action) continue
     const run =
       action.kind === 'pay'
-        ? () => void payCharge(ctx, c.id, { at: action.at })
+        ? () => void payChargeAsBank(ctx, c.id, ctx.fakes.payer(), undefined, action.at)
         : () => void cancelCharge(ctx, c.id, action.reason, action.at)
     jobs.push({ id: c.id, at: action.at, run })
   }

@@ -1,6 +1,6 @@
 // The scenario document (Part C), as one zod schema: it validates files and inline documents,
 // and the JSON Schema that editors use is generated from it (npm run schema).
-import { z } from 'zod'
+import { z } from '@hono/zod-openapi'
 import { MAX_AMOUNT } from '../domain/money.js'
 import { isValidTimeZone } from '../domain/time.js'
 import { PIX_TYPES } from '../domain/types.js'

@@ -39,6 +39,7 @@ export function chargeStore(db: Db) {
   const nextSeqStmt = db.prepare("SELECT coalesce(max(seq), 0) + 1 FROM charges").pluck()
   const byIdStmt = db.prepare('SELECT * FROM charges WHERE id = ?')
   const byLocationStmt = db.prepare('SELECT * FROM charges WHERE location_id = ?')
+  const byEndToEndStmt = db.prepare('SELECT * FROM charges WHERE end_to_end_id = ?')
   const byCodeStmt = db.prepare(
     "SELECT * FROM charges WHERE qr_code = ? AND status = 'pending' ORDER BY seq DESC LIMIT 1",
   )
@@ -67,6 +68,11 @@ export function chargeStore(db: Db) {
 
     byLocation(locationId: string): Charge | undefined {
       const r = byLocationStmt.get(locationId)
+      return r ? toCharge(r) : undefined
+    },
+
+    byEndToEndId(endToEndId: string): Charge | undefined {
+      const r = byEndToEndStmt.get(endToEndId)
       return r ? toCharge(r) : undefined
     },
 

@@ -71,6 +71,7 @@ export function identityStore(db: Db) {
   const setProviderStmt = db.prepare(`
     INSERT INTO providers (user_id, direction, name, operations) VALUES (?, ?, ?, ?)
     ON CONFLICT (user_id, direction) DO UPDATE SET name = excluded.name, operations = excluded.operations`)
+  const providersStmt = db.prepare('SELECT direction, name, operations FROM providers WHERE user_id = ?')
   const deleteProviderStmt = db.prepare('DELETE FROM providers WHERE user_id = ? AND direction = ?')
   const insertCredentialStmt = db.prepare(`
     INSERT INTO credentials (client_id, user_id, secret_hash, environment, revoked, created_at)
@@ -80,6 +81,8 @@ export function identityStore(db: Db) {
   return {
     /** Changes whenever any identity row changes; caches compare it to stay correct. */
     version: () => version,
+    /** For writes made outside this repository (a wipe, a cascade). */
+    invalidate: bump,
 
     credential(clientId: string): CredentialRecord | undefined {
       const r = credentialStmt.get(clientId) as Record<string, any> | undefined
@@ -137,6 +140,14 @@ export function identityStore(db: Db) {
       if (provider) setProviderStmt.run(userId, direction, provider.name, provider.operations.join(','))
       else deleteProviderStmt.run(userId, direction)
       bump()
+    },
+
+    providers(userId: string): Partial<Record<Direction, Provider>> {
+      const out: Partial<Record<Direction, Provider>> = {}
+      for (const r of providersStmt.all(userId) as { direction: Direction; name: string; operations: string }[]) {
+        out[r.direction] = toProvider(r.name, r.operations)!
+      }
+      return out
     },
 
     insertCredential(c: NewCredential): void {

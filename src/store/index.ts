@@ -3,10 +3,19 @@
 import { chargeStore } from './charges.js'
 import { openDb, type Db } from './db.js'
 import { eventStore } from './events.js'
+import { faultStore } from './faults.js'
+import { journalStore } from './journal.js'
+import { outcomeStore } from './outcomes.js'
 import { identityStore } from './identity.js'
 import { ledgerStore } from './ledger.js'
 import { setupStore } from './setup.js'
 import { transferStore } from './transfers.js'
+
+// Children before parents, so foreign keys hold at every step.
+const WIPE_ORDER = [
+  'requests', 'faults', 'outcomes', 'events', 'ledger_entries', 'transfers', 'charges',
+  'credentials', 'providers', 'users', 'companies', 'pix_keys', 'rules',
+]
 
 export function createStore(db: Db) {
   const setup = setupStore(db)
@@ -17,13 +26,16 @@ export function createStore(db: Db) {
     events: eventStore(db),
     charges: chargeStore(db),
     transfers: transferStore(db),
+    outcomes: outcomeStore(db),
+    faults: faultStore(db),
+    journal: journalStore(db),
     setup,
     tx<T>(fn: () => T): T {
       try {
         return db.transaction(fn)()
       } catch (err) {
         // In-memory caches may hold values written by the rolled-back transaction.
-        if (!db.inTransaction) setup.reload()
+        if (!db.inTransaction) store.refreshCaches()
         throw err
       }
     },
@@ -31,8 +43,23 @@ export function createStore(db: Db) {
     isEmpty(): boolean {
       return db.prepare('SELECT count(*) FROM companies').pluck().get() === 0 && setup.meta.get('scenario') === undefined
     },
+    /** Deletes all state (the signing key excepted) in the caller's transaction. */
+    wipe(): void {
+      for (const table of WIPE_ORDER) db.prepare(`DELETE FROM ${table}`).run()
+      db.prepare("DELETE FROM meta WHERE key <> 'signing_key'").run()
+      store.identity.invalidate()
+      setup.reload()
+    },
+    /** Re-reads every in-memory cache from the database. */
+    refreshCaches(): void {
+      setup.reload()
+      store.outcomes.refresh()
+      store.faults.refresh()
+    },
     close(): void {
-      if (db.open) db.close()
+      if (!db.open) return
+      store.journal.flush()
+      db.close()
     },
   }
   return store

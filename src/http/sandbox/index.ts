@@ -1,13 +1,33 @@
 // The control plane (Part B) under /_sandbox, and its own OpenAPI document.
 import { OpenAPIHono } from '@hono/zod-openapi'
 import type { AppEnv, HttpDeps } from '../env.js'
+import { mountCharges } from './charges.js'
+import { mountClock } from './clock.js'
 import { mountHealth } from './health.js'
+import { mountObserve } from './observe.js'
+import { mountPay } from './pay.js'
+import { mountQueues } from './queues.js'
+import { mountScenarios } from './scenarios.js'
+import { mountTenants } from './tenants.js'
+import { mountTransfers } from './transfers.js'
 
 export const SANDBOX_BASE = '/_sandbox'
 
 export function sandboxApp(deps: HttpDeps): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>()
-  mountHealth(app, deps)
+  app.openAPIRegistry.registerComponent('securitySchemes', 'adminToken', {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'SANDBOX_ADMIN_TOKEN (printed at start when generated): full access.',
+  })
+  app.openAPIRegistry.registerComponent('securitySchemes', 'basicAuth', {
+    type: 'http',
+    scheme: 'basic',
+    description: 'A company\'s own credentials: that company only.',
+  })
+  for (const mount of [mountHealth, mountObserve, mountScenarios, mountTenants, mountCharges, mountPay, mountTransfers, mountQueues, mountClock]) {
+    mount(app, deps)
+  }
   return app
 }
 

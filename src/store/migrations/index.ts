@@ -1,5 +1,6 @@
 // The ordered list of schema migrations. Append only: a released migration is never edited.
 import { sql as initial } from './001-initial.js'
+import { sql as controlPlane } from './002-control-plane.js'
 
 export interface Migration {
   version: number
@@ -7,4 +8,7 @@ export interface Migration {
   sql: string
 }
 
-export const migrations: Migration[] = [{ version: 1, name: 'initial', sql: initial }]
+export const migrations: Migration[] = [
+  { version: 1, name: 'initial', sql: initial },
+  { version: 2, name: 'control-plane', sql: controlPlane },
+]

@@ -1,0 +1,45 @@
+// Records every request in the journal (the journal's own endpoints, health checks and the
+// documentation excepted, so polling them does not drown what a test suite wants to count).
+import type { MiddlewareHandler } from 'hono'
+import type { AppEnv, HttpDeps } from './env.js'
+import { createRedactor } from './redact.js'
+
+const SKIP = /^\/(?:_sandbox\/(?:requests|health|openapi\.json)|docs|openapi\.json|favicon\.ico)(?:\/|$)/
+const MAX_BODY = 64 * 1024
+
+export function journal(deps: HttpDeps): MiddlewareHandler<AppEnv> {
+  const redact = createRedactor([deps.adminToken])
+  const { store, clock } = deps.sandbox
+  return async (c, next) => {
+    if (SKIP.test(c.req.path)) return next()
+    const started = performance.now()
+    const at = clock.now()
+    let responseBody: unknown = null
+    const json = c.json
+    // Keep the object the handler answers, instead of re-reading the response stream.
+    c.json = ((object: unknown, ...rest: unknown[]) => {
+      responseBody = object
+      return (json as (...a: unknown[]) => Response)(object, ...rest)
+    }) as typeof c.json
+    await next()
+    const status = c.res.status
+    const durationMs = performance.now() - started
+    // The body was read by the handler (or is read now, while it is still small enough).
+    const requestBody = status === 413 || c.req.method === 'GET' ? null : await c.req.text().catch(() => null)
+    const url = new URL(c.req.url)
+    const headers = c.req.raw.headers
+    const companyId = c.get('principal')?.company.id ?? null
+    store.journal.record(() => ({
+      at,
+      method: c.req.method,
+      path: url.pathname,
+      query: url.search,
+      status,
+      durationMs: Math.round(durationMs * 1000) / 1000,
+      companyId,
+      requestHeaders: redact.headers(headers),
+      requestBody: redact.body(requestBody && requestBody.length > MAX_BODY ? `${requestBody.slice(0, MAX_BODY)}...` : requestBody),
+      responseBody: redact.body(responseBody),
+    }))
+  }
+}

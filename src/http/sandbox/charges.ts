@@ -1,0 +1,90 @@
+// Charges in the control plane: list, read, pay (through the provider-webhook path), expire, cancel.
+import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi'
+import { notFound } from '../../domain/errors.js'
+import { cancelCharge } from '../../operations/charge-transitions.js'
+import { payChargeAsBank } from '../../operations/receive-pix.js'
+import type { AppEnv, HttpDeps } from '../env.js'
+import { controlRoute } from './control-route.js'
+import { chargeRecord } from './records.js'
+import { ChargeRecord, idParam, listQuery, page, Payer } from './schemas.js'
+import { assertVisible, companyFilter } from './scope.js'
+
+const params = idParam('transaction_id')
+const one = { 200: { description: 'The charge.', content: { 'application/json': { schema: ChargeRecord } } } }
+
+export function mountCharges(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
+  const ctx = deps.sandbox
+  const visible = (scope: AppEnv['Variables']['scope'], id: string) => {
+    const charge = ctx.store.charges.byId(id)
+    if (!charge) throw notFound('Charge')
+    assertVisible(scope, charge.companyId, 'Charge')
+    return charge
+  }
+
+  controlRoute(
+    app,
+    deps,
+    createRoute({
+      method: 'get',
+      path: '/charges',
+      summary: 'List charges, newest first',
+      request: { query: listQuery.extend({ status: z.enum(['pending', 'paid', 'cancelled']).optional() }) },
+      responses: { 200: { description: 'A page of charges.', content: { 'application/json': { schema: page(ChargeRecord) } } } },
+    }),
+    'scoped',
+    (c) => {
+      const q = c.get('input').query
+      const result = ctx.store.charges.list({ ...q, companyId: companyFilter(c.get('scope'), q.company_id) })
+      return c.json({ data: result.data.map((ch) => chargeRecord(ctx, ch)), next_cursor: result.nextCursor })
+    },
+  )
+
+  controlRoute(
+    app,
+    deps,
+    createRoute({ method: 'get', path: '/charges/{transaction_id}', summary: 'Read a charge', request: { params }, responses: one }),
+    'scoped',
+    (c) => c.json(chargeRecord(ctx, visible(c.get('scope'), c.get('input').params.transaction_id))),
+  )
+
+  controlRoute(
+    app,
+    deps,
+    createRoute({
+      method: 'post',
+      path: '/charges/{transaction_id}/pay',
+      summary: 'Confirm the payment of a pending charge',
+      description: 'Goes through the provider-webhook path: `paid`, balance credited. 409 unless pending.',
+      request: { params, body: { required: false, content: { 'application/json': { schema: z.object({ payer: Payer.optional() }).strict() } } } },
+      responses: one,
+    }),
+    'scoped',
+    async (c) => {
+      const { params: p, body } = c.get('input')
+      const charge = visible(c.get('scope'), p.transaction_id)
+      await ctx.fakes.ready
+      const result = payChargeAsBank(ctx, charge.id, body.payer ?? ctx.fakes.payer())
+      return c.json(chargeRecord(ctx, result.charge))
+    },
+  )
+
+  for (const [action, reason] of [['expire', 'expired'], ['cancel', 'cancelled']] as const) {
+    controlRoute(
+      app,
+      deps,
+      createRoute({
+        method: 'post',
+        path: `/charges/{transaction_id}/${action}`,
+        summary: action === 'expire' ? 'Expire a pending charge now' : 'Cancel a pending charge',
+        description: `\`cancelled\` with reason \`${reason}\`. 409 unless pending.`,
+        request: { params },
+        responses: one,
+      }),
+      'scoped',
+      (c) => {
+        const charge = visible(c.get('scope'), c.get('input').params.transaction_id)
+        return c.json(chargeRecord(ctx, cancelCharge(ctx, charge.id, reason)))
+      },
+    )
+  }
+}

@@ -1,0 +1,67 @@
+// The virtual clock: read it, advance it (running what becomes due), freeze, resume, reset.
+import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi'
+import { isoMicros, SECOND_US } from '../../domain/time.js'
+import { advanceClock, changeClock } from '../../operations/clock.js'
+import type { AppEnv, HttpDeps } from '../env.js'
+import { controlRoute } from './control-route.js'
+import { eventRecord } from './records.js'
+import { EventRecord } from './schemas.js'
+
+const Clock = z.object({ now: z.string(), offset_seconds: z.number(), frozen: z.boolean() }).openapi('Clock')
+const clockReply = { 200: { description: 'The clock.', content: { 'application/json': { schema: Clock } } } }
+
+export function mountClock(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
+  const ctx = deps.sandbox
+  const view = () => {
+    const s = ctx.clock.state()
+    return { now: isoMicros(ctx.clock.now()), offset_seconds: s.offsetUs / SECOND_US, frozen: s.frozenAtUs !== null }
+  }
+
+  controlRoute(app, deps, createRoute({ method: 'get', path: '/clock', summary: 'Read the virtual clock', responses: clockReply }), 'admin', (c) =>
+    c.json(view()),
+  )
+
+  controlRoute(
+    app,
+    deps,
+    createRoute({
+      method: 'post',
+      path: '/clock/advance',
+      summary: 'Advance virtual time and run everything that became due',
+      description: 'Expiries, automatic payments, settlements and webhook retries run, in due order, before the answer.',
+      request: {
+        body: {
+          required: true,
+          content: { 'application/json': { schema: z.object({ seconds: z.number().positive().max(10 * 365 * 86400) }).strict() } },
+        },
+      },
+      responses: {
+        200: { description: 'The new time and the events produced.', content: { 'application/json': { schema: z.object({ now: z.string(), events: z.array(EventRecord) }) } } },
+      },
+    }),
+    'admin',
+    async (c) => {
+      await ctx.fakes.ready
+      const events = advanceClock(ctx, c.get('input').body.seconds)
+      return c.json({ now: isoMicros(ctx.clock.now()), events: events.map(eventRecord) })
+    },
+  )
+
+  for (const change of ['freeze', 'resume', 'reset'] as const) {
+    controlRoute(
+      app,
+      deps,
+      createRoute({
+        method: 'post',
+        path: `/clock/${change}`,
+        summary: { freeze: 'Stop virtual time', resume: 'Let virtual time run again from where it stopped', reset: 'Back to real time (offset 0), running' }[change],
+        responses: clockReply,
+      }),
+      'admin',
+      (c) => {
+        changeClock(ctx, change)
+        return c.json(view())
+      },
+    )
+  }
+}

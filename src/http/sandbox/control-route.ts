@@ -1,0 +1,37 @@
+// Declares and mounts one control-plane route: authentication, the admin check where the
+// operation is global, validation against the declaration, then the handler.
+import type { OpenAPIHono, RouteConfig } from '@hono/zod-openapi'
+import type { AppEnv, HttpDeps } from '../env.js'
+import { mount, type Step } from '../route.js'
+import { Detail } from './schemas.js'
+import { adminOnly, controlAuth } from './scope.js'
+import { validateInput } from './input.js'
+
+const ERRORS = {
+  401: { description: 'Missing or wrong credentials.', content: { 'application/json': { schema: Detail } } },
+  403: { description: 'A global operation called with company credentials.', content: { 'application/json': { schema: Detail } } },
+  404: { description: 'Unknown id, or an id of another company.', content: { 'application/json': { schema: Detail } } },
+  409: { description: 'The state does not allow this transition.', content: { 'application/json': { schema: Detail } } },
+  422: { description: 'A bad body or query.', content: { 'application/json': { schema: Detail } } },
+}
+
+/** Adds the shared error responses and the security schemes to a declaration. */
+export function declare<R extends RouteConfig>(route: R): R {
+  return {
+    ...route,
+    tags: route.tags ?? ['Sandbox'],
+    security: route.security ?? [{ adminToken: [] }, { basicAuth: [] }],
+    responses: { ...ERRORS, ...route.responses },
+  }
+}
+
+export function controlRoute(
+  app: OpenAPIHono<AppEnv>,
+  deps: HttpDeps,
+  route: RouteConfig,
+  access: 'admin' | 'scoped',
+  handler: Step,
+): void {
+  const declared = declare(route)
+  mount(app, declared, controlAuth(deps), ...(access === 'admin' ? [adminOnly] : []), validateInput(declared), handler)
+}

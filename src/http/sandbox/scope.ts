@@ -1,0 +1,53 @@
+// Authorization of the control plane: `Bearer <admin token>` sees everything; a company's own
+// Basic credentials see that company only (other companies' ids answer 404) and cannot run
+// global operations (403).
+import { timingSafeEqual } from 'node:crypto'
+import type { MiddlewareHandler } from 'hono'
+import { AppError } from '../../domain/errors.js'
+import { parseBasic } from '../auth.js'
+import type { AppEnv, HttpDeps, Scope } from '../env.js'
+
+const sameSecret = (a: string, b: string) => {
+  const x = Buffer.from(a)
+  const y = Buffer.from(b)
+  return x.length === y.length && timingSafeEqual(x, y)
+}
+
+export function controlAuth(deps: HttpDeps): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const header = c.req.header('authorization') ?? ''
+    const space = header.indexOf(' ')
+    const scheme = header.slice(0, space).toLowerCase()
+    let scope: Scope
+    if (scheme === 'bearer' && sameSecret(header.slice(space + 1).trim(), deps.adminToken)) {
+      scope = { admin: true }
+    } else if (scheme === 'basic') {
+      const creds = parseBasic(header)
+      if (!creds) throw new AppError('not_authenticated')
+      const principal = deps.authenticate(creds.clientId, creds.secret)
+      c.set('principal', principal)
+      scope = { admin: false, companyId: principal.company.id, principal }
+    } else {
+      throw new AppError('not_authenticated')
+    }
+    c.set('scope', scope)
+    await next()
+  }
+}
+
+export const adminOnly: MiddlewareHandler<AppEnv> = async (c, next) => {
+  if (!c.get('scope').admin) throw new AppError('forbidden', 'This operation needs the admin token (Authorization: Bearer <token>)')
+  await next()
+}
+
+/** The company a request may see: its own for company credentials; any (or the asked one) for admin. */
+export function companyFilter(scope: Scope, asked: string | undefined): string | undefined {
+  if (scope.admin) return asked
+  if (asked !== undefined && asked !== scope.companyId) throw new AppError('not_found', 'Company not found')
+  return scope.companyId
+}
+
+/** Throws 404 when a record belongs to a company outside the caller's scope. */
+export function assertVisible(scope: Scope, companyId: string | null | undefined, what: string): void {
+  if (!scope.admin && companyId !== scope.companyId) throw new AppError('not_found', `${what} not found`)
+}

@@ -1,0 +1,77 @@
+// Transfers in the control plane: list, read, settle a pending one.
+import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi'
+import { notFound } from '../../domain/errors.js'
+import { settleTransferNow } from '../../operations/settle-transfer.js'
+import type { AppEnv, HttpDeps } from '../env.js'
+import { controlRoute } from './control-route.js'
+import { transferRecord } from './records.js'
+import { idParam, listQuery, page, TransferRecord } from './schemas.js'
+import { assertVisible, companyFilter } from './scope.js'
+
+const params = idParam('transaction_id')
+const one = { 200: { description: 'The transfer.', content: { 'application/json': { schema: TransferRecord } } } }
+
+export function mountTransfers(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
+  const ctx = deps.sandbox
+  const visible = (scope: AppEnv['Variables']['scope'], id: string) => {
+    const transfer = ctx.store.transfers.byId(id)
+    if (!transfer) throw notFound('Transfer')
+    assertVisible(scope, transfer.companyId, 'Transfer')
+    return transfer
+  }
+
+  controlRoute(
+    app,
+    deps,
+    createRoute({
+      method: 'get',
+      path: '/transfers',
+      summary: 'List transfers, newest first',
+      request: { query: listQuery.extend({ status: z.enum(['success', 'pending', 'failed']).optional() }) },
+      responses: { 200: { description: 'A page of transfers.', content: { 'application/json': { schema: page(TransferRecord) } } } },
+    }),
+    'scoped',
+    (c) => {
+      const q = c.get('input').query
+      const result = ctx.store.transfers.list({ ...q, companyId: companyFilter(c.get('scope'), q.company_id) })
+      return c.json({ data: result.data.map(transferRecord), next_cursor: result.nextCursor })
+    },
+  )
+
+  controlRoute(
+    app,
+    deps,
+    createRoute({ method: 'get', path: '/transfers/{transaction_id}', summary: 'Read a transfer', request: { params }, responses: one }),
+    'scoped',
+    (c) => c.json(transferRecord(visible(c.get('scope'), c.get('input').params.transaction_id))),
+  )
+
+  controlRoute(
+    app,
+    deps,
+    createRoute({
+      method: 'post',
+      path: '/transfers/{transaction_id}/settle',
+      summary: 'Settle a pending transfer',
+      description: '`failed` refunds the amount with a reversing ledger entry. 409 unless pending.',
+      request: {
+        params,
+        body: {
+          required: true,
+          content: {
+            'application/json': {
+              schema: z.object({ status: z.enum(['success', 'failed']), message: z.string().min(1).max(200).optional() }).strict(),
+            },
+          },
+        },
+      },
+      responses: one,
+    }),
+    'scoped',
+    (c) => {
+      const { params: p, body } = c.get('input')
+      const transfer = visible(c.get('scope'), p.transaction_id)
+      return c.json(transferRecord(settleTransferNow(ctx, transfer.id, body.status, body.message)))
+    },
+  )
+}

@@ -1,0 +1,35 @@
+// Use cases that queue behaviour for later calls: transfer outcomes and contract faults.
+import { notFound } from '../domain/errors.js'
+import type { PixType, TransferOutcome } from '../domain/types.js'
+import type { FaultOperation } from '../store/faults.js'
+import { emit, type Context } from './context.js'
+
+const assertCompany = (ctx: Context, companyId: string | null) => {
+  if (companyId !== null && !ctx.store.identity.company(companyId)) throw notFound('Company')
+}
+
+export function queueOutcome(
+  ctx: Context,
+  q: { companyId: string | null; outcome: TransferOutcome; match: { pix_key?: string; pix_type?: PixType; amount?: number }; times: number },
+): number {
+  return ctx.store.tx(() => {
+    assertCompany(ctx, q.companyId)
+    const now = ctx.clock.now()
+    const id = ctx.store.outcomes.add({ companyId: q.companyId, outcome: q.outcome, match: q.match, remaining: q.times, createdAt: now })
+    emit(ctx, 'outcome.queued', now, q.companyId, { id, ...q.outcome, match: q.match, times: q.times })
+    return id
+  })
+}
+
+export function injectFault(
+  ctx: Context,
+  f: { companyId: string | null; operation: FaultOperation; status: 500 | 501 | 503 | null; delayMs: number; times: number | null },
+): number {
+  return ctx.store.tx(() => {
+    assertCompany(ctx, f.companyId)
+    const now = ctx.clock.now()
+    const id = ctx.store.faults.add({ companyId: f.companyId, operation: f.operation, status: f.status, delayMs: f.delayMs, remaining: f.times, createdAt: now })
+    emit(ctx, 'fault.injected', now, f.companyId, { id, operation: f.operation, status: f.status, delay_ms: f.delayMs, times: f.times })
+    return id
+  })
+}

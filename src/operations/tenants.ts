@@ -1,0 +1,83 @@
+// Use cases on tenants: create an isolated company with one user and one credential, change a
+// company, remove one with everything it owns.
+import { AppError, notFound } from '../domain/errors.js'
+import type { Company, Operation, Provider } from '../domain/types.js'
+import { hashSecret } from './authenticate.js'
+import { emit, moveMoney, type Context } from './context.js'
+
+export interface NewTenant {
+  name?: string
+  apiActive?: boolean
+  balance?: number
+  providers?: { in?: Provider | null; out?: Provider | null }
+  permissions?: Operation[]
+}
+
+export interface Tenant {
+  companyId: string
+  userId: string
+  clientId: string
+  clientSecret: string
+  /** What follows `Basic ` in the Authorization header. */
+  token: string
+}
+
+export const DEFAULT_PROVIDERS = {
+  in: { name: 'Sandbox Bank', operations: ['charge'] },
+  out: { name: 'Sandbox Bank', operations: ['transfer'] },
+} as const satisfies Record<string, Provider>
+
+/** Needs `ctx.fakes.ready` when no name is given. */
+export function createTenant(ctx: Context, input: NewTenant): Tenant {
+  const { store, ids } = ctx
+  return store.tx(() => {
+    const now = ctx.clock.now()
+    const companyId = ids.prefixed('co')
+    const userId = ids.prefixed('usr')
+    const clientId = ids.prefixed('ck')
+    const clientSecret = ids.string(40)
+    const company: Company = {
+      id: companyId,
+      name: input.name ?? ctx.fakes.companyName(),
+      city: 'Sao Paulo',
+      apiActive: input.apiActive ?? true,
+      createdAt: now,
+      updatedAt: now,
+    }
+    store.identity.insertCompany(company)
+    store.identity.insertUser({ id: userId, companyId, name: company.name, permissions: input.permissions ?? ['charge', 'transfer'], createdAt: now })
+    for (const direction of ['in', 'out'] as const) {
+      const provider = input.providers && direction in input.providers ? input.providers[direction] : DEFAULT_PROVIDERS[direction]
+      if (provider) store.identity.setProvider(userId, direction, provider as Provider)
+    }
+    store.identity.insertCredential({ clientId, userId, secretHash: hashSecret(clientSecret), environment: 'sandbox', revoked: false, createdAt: now })
+    if (input.balance) moveMoney(ctx, companyId, userId, input.balance, 'opening', null, now)
+    emit(ctx, 'company.created', now, companyId, { company_id: companyId, user_id: userId, name: company.name })
+    return { companyId, userId, clientId, clientSecret, token: Buffer.from(`${clientId}:${clientSecret}`).toString('base64') }
+  })
+}
+
+export function updateCompany(ctx: Context, companyId: string, change: { name?: string; apiActive?: boolean }): Company {
+  const { store } = ctx
+  return store.tx(() => {
+    const company = store.identity.company(companyId)
+    if (!company) throw notFound('Company')
+    const now = ctx.clock.now()
+    const next: Company = { ...company, name: change.name ?? company.name, apiActive: change.apiActive ?? company.apiActive, updatedAt: now }
+    store.identity.updateCompany(next)
+    emit(ctx, 'company.updated', now, companyId, { company_id: companyId, name: next.name, api_active: next.apiActive })
+    return next
+  })
+}
+
+export function deleteCompany(ctx: Context, companyId: string): void {
+  const { store } = ctx
+  store.tx(() => {
+    if (!store.identity.company(companyId)) throw notFound('Company')
+    // Events keep no foreign key (the log is append-only), so they go explicitly.
+    store.db.prepare('DELETE FROM events WHERE company_id = ?').run(companyId)
+    store.db.prepare('DELETE FROM requests WHERE company_id = ?').run(companyId)
+    if (!store.identity.deleteCompany(companyId)) throw new AppError('internal')
+  })
+  store.refreshCaches()
+}

@@ -1,0 +1,75 @@
+// Injected faults: failures or latency for the contract's operations, optionally counted down.
+import type { Micros } from '../clock.js'
+import type { Db } from './db.js'
+
+export type FaultOperation = 'charge' | 'transfer' | 'company'
+
+export interface Fault {
+  id: number
+  companyId: string | null
+  operation: FaultOperation
+  status: 500 | 501 | 503 | null
+  delayMs: number
+  /** Uses left; null means until deleted. */
+  remaining: number | null
+  createdAt: Micros
+}
+
+const toFault = (r: any): Fault => ({
+  id: r.seq,
+  companyId: r.company_id,
+  operation: r.operation,
+  status: r.status,
+  delayMs: r.delay_ms,
+  remaining: r.remaining,
+  createdAt: r.created_at,
+})
+
+export function faultStore(db: Db) {
+  const insertStmt = db
+    .prepare(`INSERT INTO faults (company_id, operation, status, delay_ms, remaining, created_at)
+      VALUES (@companyId, @operation, @status, @delayMs, @remaining, @createdAt) RETURNING seq`)
+    .pluck()
+  const nextStmt = db.prepare(`
+    SELECT * FROM faults WHERE operation = ? AND (company_id IS NULL OR company_id = ?) ORDER BY seq LIMIT 1`)
+  const useStmt = db.prepare('UPDATE faults SET remaining = remaining - 1 WHERE seq = ? AND remaining > 1')
+  const dropStmt = db.prepare('DELETE FROM faults WHERE seq = ? AND remaining IS NOT NULL')
+  const countStmt = db.prepare('SELECT count(*) FROM faults').pluck()
+  let any = (countStmt.get() as number) > 0
+  const refresh = () => void (any = (countStmt.get() as number) > 0)
+
+  return {
+    add(f: Omit<Fault, 'id'>): number {
+      any = true
+      return insertStmt.get(f) as number
+    },
+    /** Takes the oldest fault for this call and counts it down; undefined (cheaply) when none. */
+    take(operation: FaultOperation, companyId: string): Fault | undefined {
+      if (!any) return undefined
+      const r = nextStmt.get(operation, companyId)
+      if (!r) return undefined
+      const fault = toFault(r)
+      if (fault.remaining !== null && useStmt.run(fault.id).changes === 0) {
+        dropStmt.run(fault.id)
+        refresh()
+      }
+      return fault
+    },
+    list(companyId?: string): Fault[] {
+      const rows = companyId === undefined
+        ? db.prepare('SELECT * FROM faults ORDER BY seq').all()
+        : db.prepare('SELECT * FROM faults WHERE company_id = ? ORDER BY seq').all(companyId)
+      return rows.map(toFault)
+    },
+    clear(companyId?: string): number {
+      const n = companyId === undefined
+        ? db.prepare('DELETE FROM faults').run().changes
+        : db.prepare('DELETE FROM faults WHERE company_id = ?').run(companyId).changes
+      refresh()
+      return n
+    },
+    refresh,
+  }
+}
+
+export type FaultStore = ReturnType<typeof faultStore>

@@ -1,0 +1,93 @@
+// Queued transfer outcomes: the next matching transfers take them, each use counted down.
+import type { Micros } from '../clock.js'
+import type { PixType, TransferOutcome } from '../domain/types.js'
+import type { Db } from './db.js'
+
+export interface QueuedOutcome {
+  id: number
+  companyId: string | null
+  outcome: TransferOutcome
+  match: { pix_key?: string; pix_type?: PixType; amount?: number }
+  remaining: number
+  createdAt: Micros
+}
+
+const toQueued = (r: any): QueuedOutcome => {
+  const outcome: TransferOutcome = { status: r.status }
+  if (r.message !== null) outcome.message = r.message
+  if (r.settle_after_seconds !== null) outcome.settle_after_seconds = r.settle_after_seconds
+  if (r.final_status !== null) outcome.final_status = r.final_status
+  if (r.final_message !== null) outcome.final_message = r.final_message
+  const match: QueuedOutcome['match'] = {}
+  if (r.match_pix_key !== null) match.pix_key = r.match_pix_key
+  if (r.match_pix_type !== null) match.pix_type = r.match_pix_type
+  if (r.match_amount !== null) match.amount = r.match_amount
+  return { id: r.seq, companyId: r.company_id, outcome, match, remaining: r.remaining, createdAt: r.created_at }
+}
+
+export function outcomeStore(db: Db) {
+  const insertStmt = db.prepare(`
+    INSERT INTO outcomes (company_id, status, message, settle_after_seconds, final_status, final_message,
+      match_pix_key, match_pix_type, match_amount, remaining, created_at)
+    VALUES (@companyId, @status, @message, @settle, @finalStatus, @finalMessage, @key, @type, @amount, @remaining, @at)
+    RETURNING seq`).pluck()
+  const nextStmt = db.prepare(`
+    SELECT * FROM outcomes
+    WHERE (company_id IS NULL OR company_id = @companyId)
+      AND (match_pix_key IS NULL OR match_pix_key = @key)
+      AND (match_pix_type IS NULL OR match_pix_type = @type)
+      AND (match_amount IS NULL OR match_amount = @amount)
+    ORDER BY seq LIMIT 1`)
+  const useStmt = db.prepare('UPDATE outcomes SET remaining = remaining - 1 WHERE seq = ? AND remaining > 1')
+  const dropStmt = db.prepare('DELETE FROM outcomes WHERE seq = ?')
+  const countStmt = db.prepare('SELECT count(*) FROM outcomes').pluck()
+  let any = (countStmt.get() as number) > 0
+
+  return {
+    add(q: Omit<QueuedOutcome, 'id'>): number {
+      any = true
+      const o = q.outcome
+      return insertStmt.get({
+        companyId: q.companyId,
+        status: o.status,
+        message: o.message ?? null,
+        settle: o.settle_after_seconds ?? null,
+        finalStatus: o.final_status ?? null,
+        finalMessage: o.final_message ?? null,
+        key: q.match.pix_key ?? null,
+        type: q.match.pix_type ?? null,
+        amount: q.match.amount ?? null,
+        remaining: q.remaining,
+        at: q.createdAt,
+      }) as number
+    },
+    /** The oldest outcome queued for this transfer, if any (a cheap no-op when none is queued). */
+    next(companyId: string, t: { pixKey: string; pixType: PixType; amount: number }): QueuedOutcome | undefined {
+      if (!any) return undefined
+      const r = nextStmt.get({ companyId, key: t.pixKey, type: t.pixType, amount: t.amount })
+      return r ? toQueued(r) : undefined
+    },
+    use(id: number): void {
+      if (useStmt.run(id).changes === 0) dropStmt.run(id)
+      any = (countStmt.get() as number) > 0
+    },
+    list(companyId?: string): QueuedOutcome[] {
+      const rows = companyId === undefined
+        ? db.prepare('SELECT * FROM outcomes ORDER BY seq').all()
+        : db.prepare('SELECT * FROM outcomes WHERE company_id = ? ORDER BY seq').all(companyId)
+      return rows.map(toQueued)
+    },
+    clear(companyId?: string): number {
+      const n = companyId === undefined
+        ? db.prepare('DELETE FROM outcomes').run().changes
+        : db.prepare('DELETE FROM outcomes WHERE company_id = ?').run(companyId).changes
+      any = (countStmt.get() as number) > 0
+      return n
+    },
+    refresh(): void {
+      any = (countStmt.get() as number) > 0
+    },
+  }
+}
+
+export type OutcomeStore = ReturnType<typeof outcomeStore>
