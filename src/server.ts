@@ -44,7 +44,7 @@ export async function startSandbox(config: Config, opts: { log?: Log; clock?: Cl
   let scenarioLoaded: string | null = null
   try {
     if (store.isEmpty()) {
-      applyScenario(sandbox, readScenario(config.scenariosDir, config.scenario), config.scenario)
+      applyScenario(sandbox, readScenario(config.scenariosDir, config.scenario), config.scenario, true)
       scenarioLoaded = config.scenario
     }
   } catch (err) {

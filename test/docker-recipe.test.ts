@@ -207,26 +207,27 @@ interface BuiltStage {
  * g++ — and making directories and owners outside the WORKDIR for the image's user (the host run
  * points DATABASE at a temp directory instead; the test checks such steps below).
  */
-function systemStep(command: string): string | undefined {
+function systemStep(command: string, workdir: string): string | undefined {
   if (/\b(apt-get|apt|apk)\b/.test(command)) return 'installs system packages, which the host already has'
+  const outside = (a: string) => a.startsWith('/') && a !== workdir && !a.startsWith(workdir.replace(/\/?$/, '/'))
   const parts = command.split(/&&|;/).map((p) => words(p.trim()))
   const fsSetup = parts.every(
     ([cmd, ...args]) =>
       ['mkdir', 'chown', 'chmod', 'install'].includes(cmd ?? '') &&
-      args.filter((a) => !a.startsWith('-')).some((a) => a.startsWith('/')),
+      args.filter((a) => a.startsWith('/')).length > 0 &&
+      args.filter((a) => a.startsWith('/')).every(outside),
   )
   if (fsSetup) return "prepares the image's file system outside the app"
   return undefined
 }
 
 function hostEnv(): Record<string, string> {
-  // The variables npm and vitest set for this test run are not the machine's: a docker build
-  // would not see them (NODE_ENV=test, npm_config_* of an enclosing `npm test`, ...).
+  // The variables npm and vitest set for this test run are not the machine's, and a docker build
+  // would not see them: NODE_ENV=test, vitest's MODE, PROD, ..., and above all the npm_config_*
+  // of an enclosing `npm test` (its local_prefix would point a nested npm at the repository).
+  const added = /^(npm_.*|VITEST.*|NODE_ENV|TEST|MODE|DEV|PROD|SSR|BASE_URL|FORCE_TTY|INIT_CWD|NODE|COLOR|EDITOR)$/
   return Object.fromEntries(
-    Object.entries(process.env).filter(
-      (e): e is [string, string] =>
-        e[1] !== undefined && !/^(npm_|VITEST|NODE_ENV$|TEST$|INIT_CWD$)/.test(e[0]),
-    ),
+    Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined && !added.test(e[0])),
   )
 }
 
@@ -299,7 +300,7 @@ async function buildStages(stages: Stage[], context: string, tmp: string, log: s
           break
         }
         case 'RUN': {
-          const reason = ins.args.startsWith('[') ? undefined : systemStep(ins.args)
+          const reason = ins.args.startsWith('[') ? undefined : systemStep(ins.args, s.workdir)
           if (reason) {
             s.skipped.push({ command: ins.args, reason })
             log.push(`[${where}] skipped (${reason}): ${ins.args}`)
@@ -437,6 +438,8 @@ describe('the Dockerfile recipe, followed on the host', () => {
   }, BUILD_TIMEOUT)
 
   afterAll(async () => {
+    // What was run and what was skipped, with timings, for whoever reads the CI log.
+    console.info(`Dockerfile recipe on the host:\n${log.join('\n')}`)
     if (server && server.exitCode === null && server.signalCode === null) {
       server.kill('SIGKILL')
       await exited(server, 5000).catch(() => undefined)

@@ -44,6 +44,8 @@ export interface TestSandbox extends RunningSandbox {
   request(method: string, path: string, opts?: RequestOptions): Promise<Reply>
   /** Applies a scenario document (e.g. settings) on top of the default one. */
   apply(document: unknown): void
+  /** A control-plane call with the admin token. */
+  admin(method: string, path: string, json?: unknown): Promise<Reply>
 }
 
 export function testConfig(overrides: Partial<Config> = {}): Config {
@@ -80,6 +82,25 @@ export async function startTestSandbox(overrides: Partial<Config> = {}): Promise
     clock,
     request: (method, path, opts) => request(running.url, method, path, opts),
     apply: (document) => applyScenario(running.sandbox, validateScenario(document, 'test'), 'test'),
+    admin: (method, path, json) => request(running.url, method, `/_sandbox${path}`, { auth: `Bearer ${running.adminToken}`, json }),
+  }
+}
+
+/** A scenario company with one user holding both Providers and one credential. */
+export function tenantDoc(id: string, opts: { balance?: number; permissions?: string[]; revoked?: boolean; apiActive?: boolean } = {}) {
+  return {
+    id,
+    name: `${id} Ltda`,
+    api_active: opts.apiActive ?? true,
+    users: [
+      {
+        id: `${id}-user`,
+        balance: opts.balance ?? 0,
+        ...(opts.permissions && { permissions: opts.permissions }),
+        providers: { in: { name: 'B', operations: ['charge'] }, out: { name: 'B', operations: ['transfer'] } },
+        credentials: [{ client_id: id, client_secret: `${id}-secret`, revoked: opts.revoked ?? false }],
+      },
+    ],
   }
 }
 

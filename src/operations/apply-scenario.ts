@@ -7,7 +7,8 @@ import type { Scenario } from '../scenarios/schema.js'
 import { hashSecret } from './authenticate.js'
 import { emit, moveMoney, type Context } from './context.js'
 
-export function applyScenario(ctx: Context, scenario: Scenario, name: string): void {
+/** Applies `scenario` on top of the state; `base` marks it as the scenario the state started from. */
+export function applyScenario(ctx: Context, scenario: Scenario, name: string, base = false): void {
   const { store } = ctx
   store.tx(() => {
     const now = ctx.clock.now()
@@ -53,7 +54,7 @@ export function applyScenario(ctx: Context, scenario: Scenario, name: string): v
       store.setup.putPixKey({ key: k.key, type: k.type as never, active: k.active, ownerName: k.owner_name ?? null })
     }
     store.setup.appendRules(scenario.rules as Rules)
-    store.setup.meta.set('scenario', name)
+    if (base) store.setup.meta.set('scenario', name)
     emit(ctx, 'scenario.applied', now, null, { name, companies: scenario.companies.map((c) => c.id) })
   })
 }

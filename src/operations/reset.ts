@@ -8,7 +8,7 @@ export function resetSandbox(ctx: Context, scenario: Scenario, name: string): vo
   const { store } = ctx
   store.tx(() => {
     store.wipe()
-    applyScenario(ctx, scenario, name)
+    applyScenario(ctx, scenario, name, true)
   })
   store.refreshCaches()
   ctx.clock.reset()

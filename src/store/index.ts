@@ -45,6 +45,7 @@ export function createStore(db: Db) {
     },
     /** Deletes all state (the signing key excepted) in the caller's transaction. */
     wipe(): void {
+      store.journal.flush()
       for (const table of WIPE_ORDER) db.prepare(`DELETE FROM ${table}`).run()
       db.prepare("DELETE FROM meta WHERE key <> 'signing_key'").run()
       store.identity.invalidate()

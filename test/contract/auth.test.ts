@@ -1,24 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { AUTH, basic, startTestSandbox, type TestSandbox } from '../harness.js'
+import { AUTH, basic, startTestSandbox, tenantDoc, type TestSandbox } from '../harness.js'
 
 let sb: TestSandbox
 beforeEach(async () => {
   sb = await startTestSandbox()
-  sb.apply({
-    companies: [
-      {
-        id: 'revoked-co',
-        name: 'Revogada Ltda',
-        users: [
-          {
-            id: 'revoked-user',
-            providers: { in: { name: 'B', operations: ['charge'] }, out: { name: 'B', operations: ['transfer'] } },
-            credentials: [{ client_id: 'revoked-client', client_secret: 'revoked-secret', revoked: true }],
-          },
-        ],
-      },
-    ],
-  })
+  sb.apply({ companies: [tenantDoc('revoked-client', { revoked: true })] })
 })
 afterEach(() => sb.close())
 
@@ -34,7 +20,7 @@ describe('authentication (A1)', () => {
     ['the client_id is unknown', basic('nobody', 'sandbox-secret')],
     ['the secret is wrong', basic('sandbox-client', 'wrong-secret')],
     ['the secret differs only in case', basic('sandbox-client', 'Sandbox-secret')],
-    ['the credentials are revoked', basic('revoked-client', 'revoked-secret')],
+    ['the credentials are revoked', basic('revoked-client', 'revoked-client-secret')],
     ['the credentials are production keys', AUTH.production],
   ]
 

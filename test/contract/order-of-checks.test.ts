@@ -1,26 +1,11 @@
 // A3: the order of checks, first failure wins: JSON -> 401 -> 403 -> schema -> Provider -> 501 -> rules.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { AUTH, basic, rowCounts, startTestSandbox, type TestSandbox } from '../harness.js'
+import { AUTH, basic, rowCounts, startTestSandbox, tenantDoc, type TestSandbox } from '../harness.js'
 
 let sb: TestSandbox
 beforeAll(async () => {
   sb = await startTestSandbox()
-  sb.apply({
-    companies: [
-      {
-        id: 'no-perms',
-        name: 'Sem Permissao Ltda',
-        users: [
-          {
-            id: 'charge-only-perm',
-            permissions: ['charge'],
-            providers: { in: { name: 'B', operations: ['charge'] }, out: { name: 'B', operations: ['transfer'] } },
-            credentials: [{ client_id: 'charge-perm', client_secret: 'charge-perm-secret' }],
-          },
-        ],
-      },
-    ],
-  })
+  sb.apply({ companies: [tenantDoc('charge-perm', { permissions: ['charge'] })] })
 })
 afterAll(() => sb.close())
 

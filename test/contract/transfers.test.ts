@@ -2,7 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { SECOND } from '../../src/clock.js'
 import { runDue } from '../../src/operations/run-due.js'
-import { AUTH, basic, rowCounts, startTestSandbox, T0, type TestSandbox } from '../harness.js'
+import { AUTH, basic, rowCounts, startTestSandbox, T0, tenantDoc, type TestSandbox } from '../harness.js'
 
 let sb: TestSandbox
 beforeEach(async () => (sb = await startTestSandbox()))
@@ -117,22 +117,7 @@ describe('POST /hub/transactions/out', () => {
 
 describe('money under concurrency', () => {
   it('200 concurrent transfers against a balance covering 50 accept exactly 50 and end at 0', async () => {
-    sb.apply({
-      companies: [
-        {
-          id: 'race',
-          name: 'Corrida Ltda',
-          users: [
-            {
-              id: 'race-user',
-              balance: 50 * 137,
-              providers: { in: { name: 'B', operations: ['charge'] }, out: { name: 'B', operations: ['transfer'] } },
-              credentials: [{ client_id: 'race', client_secret: 'race-secret' }],
-            },
-          ],
-        },
-      ],
-    })
+    sb.apply({ companies: [tenantDoc('race', { balance: 50 * 137 })] })
     const auth = basic('race', 'race-secret')
     const replies = await Promise.all(Array.from({ length: 200 }, () => send({ amount: 137 }, { auth })))
     const accepted = replies.filter((r) => r.status === 200 && r.body.status === 'success')

@@ -1,0 +1,79 @@
+// The request journal (secrets never kept) and the event log.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { AUTH, startTestSandbox, type TestSandbox } from '../harness.js'
+
+let sb: TestSandbox
+beforeEach(async () => (sb = await startTestSandbox()))
+afterEach(() => sb.close())
+
+const CHARGE = '/api/v1/hub/transactions/in'
+
+describe('GET /_sandbox/requests', () => {
+  it('records every call newest first, with bodies, status and the company', async () => {
+    await sb.request('POST', CHARGE, { auth: AUTH.main, json: { amount: 100, description: 'first' } })
+    await sb.request('POST', CHARGE, { auth: AUTH.main, json: { amount: 'x' } })
+    await sb.request('GET', '/api/v1/user/company', { auth: AUTH.inactive })
+    const res = await sb.admin('GET', '/requests')
+    expect(res.body.data.map((e: { method: string; path: string; status: number }) => `${e.method} ${e.path} ${e.status}`)).toEqual([
+      'GET /api/v1/user/company 200',
+      `POST ${CHARGE} 422`,
+      `POST ${CHARGE} 200`,
+    ])
+    const ok = res.body.data[2]
+    expect(ok.request.body).toEqual({ amount: 100, description: 'first' })
+    expect(ok.response.body).toMatchObject({ status: 'pending' })
+    expect(ok.company_id).toBe('loja-exemplo')
+    expect(res.body.data[0].company_id).toBe('loja-inativa')
+  })
+
+  it('answers "was this called N times?" with filters', async () => {
+    for (let i = 0; i < 3; i++) await sb.request('POST', CHARGE, { auth: AUTH.main, json: { amount: 100 } })
+    await sb.request('POST', CHARGE, { json: { amount: 100 } })
+    expect((await sb.admin('GET', `/requests/count?path=${CHARGE}`)).body).toEqual({ count: 4 })
+    expect((await sb.admin('GET', `/requests/count?path=${CHARGE}&status=200&method=post`)).body).toEqual({ count: 3 })
+    expect((await sb.admin('GET', '/requests/count?status=401')).body).toEqual({ count: 1 })
+    expect((await sb.admin('GET', '/requests?limit=1')).body.data).toHaveLength(1)
+  })
+
+  it('never keeps a secret, a token or a whsec_ value', async () => {
+    const tenant = (await sb.admin('POST', '/companies', { name: 'Segredo' })).body
+    await sb.request('GET', '/api/v1/user/company', { auth: `Basic ${tenant.token}` })
+    await sb.admin('POST', '/scenarios', {
+      document: { companies: [{ id: 'doc-co', name: 'Doc', users: [{ id: 'doc-u', credentials: [{ client_id: 'doc', client_secret: 'doc-secret-value' }] }] }] },
+    })
+    await sb.request('POST', CHARGE, { auth: AUTH.main, json: { amount: 100, description: 'whsec_c2VjcmV0LXNpZ25pbmcta2V5' } })
+    await sb.request('GET', '/_sandbox/charges', { headers: { authorization: `Bearer ${sb.adminToken}` } })
+    sb.sandbox.store.journal.flush()
+    const everything = JSON.stringify(sb.sandbox.store.db.prepare('SELECT * FROM requests').all())
+    for (const secret of [tenant.client_secret, tenant.token, sb.adminToken, 'doc-secret-value', 'sandbox-secret', AUTH.main.slice(6), 'whsec_c2Vj']) {
+      expect(everything).not.toContain(secret)
+    }
+    expect(everything).toContain('[redacted]')
+  })
+
+  it('company credentials see their own company\'s requests only; DELETE clears', async () => {
+    await sb.request('POST', CHARGE, { auth: AUTH.main, json: { amount: 100 } })
+    await sb.request('GET', '/api/v1/user/company', { auth: AUTH.inactive })
+    const own = await sb.request('GET', '/_sandbox/requests', { auth: AUTH.inactive })
+    expect(own.body.data.map((e: { company_id: string }) => e.company_id)).toEqual(['loja-inativa'])
+    expect((await sb.admin('DELETE', '/requests')).status).toBe(204)
+    expect((await sb.admin('GET', '/requests/count')).body.count).toBe(0)
+  })
+})
+
+describe('GET /_sandbox/events', () => {
+  it('is the append-only log of state changes, oldest first, with cursors and a type filter', async () => {
+    const c = (await sb.request('POST', CHARGE, { auth: AUTH.main, json: { amount: 100 } })).body
+    await sb.admin('POST', `/charges/${c.transaction_id}/pay`)
+    const paid = await sb.admin('GET', '/events?type=charge.paid')
+    expect(paid.body.data).toEqual([
+      expect.objectContaining({ type: 'charge.paid', company_id: 'loja-exemplo', at: '2026-03-01T12:00:00.000000Z', data: expect.objectContaining({ transaction_id: c.transaction_id, amount: 100 }) }),
+    ])
+    const first = await sb.admin('GET', '/events?limit=2')
+    const second = await sb.admin('GET', `/events?limit=2&cursor=${first.body.next_cursor}`)
+    expect(first.body.data[0].type).toBe('balance.changed')
+    expect(second.body.data[0].id).not.toBe(first.body.data[1].id)
+    const types = (await sb.admin('GET', '/events?limit=500')).body.data.map((e: { type: string }) => e.type)
+    expect(types.slice(-3)).toEqual(['charge.created', 'balance.changed', 'charge.paid'])
+  })
+})

@@ -1,0 +1,168 @@
+// Paying charges through the control plane: by id, by copy-and-paste code, by Provider notification.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { SECOND } from '../../src/clock.js'
+import { buildDynamicCode } from '../../src/pix/brcode.js'
+import { AUTH, basic, rowCounts, startTestSandbox, T0, tenantDoc, type TestSandbox } from '../harness.js'
+
+let sb: TestSandbox
+beforeEach(async () => (sb = await startTestSandbox()))
+afterEach(() => sb.close())
+
+const USER = 'loja-exemplo-user'
+const balance = () => sb.sandbox.store.ledger.balance(USER)!
+const newCharge = async (json: Record<string, unknown> = { amount: 1500 }) =>
+  (await sb.request('POST', '/api/v1/hub/transactions/in', { auth: AUTH.main, json })).body
+const STATIC =
+  '00020126580014br.gov.bcb.pix0136123e4567-e12b-12d1-a456-4266554400005204000053039865802BR5913Fulano de Tal6008BRASILIA62070503***63041D3D'
+
+describe('POST /_sandbox/charges/{id}/pay', () => {
+  it('marks the charge paid with an end-to-end id and a payer, and credits the balance', async () => {
+    const c = await newCharge()
+    const before = balance()
+    const res = await sb.admin('POST', `/charges/${c.transaction_id}/pay`, { payer: { name: 'Maria Souza', document: '52998224725' } })
+    expect(res.status).toBe(200)
+    expect(res.body).toMatchObject({ status: 'paid', payer: { name: 'Maria Souza', document: '52998224725' }, paid_at: '2026-03-01T12:00:00.000000Z' })
+    expect(res.body.end_to_end_id).toMatch(/^E\d{8}\d{12}[A-Za-z0-9]{11}$/)
+    expect(balance()).toBe(before + 1500)
+  })
+
+  it('makes up a payer (a valid CPF) when none is given', async () => {
+    const c = await newCharge()
+    const res = await sb.admin('POST', `/charges/${c.transaction_id}/pay`)
+    expect(res.body.payer.name.length).toBeGreaterThan(3)
+    expect(res.body.payer.document).toMatch(/^\d{11}$/)
+  })
+
+  it('answers 409 for a paid or cancelled charge and credits nothing more', async () => {
+    const c = await newCharge()
+    await sb.admin('POST', `/charges/${c.transaction_id}/pay`)
+    const after = balance()
+    expect(await sb.admin('POST', `/charges/${c.transaction_id}/pay`)).toMatchObject({ status: 409, body: { detail: 'Charge is paid' } })
+    const d = await newCharge()
+    await sb.admin('POST', `/charges/${d.transaction_id}/cancel`)
+    expect(await sb.admin('POST', `/charges/${d.transaction_id}/pay`)).toMatchObject({ status: 409, body: { detail: 'Charge is cancelled' } })
+    expect(balance()).toBe(after)
+  })
+
+  it('credits once when two payments of the same charge race', async () => {
+    const c = await newCharge()
+    const before = balance()
+    const replies = await Promise.all(Array.from({ length: 10 }, () => sb.admin('POST', `/charges/${c.transaction_id}/pay`)))
+    expect(replies.filter((r) => r.status === 200)).toHaveLength(1)
+    expect(replies.filter((r) => r.status === 409)).toHaveLength(9)
+    expect(balance()).toBe(before + 1500)
+  })
+
+  it('404 for an unknown charge, 422 for a bad payer, state unchanged', async () => {
+    const c = await newCharge()
+    const before = rowCounts(sb)
+    expect((await sb.admin('POST', '/charges/nope/pay')).status).toBe(404)
+    expect((await sb.admin('POST', `/charges/${c.transaction_id}/pay`, { payer: { name: 'X', document: '123' } })).status).toBe(422)
+    expect((await sb.admin('POST', `/charges/${c.transaction_id}/pay`, { payer: 'Maria' })).status).toBe(422)
+    expect(rowCounts(sb)).toEqual(before)
+  })
+})
+
+describe('expire and cancel', () => {
+  it('cancel gives cancelled with reason cancelled; expire with reason expired; 409 after', async () => {
+    const a = await newCharge()
+    const b = await newCharge()
+    expect((await sb.admin('POST', `/charges/${a.transaction_id}/cancel`)).body).toMatchObject({ status: 'cancelled', cancel_reason: 'cancelled' })
+    expect((await sb.admin('POST', `/charges/${b.transaction_id}/expire`)).body).toMatchObject({ status: 'cancelled', cancel_reason: 'expired' })
+    expect((await sb.admin('POST', `/charges/${a.transaction_id}/expire`)).status).toBe(409)
+    expect((await sb.admin('POST', `/charges/${b.transaction_id}/cancel`)).status).toBe(409)
+  })
+})
+
+describe('the clock boundary of a charge', () => {
+  it('one second before expiration_date the charge is pending and payable; at it, cancelled and paying is 409', async () => {
+    const a = await newCharge()
+    const b = await newCharge()
+    sb.clock.set(T0 + 3599 * SECOND)
+    expect((await sb.admin('GET', `/charges/${a.transaction_id}`)).body.status).toBe('pending')
+    expect((await sb.admin('POST', `/charges/${a.transaction_id}/pay`)).status).toBe(200)
+    const before = balance()
+    const advanced = await sb.admin('POST', '/clock/advance', { seconds: 1 })
+    expect(advanced.body.events.map((e: { type: string }) => e.type)).toEqual(['charge.cancelled'])
+    expect((await sb.admin('GET', `/charges/${b.transaction_id}`)).body).toMatchObject({ status: 'cancelled', cancel_reason: 'expired' })
+    expect(await sb.admin('POST', `/charges/${b.transaction_id}/pay`)).toMatchObject({ status: 409 })
+    expect(balance()).toBe(before)
+  })
+
+  it('a charge past its expiry that the ticker has not swept yet is still not payable', async () => {
+    const a = await newCharge()
+    sb.clock.set(T0 + 3600 * SECOND)
+    expect(await sb.admin('POST', `/charges/${a.transaction_id}/pay`)).toMatchObject({ status: 409, body: { detail: 'Charge is expired' } })
+  })
+})
+
+describe('POST /_sandbox/pay (a payer\'s bank with a copy-and-paste code)', () => {
+  it('finds a dynamic charge through its location', async () => {
+    const c = await newCharge({ amount: 2222 })
+    const res = await sb.admin('POST', '/pay', { qr_code: c.qr_code })
+    expect(res).toMatchObject({ status: 200, body: { transaction_id: c.transaction_id, status: 'paid' } })
+    expect(await sb.admin('POST', '/pay', { qr_code: c.qr_code })).toMatchObject({ status: 409 })
+  })
+
+  it('finds a charge that reused a code by the newest pending charge with exactly that code', async () => {
+    const first = await newCharge({ amount: 300, payload: STATIC })
+    const second = await newCharge({ amount: 400, payload: STATIC })
+    expect((await sb.admin('POST', '/pay', { qr_code: STATIC })).body.transaction_id).toBe(second.transaction_id)
+    expect((await sb.admin('POST', '/pay', { qr_code: STATIC })).body.transaction_id).toBe(first.transaction_id)
+    expect((await sb.admin('POST', '/pay', { qr_code: STATIC })).status).toBe(404)
+  })
+
+  it('422 for an invalid code, 404 for a valid code no charge carries', async () => {
+    expect(await sb.admin('POST', '/pay', { qr_code: 'not a code' })).toMatchObject({ status: 422, body: { detail: 'qr_code: must be a valid BR Code (format and CRC)' } })
+    const foreign = buildDynamicCode({ location: 'elsewhere.example/qr/abc', amount: 100, merchantName: 'X', merchantCity: 'Y' })
+    expect(await sb.admin('POST', '/pay', { qr_code: foreign })).toMatchObject({ status: 404, body: { detail: 'No charge for this code' } })
+  })
+
+  it('with company credentials, pays only that company\'s charges', async () => {
+    const c = await newCharge()
+    expect((await sb.request('POST', '/_sandbox/pay', { auth: AUTH.main, json: { qr_code: c.qr_code } })).status).toBe(200)
+    sb.apply({ companies: [tenantDoc('other')] })
+    const d = await newCharge()
+    expect((await sb.request('POST', '/_sandbox/pay', { auth: basic('other', 'other-secret'), json: { qr_code: d.qr_code } })).status).toBe(404)
+    expect(sb.sandbox.store.charges.byId(d.transaction_id)?.status).toBe('pending')
+  })
+})
+
+describe('POST /_sandbox/provider-webhook (BCB API Pix notification)', () => {
+  const item = (txid: string, valor: string, e2e = 'E18236120202603011200s0123456789') => ({ endToEndId: e2e, txid, valor, horario: '2026-03-01T12:00:00.000Z', pagador: { nome: 'Joao', cpf: '52998224725' } })
+
+  it('pays the charge named by txid with the given endToEndId and payer', async () => {
+    const c = await newCharge({ amount: 1050 })
+    const res = await sb.admin('POST', '/provider-webhook', { pix: [item(c.transaction_id, '10.50')] })
+    expect(res.status).toBe(200)
+    expect(res.body.data[0]).toMatchObject({ duplicate: false, charge: { status: 'paid', end_to_end_id: 'E18236120202603011200s0123456789', payer: { name: 'Joao', document: '52998224725' } } })
+  })
+
+  it('treats a repeated notification as a duplicate that credits nothing', async () => {
+    const c = await newCharge({ amount: 1050 })
+    await sb.admin('POST', '/provider-webhook', { pix: [item(c.transaction_id, '10.50')] })
+    const after = balance()
+    const again = await sb.admin('POST', '/provider-webhook', { pix: [item(c.transaction_id, '10.50')] })
+    expect(again.body.data[0].duplicate).toBe(true)
+    expect(balance()).toBe(after)
+  })
+
+  it('applies a notification whole or not at all', async () => {
+    const a = await newCharge({ amount: 100 })
+    const before = rowCounts(sb)
+    const res = await sb.admin('POST', '/provider-webhook', {
+      pix: [item(a.transaction_id, '1.00', 'E18236120202603011200aaaaaaaaaaa'), item('unknown-txid', '1.00', 'E18236120202603011200bbbbbbbbbbb')],
+    })
+    expect(res).toMatchObject({ status: 404, body: { detail: 'pix[1]: no charge with txid "unknown-txid"' } })
+    expect(sb.sandbox.store.charges.byId(a.transaction_id)?.status).toBe('pending')
+    expect(rowCounts(sb)).toEqual(before)
+  })
+
+  it('refuses an amount that differs, and a malformed notification', async () => {
+    const c = await newCharge({ amount: 100 })
+    expect(await sb.admin('POST', '/provider-webhook', { pix: [item(c.transaction_id, '1.01')] })).toMatchObject({ status: 422, body: { detail: 'valor 1.01 differs from the charge amount' } })
+    expect((await sb.admin('POST', '/provider-webhook', { pix: [] })).status).toBe(422)
+    expect((await sb.admin('POST', '/provider-webhook', { pix: [{ txid: c.transaction_id }] })).status).toBe(422)
+    expect(sb.sandbox.store.charges.byId(c.transaction_id)?.status).toBe('pending')
+  })
+})

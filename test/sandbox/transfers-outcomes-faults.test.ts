@@ -1,0 +1,144 @@
+// Settling transfers, queued outcomes and injected faults.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { AUTH, basic, rowCounts, startTestSandbox, tenantDoc, type TestSandbox } from '../harness.js'
+
+let sb: TestSandbox
+beforeEach(async () => {
+  sb = await startTestSandbox()
+  sb.apply({ companies: [tenantDoc('other', { balance: 100_000 })] })
+})
+afterEach(() => sb.close())
+
+const OTHER = basic('other', 'other-secret')
+const USER = 'loja-exemplo-user'
+const balance = (u = USER) => sb.sandbox.store.ledger.balance(u)!
+const send = (json: Record<string, unknown> = {}, auth = AUTH.main, headers: Record<string, string> = {}) =>
+  sb.request('POST', '/api/v1/hub/transactions/out', { auth, json: { amount: 1000, pix_key: 'maria@example.com', pix_type: 'EMAIL', ...json }, headers })
+
+describe('POST /_sandbox/transfers/{id}/settle', () => {
+  it('a pending transfer settled as failed refunds exactly its amount, with a reversing entry', async () => {
+    const start = balance()
+    const t = (await send({ amount: 4321 }, AUTH.main, { 'x-sandbox-outcome': 'pending' })).body
+    expect(balance()).toBe(start - 4321)
+    const res = await sb.admin('POST', `/transfers/${t.transaction_id}/settle`, { status: 'failed', message: 'Recusada pelo banco' })
+    expect(res.body).toMatchObject({ status: 'failed', message: 'Recusada pelo banco' })
+    expect(balance()).toBe(start)
+    const entries = (await sb.admin('GET', `/users/${USER}/balance`)).body.entries
+    expect(entries.slice(0, 2)).toEqual([
+      expect.objectContaining({ amount: 4321, kind: 'transfer_refund', reference: t.transaction_id }),
+      expect.objectContaining({ amount: -4321, kind: 'transfer_debit', reference: t.transaction_id }),
+    ])
+  })
+
+  it('settled as success keeps the debit; a settled transfer answers 409', async () => {
+    const t = (await send({}, AUTH.main, { 'x-sandbox-outcome': 'pending' })).body
+    const after = balance()
+    expect((await sb.admin('POST', `/transfers/${t.transaction_id}/settle`, { status: 'success' })).body.status).toBe('success')
+    expect(balance()).toBe(after)
+    expect((await sb.admin('POST', `/transfers/${t.transaction_id}/settle`, { status: 'failed' })).status).toBe(409)
+    expect(balance()).toBe(after)
+  })
+
+  it('refuses bad bodies and unknown ids, changing nothing', async () => {
+    const t = (await send({}, AUTH.main, { 'x-sandbox-outcome': 'pending' })).body
+    const before = rowCounts(sb)
+    expect((await sb.admin('POST', `/transfers/${t.transaction_id}/settle`, { status: 'pending' })).status).toBe(422)
+    expect((await sb.admin('POST', `/transfers/${t.transaction_id}/settle`, {})).status).toBe(422)
+    expect((await sb.admin('POST', '/transfers/E000/settle', { status: 'success' })).status).toBe(404)
+    expect(rowCounts(sb)).toEqual(before)
+  })
+
+  it('lists transfers newest first with cursor pagination and a status filter', async () => {
+    for (let i = 0; i < 5; i++) await send({ amount: 100 + i })
+    await send({ amount: 666 })
+    const first = await sb.admin('GET', '/transfers?company_id=loja-exemplo&limit=2')
+    expect(first.body.data.map((t: { amount: number }) => t.amount)).toEqual([666, 104])
+    const second = await sb.admin('GET', `/transfers?company_id=loja-exemplo&limit=2&cursor=${first.body.next_cursor}`)
+    expect(second.body.data.map((t: { amount: number }) => t.amount)).toEqual([103, 102])
+    expect((await sb.admin('GET', '/transfers?status=failed')).body.data).toHaveLength(1)
+    expect((await sb.admin('GET', '/transfers?limit=501')).status).toBe(422)
+  })
+})
+
+describe('queued outcomes', () => {
+  it('apply to the next matching transfers, counted down by times', async () => {
+    expect((await sb.admin('POST', '/outcomes', { status: 'failed', message: 'Fila cheia', times: 2 })).status).toBe(201)
+    expect((await send()).body).toMatchObject({ status: 'failed', message: 'Fila cheia' })
+    expect((await send({}, OTHER)).body.status).toBe('failed')
+    expect((await send()).body.status).toBe('success')
+  })
+
+  it('match on key, type and amount', async () => {
+    await sb.admin('POST', '/outcomes', { status: 'pending', match: { amount: 1234 }, settle_after_seconds: 5, final_status: 'failed' })
+    expect((await send({ amount: 1000 })).body.status).toBe('success')
+    const t = (await send({ amount: 1234 })).body
+    expect(t.status).toBe('pending')
+    await sb.admin('POST', '/clock/advance', { seconds: 5 })
+    expect((await sb.admin('GET', `/transfers/${t.transaction_id}`)).body.status).toBe('failed')
+  })
+
+  it('are not used up by a transfer that picks its outcome by header', async () => {
+    await sb.admin('POST', '/outcomes', { status: 'failed' })
+    expect((await send({}, AUTH.main, { 'x-sandbox-outcome': 'success' })).body.status).toBe('success')
+    expect((await send()).body.status).toBe('failed')
+  })
+
+  it('posted with company credentials apply to that company only', async () => {
+    await sb.request('POST', '/_sandbox/outcomes', { auth: OTHER, json: { status: 'failed' } })
+    expect((await send()).body.status).toBe('success')
+    expect((await send({}, OTHER)).body.status).toBe('failed')
+  })
+
+  it('can be listed and cleared', async () => {
+    await sb.admin('POST', '/outcomes', { status: 'failed', times: 3 })
+    expect((await sb.admin('GET', '/outcomes')).body.data).toEqual([expect.objectContaining({ status: 'failed', times: 3, company_id: null })])
+    expect((await sb.admin('DELETE', '/outcomes')).status).toBe(204)
+    expect((await send()).body.status).toBe('success')
+  })
+
+  it('refuses bad bodies and unknown companies', async () => {
+    for (const body of [{}, { status: 'ok' }, { status: 'failed', times: 0 }, { status: 'failed', match: { pix_type: 'X' } }, { status: 'failed', extra: 1 }]) {
+      expect((await sb.admin('POST', '/outcomes', body)).status).toBe(422)
+    }
+    expect((await sb.admin('POST', '/outcomes', { status: 'failed', company_id: 'ghost' })).status).toBe(404)
+    expect((await sb.admin('GET', '/outcomes')).body.data).toEqual([])
+  })
+})
+
+describe('injected faults', () => {
+  it('fail the contract\'s operation with the chosen status, times times', async () => {
+    await sb.admin('POST', '/faults', { operation: 'charge', status: 503, times: 1 })
+    const res = await sb.request('POST', '/api/v1/hub/transactions/in', { auth: AUTH.main, json: { amount: 100 } })
+    expect(res).toMatchObject({ status: 503, body: { detail: 'Service temporarily unavailable' } })
+    expect((await sb.request('POST', '/api/v1/hub/transactions/in', { auth: AUTH.main, json: { amount: 100 } })).status).toBe(200)
+  })
+
+  it('add latency', async () => {
+    await sb.admin('POST', '/faults', { operation: 'company', delay_ms: 300 })
+    const started = performance.now()
+    expect((await sb.request('GET', '/api/v1/user/company', { auth: AUTH.main })).status).toBe(200)
+    expect(performance.now() - started).toBeGreaterThanOrEqual(290)
+  })
+
+  it('write nothing when they fail a request', async () => {
+    await sb.admin('POST', '/faults', { operation: 'transfer', status: 500 })
+    const before = rowCounts(sb)
+    expect(await send()).toMatchObject({ status: 500, body: { detail: 'Internal server error' } })
+    expect(rowCounts(sb)).toEqual(before)
+  })
+
+  it('posted by a company hit only that company; cleared by DELETE', async () => {
+    await sb.request('POST', '/_sandbox/faults', { auth: OTHER, json: { operation: 'transfer', status: 500 } })
+    expect((await send()).status).toBe(200)
+    expect((await send({}, OTHER)).status).toBe(500)
+    await sb.request('DELETE', '/_sandbox/faults', { auth: OTHER })
+    expect((await send({}, OTHER)).status).toBe(200)
+  })
+
+  it('refuse a fault that does nothing, an unknown operation, a status outside 500/501/503', async () => {
+    for (const body of [{ operation: 'charge' }, { operation: 'refund', status: 500 }, { operation: 'charge', status: 404 }, { operation: 'charge', delay_ms: -1 }]) {
+      expect((await sb.admin('POST', '/faults', body)).status).toBe(422)
+    }
+    expect((await sb.admin('GET', '/faults')).body.data).toEqual([])
+  })
+})
