@@ -22,6 +22,7 @@ const envSchema = z.object({
   SANDBOX_ADMIN_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
   SEED: z.string().min(1).optional(),
+  WEBHOOK_ALLOWED_HOSTS: z.string().optional(),
 })
 
 export interface Config {
@@ -35,6 +36,8 @@ export interface Config {
   adminToken: string | undefined
   logLevel: LogLevel
   seed: string | undefined
+  /** Hosts (`name` or `name:port`) webhooks may be sent to; undefined allows any. */
+  webhookAllowedHosts: string[] | undefined
 }
 
 export class ConfigError extends Error {}
@@ -66,6 +69,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     adminToken: e.SANDBOX_ADMIN_TOKEN,
     logLevel: e.LOG_LEVEL,
     seed: e.SEED,
+    webhookAllowedHosts: e.WEBHOOK_ALLOWED_HOSTS?.split(',').map((h) => h.trim().toLowerCase()).filter(Boolean),
   }
 }
 

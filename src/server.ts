@@ -14,6 +14,7 @@ import { applyScenario } from './operations/apply-scenario.js'
 import { createAuthenticator } from './operations/authenticate.js'
 import type { Context } from './operations/context.js'
 import { runDue } from './operations/run-due.js'
+import { createWebhookWorker } from './webhooks/worker.js'
 import { createLocationSigner } from './pix/location.js'
 import { readScenario } from './scenarios/loader.js'
 import { openStore } from './store/index.js'
@@ -52,6 +53,9 @@ export async function startSandbox(config: Config, opts: { log?: Log; clock?: Cl
     throw err
   }
 
+  const webhooks = createWebhookWorker({ store, clock, log, seed: config.seed, userAgent: `pix-sandbox/${VERSION}` })
+  sandbox.onWebhookQueued = () => webhooks.kick()
+
   const adminToken = config.adminToken ?? randomBytes(24).toString('base64url')
   let publicUrl = config.publicUrl ?? ''
   const signer = await createLocationSigner(store.setup.meta.get('signing_key'), (jwk) => store.setup.meta.set('signing_key', jwk))
@@ -64,6 +68,8 @@ export async function startSandbox(config: Config, opts: { log?: Log; clock?: Cl
     adminToken,
     scenariosDir: config.scenariosDir,
     startScenario: config.scenario,
+    webhooks,
+    webhookAllowedHosts: config.webhookAllowedHosts,
     publicUrl: () => publicUrl,
   }, signer)
 
@@ -80,6 +86,7 @@ export async function startSandbox(config: Config, opts: { log?: Log; clock?: Cl
   const ticker = setInterval(() => {
     try {
       runDue(sandbox, clock.now(), (id, err) => log.error('due work failed', { id, error: String(err) }))
+      void webhooks.deliverDue()
     } catch (err) {
       log.error('ticker failed', { error: String(err) })
     }
@@ -95,8 +102,12 @@ export async function startSandbox(config: Config, opts: { log?: Log; clock?: Cl
       force.unref()
       server.close(() => {
         clearTimeout(force)
-        store.close()
-        resolve()
+        // Sends under way get a few seconds; unsent deliveries stay queued for the next start.
+        const settled = Promise.race([webhooks.idle(), new Promise((r) => setTimeout(r, 3000).unref())])
+        settled.then(() => {
+          store.close()
+          resolve()
+        })
       })
       ;(server as any).closeIdleConnections?.()
     }))

@@ -4,6 +4,7 @@ import type { Principal } from '../domain/types.js'
 import type { Log } from '../log.js'
 import type { Authenticator } from '../operations/authenticate.js'
 import type { Context as SandboxContext } from '../operations/context.js'
+import type { WebhookWorker } from '../webhooks/worker.js'
 import type { RawBody } from './validation.js'
 
 /** Who calls the control plane: the admin token, or a company's own Basic credentials. */
@@ -25,6 +26,8 @@ export interface HttpDeps {
   scenariosDir: string
   /** The scenario `reset` loads when the body names none. */
   startScenario: string
+  webhooks: WebhookWorker
+  webhookAllowedHosts: string[] | undefined
   authenticate: Authenticator
   log: Log
   version: string

@@ -5,6 +5,7 @@ import type { SandboxEvent } from '../domain/types.js'
 import type { Fakes } from '../fakes.js'
 import type { Ids } from '../ids.js'
 import type { Store } from '../store/index.js'
+import { enqueueEvent } from '../webhooks/outbox.js'
 
 export interface Context {
   store: Store
@@ -14,6 +15,8 @@ export interface Context {
   locationBase: string
   /** Fake payers and company names; await `fakes.ready` before a use case that needs them. */
   fakes: Fakes
+  /** Told when an event queued a webhook delivery, so the worker can send it without waiting. */
+  onWebhookQueued?: () => void
 }
 
 /** The ISPB written into end-to-end ids: a placeholder, as the sandbox is no real institution. */
@@ -29,6 +32,7 @@ export function emit(
 ): SandboxEvent {
   const event = { id: ctx.ids.prefixed('evt'), type, at, companyId, data }
   ctx.store.events.append(event)
+  if (enqueueEvent(ctx.store, () => ctx.ids.prefixed('msg'), event) > 0) ctx.onWebhookQueued?.()
   return event
 }
 

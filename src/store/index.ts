@@ -10,10 +10,11 @@ import { identityStore } from './identity.js'
 import { ledgerStore } from './ledger.js'
 import { setupStore } from './setup.js'
 import { transferStore } from './transfers.js'
+import { webhookStore } from './webhooks.js'
 
 // Children before parents, so foreign keys hold at every step.
 const WIPE_ORDER = [
-  'requests', 'faults', 'outcomes', 'events', 'ledger_entries', 'transfers', 'charges',
+  'delivery_attempts', 'deliveries', 'webhooks', 'requests', 'faults', 'outcomes', 'events', 'ledger_entries', 'transfers', 'charges',
   'credentials', 'providers', 'users', 'companies', 'pix_keys', 'rules',
 ]
 
@@ -29,6 +30,7 @@ export function createStore(db: Db) {
     outcomes: outcomeStore(db),
     faults: faultStore(db),
     journal: journalStore(db),
+    webhooks: webhookStore(db),
     setup,
     tx<T>(fn: () => T): T {
       try {
@@ -56,6 +58,7 @@ export function createStore(db: Db) {
       setup.reload()
       store.outcomes.refresh()
       store.faults.refresh()
+      store.webhooks.refresh()
     },
     close(): void {
       if (!db.open) return

@@ -13,6 +13,7 @@ describe('configuration from the environment (Part E)', () => {
       adminToken: undefined,
       logLevel: 'info',
       seed: undefined,
+      webhookAllowedHosts: undefined,
     })
   })
 

@@ -10,6 +10,7 @@ import { mountQueues } from './queues.js'
 import { mountScenarios } from './scenarios.js'
 import { mountTenants } from './tenants.js'
 import { mountTransfers } from './transfers.js'
+import { mountWebhooks } from './webhooks.js'
 
 export const SANDBOX_BASE = '/_sandbox'
 
@@ -25,7 +26,7 @@ export function sandboxApp(deps: HttpDeps): OpenAPIHono<AppEnv> {
     scheme: 'basic',
     description: 'A company\'s own credentials: that company only.',
   })
-  for (const mount of [mountHealth, mountObserve, mountScenarios, mountTenants, mountCharges, mountPay, mountTransfers, mountQueues, mountClock]) {
+  for (const mount of [mountHealth, mountObserve, mountScenarios, mountTenants, mountCharges, mountPay, mountTransfers, mountQueues, mountClock, mountWebhooks]) {
     mount(app, deps)
   }
   return app

@@ -1,6 +1,7 @@
 // The ordered list of schema migrations. Append only: a released migration is never edited.
 import { sql as initial } from './001-initial.js'
 import { sql as controlPlane } from './002-control-plane.js'
+import { sql as webhooks } from './003-webhooks.js'
 
 export interface Migration {
   version: number
@@ -11,4 +12,5 @@ export interface Migration {
 export const migrations: Migration[] = [
   { version: 1, name: 'initial', sql: initial },
   { version: 2, name: 'control-plane', sql: controlPlane },
+  { version: 3, name: 'webhooks', sql: webhooks },
 ]

@@ -1,0 +1,231 @@
+// Outbound webhooks (Part D): subscriptions, deliveries with every attempt, retries, test
+// messages and chaos.
+import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi'
+import { AppError, notFound } from '../../domain/errors.js'
+import { isoMicros } from '../../domain/time.js'
+import { queueTestMessage, setChaos, subscribe, unsubscribe } from '../../operations/webhooks.js'
+import { decodeCursor, encodeCursor } from '../../store/paging.js'
+import type { Delivery, Subscription } from '../../store/webhooks.js'
+import { WEBHOOK_EVENTS } from '../../webhooks/outbox.js'
+import { isValidSecret } from '../../webhooks/sign.js'
+import type { AppEnv, HttpDeps, Scope } from '../env.js'
+import { controlRoute } from './control-route.js'
+import { idParam } from './schemas.js'
+import { assertVisible, companyFilter } from './scope.js'
+
+const probability = z.number().min(0).max(1)
+const ChaosBody = z
+  .object({ drop: probability.optional(), duplicate: probability.optional(), bad_signature: probability.optional(), delay_ms: z.int().min(0).max(60_000).optional(), reorder: z.boolean().optional() })
+  .strict()
+  .openapi('WebhookChaos')
+const NewWebhook = z
+  .object({
+    url: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }),
+    events: z.array(z.enum(WEBHOOK_EVENTS)).min(1).optional(),
+    format: z.enum(['standard', 'bcb']).default('standard'),
+    secret: z.string().refine(isValidSecret, 'must be whsec_ followed by at least 16 bytes in base64').optional(),
+    company_id: z.string().optional(),
+  })
+  .strict()
+  .openapi('NewWebhook')
+const WebhookView = z
+  .object({ id: z.string(), company_id: z.string().nullable(), url: z.string(), events: z.array(z.string()), format: z.string(), secret: z.string(), chaos: ChaosBody.nullable(), disabled_at: z.string().nullable(), disabled_reason: z.string().nullable(), created_at: z.string() })
+  .openapi('Webhook')
+const DeliveryView = z.object({ id: z.string(), webhook_id: z.string(), event_id: z.string(), event_type: z.string(), status: z.string(), attempts: z.array(z.record(z.string(), z.unknown())) }).passthrough().openapi('WebhookDelivery')
+
+const view = (s: Subscription) => ({
+  id: s.id,
+  company_id: s.companyId,
+  url: s.url,
+  events: s.events,
+  format: s.format,
+  secret: s.secret,
+  chaos: s.chaos,
+  disabled_at: s.disabledAt === null ? null : isoMicros(s.disabledAt),
+  disabled_reason: s.disabledReason,
+  created_at: isoMicros(s.createdAt),
+})
+
+export function mountWebhooks(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
+  const ctx = deps.sandbox
+  const { store } = ctx
+  const visible = (scope: Scope, id: string) => {
+    const sub = store.webhooks.get(id)
+    if (!sub) throw notFound('Webhook')
+    assertVisible(scope, sub.companyId, 'Webhook')
+    return sub
+  }
+  const deliveryView = (d: Delivery) => ({
+    id: d.id,
+    webhook_id: d.webhookId,
+    event_id: d.eventId,
+    event_type: d.eventType,
+    company_id: d.companyId,
+    status: d.status,
+    next_attempt_at: d.nextAttemptAt === null ? null : isoMicros(d.nextAttemptAt),
+    created_at: isoMicros(d.createdAt),
+    delivered_at: d.deliveredAt === null ? null : isoMicros(d.deliveredAt),
+    last_error: d.lastError,
+    body: JSON.parse(d.body),
+    attempts: store.webhooks.attempts(d.id).map((a) => ({ at: isoMicros(a.at), status_code: a.statusCode, latency_ms: a.latencyMs, error: a.error, chaos: a.chaos })),
+  })
+  const one = { 200: { description: 'The subscription.', content: { 'application/json': { schema: WebhookView } } } }
+  const params = idParam('webhook_id')
+
+  controlRoute(
+    app,
+    deps,
+    createRoute({
+      method: 'post',
+      path: '/webhooks',
+      tags: ['Webhooks'],
+      summary: 'Subscribe a URL to events',
+      description: `Events: ${WEBHOOK_EVENTS.join(', ')} (default all). \`standard\` signs with Standard Webhooks; \`bcb\` posts \`{"pix":[...]}\` to \`<url>/pix\` (charge.paid only). Without \`company_id\`, the admin token subscribes to every company.`,
+      request: { body: { required: true, content: { 'application/json': { schema: NewWebhook } } } },
+      responses: { 201: { description: 'Subscribed; keep the secret to verify signatures.', content: { 'application/json': { schema: WebhookView } } } },
+    }),
+    'scoped',
+    (c) => {
+      const b = c.get('input').body
+      const scope = c.get('scope')
+      const host = new URL(b.url).host.toLowerCase()
+      const hostname = new URL(b.url).hostname.toLowerCase()
+      if (deps.webhookAllowedHosts && !deps.webhookAllowedHosts.includes(host) && !deps.webhookAllowedHosts.includes(hostname)) {
+        throw new AppError('invalid_input', `url: host ${host} is not in WEBHOOK_ALLOWED_HOSTS`)
+      }
+      const companyId = scope.admin ? (b.company_id ?? null) : companyFilter(scope, b.company_id)!
+      return c.json(view(subscribe(ctx, { url: b.url, events: b.events, format: b.format, secret: b.secret, companyId })), 201)
+    },
+  )
+
+  controlRoute(
+    app,
+    deps,
+    createRoute({ method: 'get', path: '/webhooks', tags: ['Webhooks'], summary: 'List subscriptions', responses: { 200: { description: 'Subscriptions.', content: { 'application/json': { schema: z.object({ data: z.array(WebhookView), next_cursor: z.null() }) } } } } }),
+    'scoped',
+    (c) => c.json({ data: store.webhooks.list(c.get('scope').companyId).map(view), next_cursor: null }),
+  )
+
+  controlRoute(
+    app,
+    deps,
+    createRoute({
+      method: 'get',
+      path: '/webhooks/deliveries',
+      tags: ['Webhooks'],
+      summary: 'Deliveries with every attempt, newest first',
+      request: {
+        query: z.object({ webhook_id: z.string().optional(), status: z.enum(['pending', 'delivered', 'failed']).optional(), limit: z.coerce.number().int().min(1).max(500).default(50), cursor: z.string().optional() }).strict(),
+      },
+      responses: { 200: { description: 'A page of deliveries.', content: { 'application/json': { schema: z.object({ data: z.array(DeliveryView), next_cursor: z.string().nullable() }) } } } },
+    }),
+    'scoped',
+    (c) => {
+      const q = c.get('input').query
+      const rows = store.webhooks.deliveries({
+        companyId: c.get('scope').companyId,
+        webhookId: q.webhook_id,
+        status: q.status,
+        limit: q.limit + 1,
+        before: q.cursor === undefined ? undefined : (decodeCursor(q.cursor) ?? 0),
+      })
+      const more = rows.length > q.limit
+      const data = more ? rows.slice(0, q.limit) : rows
+      return c.json({ data: data.map(deliveryView), next_cursor: more ? encodeCursor(data[data.length - 1]!.seq) : null })
+    },
+  )
+
+  controlRoute(
+    app,
+    deps,
+    createRoute({
+      method: 'post',
+      path: '/webhooks/deliveries/{delivery_id}/retry',
+      tags: ['Webhooks'],
+      summary: 'Send a delivery again now, whatever its state',
+      request: { params: idParam('delivery_id') },
+      responses: { 200: { description: 'The delivery after the new attempt.', content: { 'application/json': { schema: DeliveryView } } } },
+    }),
+    'scoped',
+    async (c) => {
+      const id = c.get('input').params.delivery_id
+      const d = store.webhooks.delivery(id)
+      if (!d) throw notFound('Delivery')
+      assertVisible(c.get('scope'), d.companyId, 'Delivery')
+      const sub = store.webhooks.get(d.webhookId)
+      if (sub?.disabledAt != null) throw new AppError('conflict', `Webhook is disabled: ${sub.disabledReason}`)
+      deps.webhooks.retryNow(id)
+      await deps.webhooks.deliverDue()
+      return c.json(deliveryView(store.webhooks.delivery(id)!))
+    },
+  )
+
+  controlRoute(
+    app,
+    deps,
+    createRoute({ method: 'get', path: '/webhooks/{webhook_id}', tags: ['Webhooks'], summary: 'Read a subscription', request: { params }, responses: one }),
+    'scoped',
+    (c) => c.json(view(visible(c.get('scope'), c.get('input').params.webhook_id))),
+  )
+
+  controlRoute(
+    app,
+    deps,
+    createRoute({ method: 'delete', path: '/webhooks/{webhook_id}', tags: ['Webhooks'], summary: 'Unsubscribe (pending deliveries are dropped)', request: { params }, responses: { 204: { description: 'Removed.' } } }),
+    'scoped',
+    (c) => {
+      unsubscribe(ctx, visible(c.get('scope'), c.get('input').params.webhook_id).id)
+      return c.body(null, 204)
+    },
+  )
+
+  controlRoute(
+    app,
+    deps,
+    createRoute({
+      method: 'post',
+      path: '/webhooks/{webhook_id}/test',
+      tags: ['Webhooks'],
+      summary: 'Send a webhook.test message now',
+      request: { params },
+      responses: { 200: { description: 'The delivery after its first attempt.', content: { 'application/json': { schema: DeliveryView } } } },
+    }),
+    'scoped',
+    async (c) => {
+      const sub = visible(c.get('scope'), c.get('input').params.webhook_id)
+      const id = queueTestMessage(ctx, sub.id)
+      await deps.webhooks.deliverDue()
+      return c.json(deliveryView(store.webhooks.delivery(id)!))
+    },
+  )
+
+  controlRoute(
+    app,
+    deps,
+    createRoute({
+      method: 'put',
+      path: '/webhooks/{webhook_id}/chaos',
+      tags: ['Webhooks'],
+      summary: 'Misbehave on purpose: drop, duplicate, bad signature, delay, reorder',
+      description: '`drop`, `duplicate` and `bad_signature` are probabilities per attempt (0..1); `reorder` holds messages 2 s (virtual) and sends them newest first. Deterministic under SEED.',
+      request: { params, body: { required: true, content: { 'application/json': { schema: ChaosBody } } } },
+      responses: one,
+    }),
+    'scoped',
+    (c) => {
+      const { params: p, body } = c.get('input')
+      return c.json(view(setChaos(ctx, visible(c.get('scope'), p.webhook_id).id, body)))
+    },
+  )
+
+  controlRoute(
+    app,
+    deps,
+    createRoute({ method: 'delete', path: '/webhooks/{webhook_id}/chaos', tags: ['Webhooks'], summary: 'Behave again', request: { params }, responses: { 204: { description: 'Cleared.' } } }),
+    'scoped',
+    (c) => {
+      setChaos(ctx, visible(c.get('scope'), c.get('input').params.webhook_id).id, null)
+      return c.body(null, 204)
+    },
+  )
+}

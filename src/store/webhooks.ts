@@ -1,0 +1,175 @@
+// Webhook subscriptions and their persistent delivery queue. Active subscriptions are cached
+// in memory: every event checks them, and they change rarely.
+import type { Micros } from '../clock.js'
+import type { Db } from './db.js'
+
+export type WebhookFormat = 'standard' | 'bcb'
+
+export interface Chaos {
+  drop?: number
+  duplicate?: number
+  bad_signature?: number
+  delay_ms?: number
+  reorder?: boolean
+}
+
+export interface Subscription {
+  id: string
+  companyId: string | null
+  url: string
+  events: string[]
+  format: WebhookFormat
+  secret: string
+  chaos: Chaos | null
+  disabledAt: Micros | null
+  disabledReason: string | null
+  createdAt: Micros
+}
+
+export type DeliveryStatus = 'pending' | 'delivered' | 'failed'
+
+export interface Delivery {
+  id: string
+  webhookId: string
+  eventId: string
+  eventType: string
+  companyId: string | null
+  body: string
+  status: DeliveryStatus
+  attempts: number
+  nextAttemptAt: Micros | null
+  createdAt: Micros
+  deliveredAt: Micros | null
+  lastError: string | null
+}
+
+export interface Attempt {
+  at: Micros
+  statusCode: number | null
+  latencyMs: number | null
+  error: string | null
+  chaos: string | null
+}
+
+const toSub = (r: any): Subscription => ({
+  id: r.id,
+  companyId: r.company_id,
+  url: r.url,
+  events: JSON.parse(r.events),
+  format: r.format,
+  secret: r.secret,
+  chaos: r.chaos ? JSON.parse(r.chaos) : null,
+  disabledAt: r.disabled_at,
+  disabledReason: r.disabled_reason,
+  createdAt: r.created_at,
+})
+
+const toDelivery = (r: any): Delivery & { seq: number } => ({
+  seq: r.seq,
+  id: r.id,
+  webhookId: r.webhook_id,
+  eventId: r.event_id,
+  eventType: r.event_type,
+  companyId: r.company_id,
+  body: r.body,
+  status: r.status,
+  attempts: r.attempts,
+  nextAttemptAt: r.next_attempt_at,
+  createdAt: r.created_at,
+  deliveredAt: r.delivered_at,
+  lastError: r.last_error,
+})
+
+export function webhookStore(db: Db) {
+  const insertSub = db.prepare(`INSERT INTO webhooks (id, company_id, url, events, format, secret, chaos, created_at)
+    VALUES (@id, @companyId, @url, @events, @format, @secret, @chaos, @createdAt)`)
+  const subStmt = db.prepare('SELECT * FROM webhooks WHERE id = ?')
+  const insertDelivery = db.prepare(`INSERT INTO deliveries (id, webhook_id, event_id, event_type, company_id, body, status, next_attempt_at, created_at)
+    VALUES (@id, @webhookId, @eventId, @eventType, @companyId, @body, 'pending', @nextAttemptAt, @createdAt)`)
+  const dueStmt = db.prepare("SELECT * FROM deliveries WHERE status = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at, seq LIMIT ?")
+  const nextDueStmt = db.prepare("SELECT min(next_attempt_at) FROM deliveries WHERE status = 'pending'").pluck()
+  const deliveryStmt = db.prepare('SELECT * FROM deliveries WHERE id = ?')
+  const attemptStmt = db.prepare(
+    'INSERT INTO delivery_attempts (delivery_id, at, status_code, latency_ms, error, chaos) VALUES (?, ?, ?, ?, ?, ?)',
+  )
+  const updateDelivery = db.prepare(`UPDATE deliveries SET status = @status, attempts = attempts + @counted,
+    next_attempt_at = @nextAttemptAt, delivered_at = @deliveredAt, last_error = @lastError WHERE id = @id`)
+  const attemptsStmt = db.prepare('SELECT * FROM delivery_attempts WHERE delivery_id = ? ORDER BY seq')
+  let active: Subscription[] | undefined
+  const refresh = () => void (active = undefined)
+
+  return {
+    add(s: Subscription): void {
+      insertSub.run({ ...s, events: JSON.stringify(s.events), chaos: s.chaos && JSON.stringify(s.chaos) })
+      refresh()
+    },
+    get(id: string): Subscription | undefined {
+      const r = subStmt.get(id)
+      return r ? toSub(r) : undefined
+    },
+    list(companyId?: string): Subscription[] {
+      const rows = companyId === undefined
+        ? db.prepare('SELECT * FROM webhooks ORDER BY created_at, id').all()
+        : db.prepare('SELECT * FROM webhooks WHERE company_id = ? ORDER BY created_at, id').all(companyId)
+      return rows.map(toSub)
+    },
+    remove(id: string): boolean {
+      const n = db.prepare('DELETE FROM webhooks WHERE id = ?').run(id).changes
+      refresh()
+      return n > 0
+    },
+    setChaos(id: string, chaos: Chaos | null): void {
+      db.prepare('UPDATE webhooks SET chaos = ? WHERE id = ?').run(chaos && JSON.stringify(chaos), id)
+      refresh()
+    },
+    disable(id: string, at: Micros, reason: string): void {
+      db.prepare('UPDATE webhooks SET disabled_at = ?, disabled_reason = ? WHERE id = ?').run(at, reason, id)
+      db.prepare("UPDATE deliveries SET status = 'failed', next_attempt_at = NULL, last_error = ? WHERE webhook_id = ? AND status = 'pending'").run(reason, id)
+      refresh()
+    },
+    /** Subscriptions that receive events: not disabled. */
+    active(): Subscription[] {
+      active ??= db.prepare('SELECT * FROM webhooks WHERE disabled_at IS NULL').all().map(toSub)
+      return active
+    },
+    enqueue(d: Omit<Delivery, 'status' | 'attempts' | 'deliveredAt' | 'lastError'>): void {
+      insertDelivery.run(d)
+    },
+    due(now: Micros, limit: number) {
+      return dueStmt.all(now, limit).map(toDelivery)
+    },
+    nextDue: () => nextDueStmt.get() as Micros | null,
+    delivery(id: string) {
+      const r = deliveryStmt.get(id)
+      return r ? toDelivery(r) : undefined
+    },
+    /** Records an attempt and the delivery's new state; false if the delivery is gone (a reset). */
+    record(id: string, attempt: Attempt, next: { status: DeliveryStatus; nextAttemptAt: Micros | null; deliveredAt: Micros | null; lastError: string | null; counted: boolean }): boolean {
+      return db.transaction(() => {
+        if (!deliveryStmt.get(id)) return false
+        attemptStmt.run(id, attempt.at, attempt.statusCode, attempt.latencyMs, attempt.error, attempt.chaos)
+        updateDelivery.run({ id, ...next, counted: next.counted ? 1 : 0 })
+        return true
+      })()
+    },
+    attempts(id: string): Attempt[] {
+      return attemptsStmt.all(id).map((r: any) => ({ at: r.at, statusCode: r.status_code, latencyMs: r.latency_ms, error: r.error, chaos: r.chaos }))
+    },
+    deliveries(f: { companyId?: string; webhookId?: string; status?: DeliveryStatus; limit: number; before?: number }) {
+      const where: string[] = []
+      const args: unknown[] = []
+      if (f.companyId !== undefined) where.push('company_id = ?'), args.push(f.companyId)
+      if (f.webhookId !== undefined) where.push('webhook_id = ?'), args.push(f.webhookId)
+      if (f.status !== undefined) where.push('status = ?'), args.push(f.status)
+      if (f.before !== undefined) where.push('seq < ?'), args.push(f.before)
+      const sql = `SELECT * FROM deliveries ${where.length ? 'WHERE ' + where.join(' AND ') : ''} ORDER BY seq DESC LIMIT ?`
+      return db.prepare(sql).all(...args, f.limit).map(toDelivery)
+    },
+    retry(id: string, at: Micros): void {
+      db.prepare("UPDATE deliveries SET status = 'pending', next_attempt_at = ?, delivered_at = NULL WHERE id = ?").run(at, id)
+    },
+    refresh,
+  }
+}
+
+export type WebhookStore = ReturnType<typeof webhookStore>
