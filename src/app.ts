@@ -1,11 +1,10 @@
 // createApp: the whole HTTP application from injected parts. No module-level state.
 import { OpenAPIHono } from '@hono/zod-openapi'
-import { bodyLimit } from 'hono/body-limit'
-import { AppError } from './domain/errors.js'
 import { contractApp, contractDocument, CONTRACT_BASE } from './http/contract/index.js'
 import { mountDocs } from './http/docs.js'
 import type { AppEnv, HttpDeps } from './http/env.js'
-import { createErrorHandler, errorResponse } from './http/errors.js'
+import { limitBody } from './http/body-limit.js'
+import { createErrorHandler } from './http/errors.js'
 import { createFallback } from './http/fallback.js'
 import { journal } from './http/journal.js'
 import { mountLocation } from './http/location.js'
@@ -18,16 +17,7 @@ export function createApp(deps: HttpDeps & { publicUrl: () => string }, signer: 
   const app = new OpenAPIHono<AppEnv>()
   const fallback = createFallback(() => app.routes)
   app.use(journal(deps))
-  app.use(
-    bodyLimit({
-      maxSize: MAX_BODY_BYTES,
-      // The rest of the upload is not read, so the connection cannot carry another request.
-      onError: (c) => {
-        c.header('Connection', 'close')
-        return errorResponse(c, new AppError('body_too_large'))
-      },
-    }),
-  )
+  app.use(limitBody(MAX_BODY_BYTES))
   app.use(fallback.noImplicitHead(CONTRACT_BASE))
 
   const contract = contractApp(deps)

@@ -26,14 +26,15 @@ export function journal(deps: HttpDeps): MiddlewareHandler<AppEnv> {
     const durationMs = performance.now() - started
     // The body was read by the handler (or is read now, while it is still small enough).
     const requestBody = status === 413 || c.req.method === 'GET' ? null : await c.req.text().catch(() => null)
-    const url = new URL(c.req.url)
+    const url = c.req.url
+    const q = url.indexOf('?')
     const headers = c.req.raw.headers
     const companyId = c.get('principal')?.company.id ?? null
     store.journal.record(() => ({
       at,
       method: c.req.method,
-      path: url.pathname,
-      query: url.search,
+      path: c.req.path,
+      query: q < 0 ? '' : url.slice(q),
       status,
       durationMs: Math.round(durationMs * 1000) / 1000,
       companyId,

@@ -48,7 +48,7 @@ export function createCharge(ctx: Context, who: Principal, input: NewCharge): Ch
       payer: null,
       revision: 0,
     }
-    store.charges.insert(charge)
+    store.charges.insert(charge, input.payload != null)
     emit(ctx, 'charge.created', now, charge.companyId, { transaction_id: charge.id, amount: charge.amount })
     return charge
   })

@@ -33,15 +33,15 @@ export const dueAt = (c: Pick<Charge, 'expiresAt' | 'autoPayAt' | 'autoCancelAt'
 export function chargeStore(db: Db) {
   const insertStmt = db.prepare(`
     INSERT INTO charges (id, company_id, user_id, amount, description, status, qr_code, qr_code_name,
-      location_id, created_at, expires_at, auto_pay_at, auto_cancel_at, due_at)
+      location_id, created_at, expires_at, auto_pay_at, auto_cancel_at, due_at, reused_code)
     VALUES (@id, @companyId, @userId, @amount, @description, 'pending', @qrCode, @qrCodeName,
-      @locationId, @createdAt, @expiresAt, @autoPayAt, @autoCancelAt, @dueAt)`)
+      @locationId, @createdAt, @expiresAt, @autoPayAt, @autoCancelAt, @dueAt, @reusedCode)`)
   const nextSeqStmt = db.prepare("SELECT coalesce(max(seq), 0) + 1 FROM charges").pluck()
   const byIdStmt = db.prepare('SELECT * FROM charges WHERE id = ?')
   const byLocationStmt = db.prepare('SELECT * FROM charges WHERE location_id = ?')
   const byEndToEndStmt = db.prepare('SELECT * FROM charges WHERE end_to_end_id = ?')
   const byCodeStmt = db.prepare(
-    "SELECT * FROM charges WHERE qr_code = ? AND status = 'pending' ORDER BY seq DESC LIMIT 1",
+    "SELECT * FROM charges WHERE qr_code = ? AND status = 'pending' AND reused_code = 1 ORDER BY seq DESC LIMIT 1",
   )
   const paidStmt = db.prepare(`
     UPDATE charges SET status = 'paid', paid_at = @at, end_to_end_id = @endToEndId, payer = @payer,
@@ -57,8 +57,24 @@ export function chargeStore(db: Db) {
   return {
     nextSeq: () => nextSeqStmt.get() as number,
 
-    insert(c: Omit<Charge, 'status' | 'paidAt' | 'cancelledAt' | 'cancelReason' | 'endToEndId' | 'payer' | 'revision'>): void {
-      insertStmt.run({ ...c, dueAt: dueAt(c) })
+    /** `reusedCode`: the charge carries a client's code rather than one with its own location. */
+    insert(c: Omit<Charge, 'status' | 'paidAt' | 'cancelledAt' | 'cancelReason' | 'endToEndId' | 'payer' | 'revision'>, reusedCode: boolean): void {
+      insertStmt.run({
+        id: c.id,
+        companyId: c.companyId,
+        userId: c.userId,
+        amount: c.amount,
+        description: c.description,
+        qrCode: c.qrCode,
+        qrCodeName: c.qrCodeName,
+        locationId: c.locationId,
+        createdAt: c.createdAt,
+        expiresAt: c.expiresAt,
+        autoPayAt: c.autoPayAt,
+        autoCancelAt: c.autoCancelAt,
+        dueAt: dueAt(c),
+        reusedCode: reusedCode ? 1 : 0,
+      })
     },
 
     byId(id: string): Charge | undefined {

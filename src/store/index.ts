@@ -1,7 +1,9 @@
 // The store: one SQLite database and the repositories over it. `tx` runs a use case as one
 // synchronous transaction: all of it is written, or none of it.
 import { chargeStore } from './charges.js'
+import { startCheckpointer } from './checkpointer.js'
 import { openDb, type Db } from './db.js'
+import { transactions } from './transactions.js'
 import { eventStore } from './events.js'
 import { faultStore } from './faults.js'
 import { journalStore } from './journal.js'
@@ -20,6 +22,7 @@ const WIPE_ORDER = [
 
 export function createStore(db: Db) {
   const setup = setupStore(db)
+  const transact = transactions(db)
   const store = {
     db,
     identity: identityStore(db),
@@ -34,7 +37,7 @@ export function createStore(db: Db) {
     setup,
     tx<T>(fn: () => T): T {
       try {
-        return db.transaction(fn)()
+        return transact(fn)
       } catch (err) {
         // In-memory caches may hold values written by the rolled-back transaction.
         if (!db.inTransaction) store.refreshCaches()
@@ -72,5 +75,14 @@ export function createStore(db: Db) {
 export type Store = ReturnType<typeof createStore>
 
 export function openStore(path: string): Store {
-  return createStore(openDb(path))
+  const store = createStore(openDb(path))
+  if (path === ':memory:') return store
+  const checkpointer = startCheckpointer(store.db, path)
+  const close = store.close
+  return Object.assign(store, {
+    close() {
+      void checkpointer.stop()
+      close()
+    },
+  })
 }

@@ -71,13 +71,16 @@ CREATE TABLE charges (
   paid_at INTEGER,
   cancelled_at INTEGER,
   cancel_reason TEXT,
-  end_to_end_id TEXT UNIQUE,
+  end_to_end_id TEXT,
   payer TEXT,
+  reused_code INTEGER NOT NULL DEFAULT 0,
   revision INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX charges_company ON charges(company_id, seq);
 CREATE INDEX charges_pending_due ON charges(due_at) WHERE status = 'pending';
-CREATE INDEX charges_pending_code ON charges(qr_code) WHERE status = 'pending';
+CREATE UNIQUE INDEX charges_end_to_end ON charges(end_to_end_id) WHERE end_to_end_id IS NOT NULL;
+-- Only charges that reused a client's code are looked up by code; generated codes have a location.
+CREATE INDEX charges_reused_code ON charges(qr_code) WHERE status = 'pending' AND reused_code = 1;
 
 CREATE TABLE transfers (
   seq INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -112,7 +115,7 @@ CREATE INDEX ledger_user ON ledger_entries(user_id, seq);
 
 CREATE TABLE events (
   seq INTEGER PRIMARY KEY AUTOINCREMENT,
-  id TEXT NOT NULL UNIQUE,
+  id TEXT NOT NULL,
   type TEXT NOT NULL,
   at INTEGER NOT NULL,
   company_id TEXT,

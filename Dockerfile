@@ -1,0 +1,48 @@
+# pix-sandbox in a container.
+#   docker build -t pix-sandbox .
+#   docker run --rm -p 8080:8080 -v pixdata:/data pix-sandbox
+# test/docker-recipe.test.ts reads this file and follows its recipe on the host (CI has no Docker
+# engine), so a change here is tested there: keep to the instructions that test understands.
+
+# ---- build: compile the TypeScript and the native SQLite addon, then drop dev dependencies ----
+FROM node:24-slim AS build
+# better-sqlite3 compiles from source when its prebuilt binary cannot be downloaded: that needs
+# a toolchain, which slim lacks. Only this stage has it; the runtime image stays small.
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends python3 make g++ \
+ && rm -rf /var/lib/apt/lists/*
+WORKDIR /app
+# The manifest and lockfile alone first, so that editing src/ reuses the cached (compiled) install.
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY tsconfig.json tsconfig.build.json ./
+COPY src ./src
+COPY scenarios ./scenarios
+RUN npm run build
+# Keeps the production dependencies (and better-sqlite3's compiled addon), removes the rest.
+RUN npm prune --omit=dev --no-audit --no-fund
+
+# ---- runtime: node, the compiled app and its production dependencies; no compiler ----
+FROM node:24-slim AS runtime
+# HOST=0.0.0.0: the default (127.0.0.1) would be unreachable from outside the container.
+ENV NODE_ENV=production HOST=0.0.0.0 PORT=8080 DATABASE=/data/pix-sandbox.db
+WORKDIR /app
+# package.json too: the server reads its version from it. Owned by root, so read-only for node.
+COPY --from=build /app/package.json ./
+COPY --from=build /app/node_modules ./node_modules
+COPY --from=build /app/dist ./dist
+COPY --from=build /app/scenarios ./scenarios
+# The store lives in a volume, so state outlives the container; the non-root user must own it.
+RUN mkdir -p /data && chown node:node /data
+VOLUME /data
+# uid 1000, from the base image.
+USER node
+EXPOSE 8080
+# slim has no curl: node itself asks the health endpoint. Old engines have no --start-interval,
+# so the first check comes one interval after start: keep the interval short.
+HEALTHCHECK --interval=10s --timeout=3s --start-period=5s --retries=3 \
+  CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||8080)+'/_sandbox/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
+# The server finishes in-flight requests, closes the store and exits 0 on SIGTERM.
+STOPSIGNAL SIGTERM
+# Exec form: node is PID 1 and receives the stop signal itself (a shell would swallow it).
+CMD ["node", "dist/main.js"]

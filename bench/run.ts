@@ -1,0 +1,162 @@
+// npm run bench: the production server against a bare Hono baseline, measured in the same run
+// over loopback by the same load generator, alternating between them. Figures are reported as
+// ratios to the baseline, which is what survives a noisy machine. Writes bench/results.json.
+import { execSync } from 'node:child_process'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { cpus, tmpdir } from 'node:os'
+import { join } from 'node:path'
+import autocannon from 'autocannon'
+import { memoryOf, ROOT, startProcess, type Proc } from './processes.js'
+import { seedHistory } from './seed.js'
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5)
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2)
+const CONNECTIONS = 32
+const HISTORY = Number(process.env.BENCH_HISTORY ?? 1_000_000)
+const AUTH = `Basic ${Buffer.from('sandbox-client:sandbox-secret').toString('base64')}`
+const JSON_HEADERS = { 'content-type': 'application/json', authorization: AUTH }
+
+type Target = { name: string; path: string; method: 'GET' | 'POST'; body?: string; headers?: Record<string, string> }
+type Figures = { rps: number; p50: number; p99: number; non2xx: number }
+
+const BASE_GET: Target = { name: 'baseline GET', path: '/get', method: 'GET' }
+const BASE_POST: Target = { name: 'baseline POST', path: '/post', method: 'POST', body: '{"amount":1000}', headers: { 'content-type': 'application/json' } }
+const CHARGE: Target = { name: 'create charge', path: '/api/v1/hub/transactions/in', method: 'POST', body: '{"amount":1000,"description":"bench"}', headers: JSON_HEADERS }
+const TRANSFER: Target = { name: 'create transfer', path: '/api/v1/hub/transactions/out', method: 'POST', body: '{"amount":1,"pix_key":"maria@example.com","pix_type":"EMAIL"}', headers: JSON_HEADERS }
+const COMPANY: Target = { name: 'company', path: '/api/v1/user/company', method: 'GET', headers: { authorization: AUTH } }
+
+async function load(url: string, t: Target, seconds = SECONDS, connections = CONNECTIONS): Promise<Figures> {
+  const r = await autocannon({ url: url + t.path, method: t.method, body: t.body, headers: t.headers, connections, duration: seconds })
+  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx + r.errors + r.timeouts }
+}
+
+const mean = (xs: Figures[]): Figures => ({
+  rps: xs.reduce((a, x) => a + x.rps, 0) / xs.length,
+  p50: xs.reduce((a, x) => a + x.p50, 0) / xs.length,
+  p99: xs.reduce((a, x) => a + x.p99, 0) / xs.length,
+  non2xx: xs.reduce((a, x) => a + x.non2xx, 0),
+})
+
+/** Samples the RSS of a process while `work` runs; returns the peak seen (and VmHWM). */
+async function peakRss<T>(pid: number, work: () => Promise<T>): Promise<{ result: T; peak: number }> {
+  let peak = 0
+  const timer = setInterval(() => (peak = Math.max(peak, memoryOf(pid).rss)), 50)
+  try {
+    const result = await work()
+    return { result, peak: Math.max(peak, memoryOf(pid).peak) }
+  } finally {
+    clearInterval(timer)
+  }
+}
+
+const startSandbox = (database: string) =>
+  startProcess(['dist/main.js'], { DATABASE: database, LOG_LEVEL: 'warn', SANDBOX_ADMIN_TOKEN: 'bench-admin-token-0123456789' }, '/_sandbox/health')
+
+async function main(): Promise<void> {
+  process.stdout.write('building...\n')
+  execSync('npm run build --silent', { cwd: ROOT, stdio: 'inherit' })
+  const dir = mkdtempSync(join(tmpdir(), 'pix-bench-'))
+  const database = join(dir, 'bench.db')
+  const procs: Proc[] = []
+  try {
+    // Start-up: a fresh store each time (the first start also loads the scenario).
+    const starts: number[] = []
+    for (let i = 0; i < 5; i++) {
+      const p = await startSandbox(join(dir, `start-${i}.db`))
+      starts.push(p.startMs)
+      await p.stop()
+    }
+    starts.sort((a, b) => a - b)
+
+    const baseline = await startProcess(['bench/baseline.mjs'], {}, '/get')
+    procs.push(baseline)
+    let sandbox = await startSandbox(database)
+    procs.push(sandbox)
+
+    const samples = new Map<string, Figures[]>()
+    const add = (name: string, f: Figures) => samples.set(name, [...(samples.get(name) ?? []), f])
+    let peak = 0
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const t of [BASE_GET, BASE_POST]) add(t.name, await load(baseline.url, t))
+      for (const t of [CHARGE, TRANSFER, COMPANY]) {
+        const { result, peak: p } = await peakRss(sandbox.child.pid!, () => load(sandbox.url, t))
+        peak = Math.max(peak, p)
+        add(t.name, result)
+      }
+      process.stdout.write(`round ${round + 1}/${ROUNDS} done\n`)
+    }
+    const fig = (name: string) => mean(samples.get(name)!)
+
+    // The same figures with a store holding a million charges and a million transfers.
+    await sandbox.stop()
+    procs.pop()
+    process.stdout.write(`seeding ${HISTORY} charges and ${HISTORY} transfers...\n`)
+    const seedMs = seedHistory(database, HISTORY, HISTORY)
+    sandbox = await startSandbox(database)
+    procs.push(sandbox)
+    const busy = new Map<string, Figures>()
+    for (const t of [CHARGE, TRANSFER, COMPANY]) {
+      const xs: Figures[] = []
+      for (let round = 0; round < ROUNDS; round++) xs.push(await load(sandbox.url, t))
+      busy.set(t.name, mean(xs))
+    }
+
+    const ratio = (a: number, b: number) => Math.round((a / b) * 1000) / 1000
+    const results = {
+      machine: { cpu: cpus()[0]?.model, cores: cpus().length, node: process.version, platform: `${process.platform} ${process.arch}` },
+      settings: { seconds: SECONDS, rounds: ROUNDS, connections: CONNECTIONS, history: HISTORY },
+      baseline: { get: fig(BASE_GET.name), post: fig(BASE_POST.name) },
+      sandbox: { charge: fig(CHARGE.name), transfer: fig(TRANSFER.name), company: fig(COMPANY.name) },
+      ratios: {
+        charge_vs_baseline_post: ratio(fig(CHARGE.name).rps, fig(BASE_POST.name).rps),
+        transfer_vs_baseline_post: ratio(fig(TRANSFER.name).rps, fig(BASE_POST.name).rps),
+        company_vs_baseline_get: ratio(fig(COMPANY.name).rps, fig(BASE_GET.name).rps),
+        charge_busy_vs_empty: ratio(busy.get(CHARGE.name)!.rps, fig(CHARGE.name).rps),
+        transfer_busy_vs_empty: ratio(busy.get(TRANSFER.name)!.rps, fig(TRANSFER.name).rps),
+        company_busy_vs_empty: ratio(busy.get(COMPANY.name)!.rps, fig(COMPANY.name).rps),
+      },
+      p99_ms: Math.max(fig(CHARGE.name).p99, fig(TRANSFER.name).p99, fig(COMPANY.name).p99),
+      start_to_first_200_ms: Math.round(starts[Math.floor(starts.length / 2)]! * 10) / 10,
+      peak_rss_mb: Math.round((peak / 1024 / 1024) * 10) / 10,
+      busy: Object.fromEntries(busy),
+      seed_seconds: Math.round(seedMs / 100) / 10,
+    }
+    const targets: [string, number, string, number][] = [
+      ['create charge / baseline POST', results.ratios.charge_vs_baseline_post, '>=', 0.5],
+      ['create transfer / baseline POST', results.ratios.transfer_vs_baseline_post, '>=', 0.4],
+      ['company / baseline GET', results.ratios.company_vs_baseline_get, '>=', 0.7],
+      ['p99 at 32 connections (ms)', results.p99_ms, '<=', 10],
+      ['start to first 200 (ms)', results.start_to_first_200_ms, '<=', 500],
+      ['peak RSS under load (MB)', results.peak_rss_mb, '<=', 150],
+      ['charge, 1M+1M rows / empty', results.ratios.charge_busy_vs_empty, '>=', 0.9],
+      ['transfer, 1M+1M rows / empty', results.ratios.transfer_busy_vs_empty, '>=', 0.9],
+      ['company, 1M+1M rows / empty', results.ratios.company_busy_vs_empty, '>=', 0.9],
+    ]
+    writeFileSync(join(ROOT, 'bench/results.json'), JSON.stringify({ ...results, targets: targets.map(([figure, value, op, target]) => ({ figure, value, target: `${op} ${target}`, met: op === '>=' ? value >= target : value <= target })) }, null, 2) + '\n')
+
+    const row = (cells: (string | number)[]) => `| ${cells.join(' | ')} |`
+    const lines = [
+      `machine: ${results.machine.cpu} x${results.machine.cores}, node ${results.machine.node}; ${SECONDS}s x ${ROUNDS} rounds, ${CONNECTIONS} connections`,
+      '',
+      row(['target', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx']),
+      row(['---', '---', '---', '---', '---']),
+      ...[BASE_GET, BASE_POST, CHARGE, TRANSFER, COMPANY].map((t) => {
+        const f = fig(t.name)
+        return row([t.name, Math.round(f.rps), f.p50, f.p99, f.non2xx])
+      }),
+      '',
+      row(['figure', 'measured', 'target', 'met']),
+      row(['---', '---', '---', '---']),
+      ...targets.map(([figure, value, op, target]) => row([figure, value, `${op} ${target}`, (op === '>=' ? value >= target : value <= target) ? 'yes' : 'NO'])),
+    ]
+    process.stdout.write(lines.join('\n') + '\n')
+  } finally {
+    for (const p of procs) await p.stop()
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+main().catch((err) => {
+  process.stderr.write(`${err?.stack ?? err}\n`)
+  process.exit(1)
+})
