@@ -17,6 +17,11 @@ export function createApp(deps: HttpDeps & { publicUrl: () => string }, signer: 
   const app = new OpenAPIHono<AppEnv>()
   const fallback = createFallback(() => app.routes)
   app.use(journal(deps))
+  // Answers wait for the commit of what they wrote (group commit: see store/transactions.ts).
+  app.use(async (_c, next) => {
+    await next()
+    await deps.sandbox.store.committed()
+  })
   app.use(limitBody(MAX_BODY_BYTES))
   app.use(fallback.noImplicitHead(CONTRACT_BASE))
 

@@ -38,16 +38,14 @@ function seededRandom(seed: string): () => number {
 
 /** Cryptographic randomness, drawn from a pooled buffer to keep the hot path cheap. */
 function cryptoRandom(): () => number {
-  let pool = randomBytes(4096)
-  let at = 0
+  let pool = new Uint32Array(1024)
+  let at = pool.length
   return () => {
-    if (at + 4 > pool.length) {
-      pool = randomBytes(4096)
+    if (at === pool.length) {
+      pool = new Uint32Array(randomBytes(4096).buffer)
       at = 0
     }
-    const v = pool.readUInt32LE(at)
-    at += 4
-    return v / 4294967296
+    return pool[at++]! / 4294967296
   }
 }
 

@@ -1,18 +1,18 @@
 // Entry point: read the configuration, start the sandbox, print the banner, stop cleanly.
 import { ConfigError, loadConfig } from './config.js'
 import { ScenarioError } from './scenarios/loader.js'
-import { startSandbox, VERSION } from './server.js'
+import { startSandbox, StartupError, VERSION } from './server.js'
 
 async function main(): Promise<void> {
   const config = loadConfig()
   const running = await startSandbox(config)
-  const { url } = running
+  const { url, publicUrl } = running
   const scenario = running.sandbox.store.setup.meta.get<string>('scenario') ?? config.scenario
   const lines = [
     `pix-sandbox ${VERSION} listening on ${url}`,
-    `  base_url     ${url}/api/v1`,
-    `  docs         ${url}/docs`,
-    `  health       ${url}/_sandbox/health`,
+    `  base_url     ${publicUrl}/api/v1`,
+    `  docs         ${publicUrl}/docs`,
+    `  health       ${publicUrl}/_sandbox/health`,
     `  store        ${config.database}`,
     running.scenarioLoaded
       ? `  scenario     ${running.scenarioLoaded} (loaded into the new store)`
@@ -33,7 +33,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((err) => {
-  if (err instanceof ConfigError || err instanceof ScenarioError) {
+  if (err instanceof ConfigError || err instanceof ScenarioError || err instanceof StartupError) {
     process.stderr.write(`pix-sandbox: ${err.message}\n`)
   } else {
     process.stderr.write(`pix-sandbox: failed to start: ${(err as Error)?.stack ?? err}\n`)

@@ -15,6 +15,7 @@ import { createAuthenticator } from './operations/authenticate.js'
 import type { Context } from './operations/context.js'
 import { runDue } from './operations/run-due.js'
 import { createWebhookWorker } from './webhooks/worker.js'
+import { createRequestJournal } from './http/request-journal.js'
 import { createLocationSigner } from './pix/location.js'
 import { readScenario } from './scenarios/loader.js'
 import { openStore } from './store/index.js'
@@ -22,6 +23,9 @@ import { openStore } from './store/index.js'
 export const VERSION: string = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version
 
 const TICK_MS = 250
+
+/** A start-up failure whose message says what to do; printed without a stack trace. */
+export class StartupError extends Error {}
 
 export interface RunningSandbox {
   url: string
@@ -37,7 +41,15 @@ export interface RunningSandbox {
 
 export async function startSandbox(config: Config, opts: { log?: Log; clock?: Clock } = {}): Promise<RunningSandbox> {
   const log = opts.log ?? createLog(config.logLevel)
-  const store = openStore(config.database)
+  let store: ReturnType<typeof openStore>
+  try {
+    store = openStore(config.database)
+  } catch (err) {
+    throw new StartupError(
+      `cannot open the store at ${config.database}: ${(err as Error).message}. ` +
+        'Check that its folder exists or can be created, and that this user may write there (set DATABASE to choose another path).',
+    )
+  }
   const clock = opts.clock ?? createClock(undefined, store.setup.meta.get('clock'))
   // The location base is known once the port is bound (PORT=0 picks one); set below.
   const sandbox: Context = { store, clock, ids: createIds(config.seed), locationBase: '', fakes: createFakes(config.seed) }
@@ -69,6 +81,7 @@ export async function startSandbox(config: Config, opts: { log?: Log; clock?: Cl
     scenariosDir: config.scenariosDir,
     startScenario: config.scenario,
     webhooks,
+    journal: createRequestJournal([adminToken]),
     webhookAllowedHosts: config.webhookAllowedHosts,
     publicUrl: () => publicUrl,
   }, signer)

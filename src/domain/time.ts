@@ -35,11 +35,27 @@ function formatterFor(timeZone: string): Intl.DateTimeFormat {
   return f
 }
 
+const QUARTER_HOUR_MS = 15 * 60_000
+const offsets = new Map<string, { bucket: number; offsetMs: number }>()
+
+/** The zone's UTC offset at `ms`. Zones change offset on quarter-hour boundaries, so it is cached per quarter hour. */
+function offsetAt(ms: number, timeZone: string): number {
+  const bucket = Math.floor(ms / QUARTER_HOUR_MS)
+  const key = timeZone
+  const hit = offsets.get(key)
+  if (hit && hit.bucket === bucket) return hit.offsetMs
+  const at = bucket * QUARTER_HOUR_MS
+  const p: Record<string, string> = {}
+  for (const part of formatterFor(timeZone).formatToParts(at)) p[part.type] = part.value
+  const offsetMs = Date.UTC(+p.year!, +p.month! - 1, +p.day!, +p.hour!, +p.minute!, +p.second!) - at
+  offsets.set(key, { bucket, offsetMs })
+  return offsetMs
+}
+
 /** `YYYY-MM-DDTHH:MM:SS` in `timeZone`, no zone, no fraction (the contract's expiration_date). */
 export function localDateTime(us: Micros, timeZone: string): string {
-  const p: Record<string, string> = {}
-  for (const part of formatterFor(timeZone).formatToParts(Math.floor(us / 1000))) p[part.type] = part.value
-  return `${p.year}-${p.month}-${p.day}T${p.hour}:${p.minute}:${p.second}`
+  const ms = Math.floor(us / 1000)
+  return new Date(ms + offsetAt(ms, timeZone)).toISOString().slice(0, 19)
 }
 
 export function isValidTimeZone(timeZone: string): boolean {

@@ -3,6 +3,7 @@ import type { MiddlewareHandler } from 'hono'
 import { AppError } from '../domain/errors.js'
 import type { Authenticator } from '../operations/authenticate.js'
 import type { AppEnv } from './env.js'
+import { header } from './headers.js'
 
 const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/
 
@@ -26,7 +27,7 @@ export function parseBasic(header: string | undefined): BasicCredentials | null 
 
 export function basicAuth(authenticate: Authenticator): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    const creds = parseBasic(c.req.header('authorization'))
+    const creds = parseBasic(header(c, 'authorization'))
     if (!creds) throw new AppError('not_authenticated')
     c.set('principal', authenticate(creds.clientId, creds.secret))
     await next()

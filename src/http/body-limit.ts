@@ -6,6 +6,7 @@ import type { IncomingMessage } from 'node:http'
 import type { MiddlewareHandler } from 'hono'
 import { AppError } from '../domain/errors.js'
 import { errorResponse } from './errors.js'
+import { header } from './headers.js'
 
 export function limitBody(maxBytes: number): MiddlewareHandler {
   const tooLarge = (c: Parameters<MiddlewareHandler>[0]) => {
@@ -16,8 +17,8 @@ export function limitBody(maxBytes: number): MiddlewareHandler {
   return async (c, next) => {
     const method = c.req.method
     if (method === 'GET' || method === 'HEAD') return next()
-    const length = c.req.header('content-length')
-    if (length !== undefined && c.req.header('transfer-encoding') === undefined) {
+    const length = header(c, 'content-length')
+    if (length !== undefined && header(c, 'transfer-encoding') === undefined) {
       return Number(length) > maxBytes ? tooLarge(c) : next()
     }
     const incoming = (c.env as { incoming?: IncomingMessage & { rawBody?: Buffer } } | undefined)?.incoming

@@ -5,6 +5,7 @@ import type { Log } from '../log.js'
 import type { Authenticator } from '../operations/authenticate.js'
 import type { Context as SandboxContext } from '../operations/context.js'
 import type { WebhookWorker } from '../webhooks/worker.js'
+import type { RequestJournal } from './request-journal.js'
 import type { RawBody } from './validation.js'
 
 /** Who calls the control plane: the admin token, or a company's own Basic credentials. */
@@ -27,6 +28,7 @@ export interface HttpDeps {
   /** The scenario `reset` loads when the body names none. */
   startScenario: string
   webhooks: WebhookWorker
+  journal: RequestJournal
   webhookAllowedHosts: string[] | undefined
   authenticate: Authenticator
   log: Log

@@ -2,14 +2,13 @@
 // documentation excepted, so polling them does not drown what a test suite wants to count).
 import type { MiddlewareHandler } from 'hono'
 import type { AppEnv, HttpDeps } from './env.js'
-import { createRedactor } from './redact.js'
+import { allHeaders } from './headers.js'
+import { REDACTED } from './redact.js'
 
 const SKIP = /^\/(?:_sandbox\/(?:requests|health|openapi\.json)|docs|openapi\.json|favicon\.ico)(?:\/|$)/
-const MAX_BODY = 64 * 1024
 
 export function journal(deps: HttpDeps): MiddlewareHandler<AppEnv> {
-  const redact = createRedactor([deps.adminToken])
-  const { store, clock } = deps.sandbox
+  const { clock } = deps.sandbox
   return async (c, next) => {
     if (SKIP.test(c.req.path)) return next()
     const started = performance.now()
@@ -23,24 +22,23 @@ export function journal(deps: HttpDeps): MiddlewareHandler<AppEnv> {
     }) as typeof c.json
     await next()
     const status = c.res.status
-    const durationMs = performance.now() - started
     // The body was read by the handler (or is read now, while it is still small enough).
     const requestBody = status === 413 || c.req.method === 'GET' ? null : await c.req.text().catch(() => null)
     const url = c.req.url
     const q = url.indexOf('?')
-    const headers = c.req.raw.headers
-    const companyId = c.get('principal')?.company.id ?? null
-    store.journal.record(() => ({
+    const headers = allHeaders(c)
+    if (headers.authorization) headers.authorization = `${headers.authorization.split(' ')[0]} ${REDACTED}`
+    deps.journal.record({
       at,
       method: c.req.method,
       path: c.req.path,
       query: q < 0 ? '' : url.slice(q),
       status,
-      durationMs: Math.round(durationMs * 1000) / 1000,
-      companyId,
-      requestHeaders: redact.headers(headers),
-      requestBody: redact.body(requestBody && requestBody.length > MAX_BODY ? `${requestBody.slice(0, MAX_BODY)}...` : requestBody),
-      responseBody: redact.body(responseBody),
-    }))
+      durationMs: Math.round((performance.now() - started) * 1000) / 1000,
+      companyId: c.get('principal')?.company.id ?? null,
+      headers,
+      requestBody,
+      responseBody,
+    })
   }
 }

@@ -16,6 +16,10 @@ function redactValue(value: unknown, depth: number): unknown {
 // A secret-looking field in text that is not parseable JSON (e.g. a truncated body).
 const SECRET_PAIR = /("[^"]*(?:secret|token|password|passwd|authorization|api[-_]?key|credential|signature)[^"]*"\s*:\s*)"(?:[^"\\]|\\.)*"?/gi
 
+// Any of these words (or a whsec_ value) in a text means it must be looked at; most bodies have
+// none and are kept as they are, without parsing.
+const SUSPICIOUS = /secret|token|passw|authorization|api[-_]?key|credential|signature|whsec_/i
+
 export function createRedactor(secrets: string[]) {
   const literal = secrets.filter((s) => s.length >= 8)
   const scrub = (text: string) =>
@@ -24,6 +28,9 @@ export function createRedactor(secrets: string[]) {
     /** A body as stored text: JSON with secret fields replaced, or scrubbed raw text. */
     body(body: unknown): string | null {
       if (body === null || body === undefined || body === '') return null
+      const text = typeof body === 'string' ? body : safeStringify(body)
+      if (text === null) return null
+      if (!SUSPICIOUS.test(text)) return literal.some((s) => text.includes(s)) ? scrub(text) : text
       if (typeof body === 'string') {
         try {
           return scrub(JSON.stringify(redactValue(JSON.parse(body), 0)))
@@ -37,14 +44,22 @@ export function createRedactor(secrets: string[]) {
         return null
       }
     },
-    headers(headers: Headers): Record<string, string> {
+    headers(headers: Record<string, string>): Record<string, string> {
       const out: Record<string, string> = {}
-      headers.forEach((value, name) => {
+      for (const [name, value] of Object.entries(headers)) {
         if (name === 'authorization' || name === 'proxy-authorization') out[name] = `${value.split(' ')[0]} ${REDACTED}`
         else if (name === 'cookie' || SECRET_FIELD.test(name)) out[name] = REDACTED
         else out[name] = scrub(value)
-      })
+      }
       return out
     },
+  }
+}
+
+function safeStringify(value: unknown): string | null {
+  try {
+    return JSON.stringify(value)
+  } catch {
+    return null
   }
 }

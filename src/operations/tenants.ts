@@ -76,7 +76,6 @@ export function deleteCompany(ctx: Context, companyId: string): void {
     if (!store.identity.company(companyId)) throw notFound('Company')
     // Events keep no foreign key (the log is append-only), so they go explicitly.
     store.db.prepare('DELETE FROM events WHERE company_id = ?').run(companyId)
-    store.db.prepare('DELETE FROM requests WHERE company_id = ?').run(companyId)
     if (!store.identity.deleteCompany(companyId)) throw new AppError('internal')
   })
   store.refreshCaches()

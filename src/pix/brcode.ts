@@ -7,7 +7,8 @@
 // a local sandbox needs. So the fields are written here; the checksum comes from the `crc`
 // package and name folding from brazilian-utils. The tests decode our codes with pix-utils and
 // brazilian-utils, independent of this file.
-import { removeAccents } from '@brazilian-utils/brazilian-utils'
+// Per-function entry points: the package root loads all of it (cities, banks...), ~18 MB.
+import { removeAccents } from '@brazilian-utils/brazilian-utils/remove-accents'
 import { crc16ccitt } from 'crc'
 import { formatAmount, parseAmount } from '../domain/money.js'
 import { field, parseTlv } from './tlv.js'

@@ -1,5 +1,8 @@
 // Whether a PIX key matches its declared type (Part A3). Returns the reason when it does not.
-import { isValidCnpj, isValidCpf, isValidEmail } from '@brazilian-utils/brazilian-utils'
+// Per-function entry points: the package root loads all of it (cities, banks...), ~18 MB.
+import { isValidCnpj } from '@brazilian-utils/brazilian-utils/is-valid-cnpj'
+import { isValidCpf } from '@brazilian-utils/brazilian-utils/is-valid-cpf'
+import { isValidEmail } from '@brazilian-utils/brazilian-utils/is-valid-email'
 import type { PixType } from '../domain/types.js'
 
 const PHONE = /^\+[1-9]\d{1,14}$/

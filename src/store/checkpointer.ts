@@ -9,11 +9,11 @@ import type { Db } from './db.js'
 const WORKER = `
 const { parentPort, workerData } = require('node:worker_threads')
 const Database = require(workerData.driver)
-const db = new Database(workerData.path)
-db.pragma('busy_timeout = 1000')
-const run = () => { try { db.pragma('wal_checkpoint(PASSIVE)') } catch {} }
+let db
+try { db = new Database(workerData.path, { fileMustExist: true }); db.pragma('busy_timeout = 1000') } catch {}
+const run = () => { try { db?.pragma('wal_checkpoint(PASSIVE)') } catch {} }
 const timer = setInterval(run, workerData.intervalMs)
-parentPort.on('message', () => { clearInterval(timer); run(); db.close(); parentPort.close() })
+parentPort.on('message', () => { clearInterval(timer); run(); try { db?.close() } catch {} ; parentPort.close() })
 `
 
 export interface Checkpointer {
@@ -25,6 +25,8 @@ export function startCheckpointer(db: Db, path: string, intervalMs = 1000): Chec
   db.pragma('wal_autocheckpoint = 0')
   const worker = new Worker(WORKER, { eval: true, workerData: { driver, path, intervalMs } })
   worker.unref()
+  // A checkpointer that cannot work costs only disk space (the WAL grows until the next start).
+  worker.on('error', () => undefined)
   return {
     stop: () =>
       new Promise<void>((resolve) => {

@@ -6,7 +6,6 @@ import { openDb, type Db } from './db.js'
 import { transactions } from './transactions.js'
 import { eventStore } from './events.js'
 import { faultStore } from './faults.js'
-import { journalStore } from './journal.js'
 import { outcomeStore } from './outcomes.js'
 import { identityStore } from './identity.js'
 import { ledgerStore } from './ledger.js'
@@ -16,13 +15,14 @@ import { webhookStore } from './webhooks.js'
 
 // Children before parents, so foreign keys hold at every step.
 const WIPE_ORDER = [
-  'delivery_attempts', 'deliveries', 'webhooks', 'requests', 'faults', 'outcomes', 'events', 'ledger_entries', 'transfers', 'charges',
+  'delivery_attempts', 'deliveries', 'webhooks', 'faults', 'outcomes', 'events', 'ledger_entries', 'transfers', 'charges',
   'credentials', 'providers', 'users', 'companies', 'pix_keys', 'rules',
 ]
 
 export function createStore(db: Db) {
   const setup = setupStore(db)
-  const transact = transactions(db)
+  const txs = transactions(db)
+  let depth = 0
   const store = {
     db,
     identity: identityStore(db),
@@ -32,25 +32,29 @@ export function createStore(db: Db) {
     transfers: transferStore(db),
     outcomes: outcomeStore(db),
     faults: faultStore(db),
-    journal: journalStore(db),
     webhooks: webhookStore(db),
     setup,
     tx<T>(fn: () => T): T {
+      const outermost = depth === 0
+      depth++
       try {
-        return transact(fn)
+        return txs.transact(fn)
       } catch (err) {
-        // In-memory caches may hold values written by the rolled-back transaction.
-        if (!db.inTransaction) store.refreshCaches()
+        // In-memory caches may hold values written by the rolled-back use case.
+        if (outermost) store.refreshCaches()
         throw err
+      } finally {
+        depth--
       }
     },
+    /** Resolves once every write made so far is committed: await it before acknowledging one. */
+    committed: txs.committed,
     /** True when no scenario has ever been loaded: the only state a scenario loads into at start. */
     isEmpty(): boolean {
       return db.prepare('SELECT count(*) FROM companies').pluck().get() === 0 && setup.meta.get('scenario') === undefined
     },
     /** Deletes all state (the signing key excepted) in the caller's transaction. */
     wipe(): void {
-      store.journal.flush()
       for (const table of WIPE_ORDER) db.prepare(`DELETE FROM ${table}`).run()
       db.prepare("DELETE FROM meta WHERE key <> 'signing_key'").run()
       store.identity.invalidate()
@@ -65,7 +69,7 @@ export function createStore(db: Db) {
     },
     close(): void {
       if (!db.open) return
-      store.journal.flush()
+      txs.flush()
       db.close()
     },
   }

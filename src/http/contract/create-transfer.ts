@@ -5,6 +5,7 @@ import { AppError } from '../../domain/errors.js'
 import type { TransferOutcome } from '../../domain/types.js'
 import { createTransfer } from '../../operations/create-transfer.js'
 import type { AppEnv, HttpDeps } from '../env.js'
+import { header } from '../headers.js'
 import { mount } from '../route.js'
 import { contractChecks } from './pipeline.js'
 import { errorResponses } from './responses.js'
@@ -49,7 +50,7 @@ export function mountCreateTransfer(app: OpenAPIHono<AppEnv>, deps: HttpDeps): v
       pixKey: body.pix_key,
       pixType: body.pix_type,
       description: body.description,
-      headerOutcome: headerOutcome(c.req.header(OUTCOME_HEADER), settings.outcome_header),
+      headerOutcome: headerOutcome(header(c, OUTCOME_HEADER), settings.outcome_header),
     })
     return c.json({ status: transfer.status, transaction_id: transfer.id, message: transfer.message }, 200)
   })

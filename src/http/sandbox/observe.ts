@@ -92,11 +92,11 @@ export function mountObserve(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
     createRoute({ method: 'get', path, summary, request: { query: JournalQuery }, responses: { 200: { description: summary, content: { 'application/json': { schema } } } } })
 
   controlRoute(app, deps, journalRoute('/requests', 'The request journal, newest first (secrets redacted)', page(JournalEntry)), 'scoped', (c) => {
-    const { cursor, ...q } = c.get('input').query
+    const { cursor, limit, ...q } = c.get('input').query
     const before = cursor === undefined ? undefined : (decodeCursor(cursor) ?? 0)
-    const rows = store.journal.list({ ...q, limit: q.limit + 1, before }, c.get('scope').companyId)
-    const more = rows.length > q.limit
-    const data = more ? rows.slice(0, q.limit) : rows
+    const rows = deps.journal.list(q, limit + 1, c.get('scope').companyId, before)
+    const more = rows.length > limit
+    const data = more ? rows.slice(0, limit) : rows
     return c.json({
       data: data.map((e) => ({
         id: e.id,
@@ -107,7 +107,7 @@ export function mountObserve(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
         status: e.status,
         duration_ms: e.durationMs,
         company_id: e.companyId,
-        request: { headers: e.requestHeaders, body: parseBody(e.requestBody) },
+        request: { headers: e.headers, body: parseBody(e.requestBody) },
         response: { body: parseBody(e.responseBody) },
       })),
       next_cursor: more ? encodeCursor(data[data.length - 1]!.id) : null,
@@ -116,7 +116,7 @@ export function mountObserve(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
 
   controlRoute(app, deps, journalRoute('/requests/count', 'How many journaled requests match', z.object({ count: z.int() })), 'scoped', (c) => {
     const { limit: _l, cursor: _c, ...q } = c.get('input').query
-    return c.json({ count: store.journal.count(q, c.get('scope').companyId) })
+    return c.json({ count: deps.journal.count(q, c.get('scope').companyId) })
   })
 
   controlRoute(
@@ -125,7 +125,7 @@ export function mountObserve(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
     createRoute({ method: 'delete', path: '/requests', summary: 'Clear the journal', responses: { 204: { description: 'Cleared.' } } }),
     'scoped',
     (c) => {
-      store.journal.clear(c.get('scope').companyId)
+      deps.journal.clear(c.get('scope').companyId)
       return c.body(null, 204)
     },
   )

@@ -41,6 +41,7 @@ export function mountScenarios(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
     (c) => {
       const name = c.get('input').body.scenario ?? deps.startScenario
       resetSandbox(ctx, load(name), name)
+      deps.journal.clear()
       return c.json(applied(name))
     },
   )

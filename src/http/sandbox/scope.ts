@@ -6,6 +6,7 @@ import type { MiddlewareHandler } from 'hono'
 import { AppError } from '../../domain/errors.js'
 import { parseBasic } from '../auth.js'
 import type { AppEnv, HttpDeps, Scope } from '../env.js'
+import { header } from '../headers.js'
 
 const sameSecret = (a: string, b: string) => {
   const x = Buffer.from(a)
@@ -15,14 +16,14 @@ const sameSecret = (a: string, b: string) => {
 
 export function controlAuth(deps: HttpDeps): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    const header = c.req.header('authorization') ?? ''
-    const space = header.indexOf(' ')
-    const scheme = header.slice(0, space).toLowerCase()
+    const auth = header(c, 'authorization') ?? ''
+    const space = auth.indexOf(' ')
+    const scheme = auth.slice(0, space).toLowerCase()
     let scope: Scope
-    if (scheme === 'bearer' && sameSecret(header.slice(space + 1).trim(), deps.adminToken)) {
+    if (scheme === 'bearer' && sameSecret(auth.slice(space + 1).trim(), deps.adminToken)) {
       scope = { admin: true }
     } else if (scheme === 'basic') {
-      const creds = parseBasic(header)
+      const creds = parseBasic(auth)
       if (!creds) throw new AppError('not_authenticated')
       const principal = deps.authenticate(creds.clientId, creds.secret)
       c.set('principal', principal)

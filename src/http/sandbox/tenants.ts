@@ -79,7 +79,9 @@ export function mountTenants(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
     createRoute({ method: 'delete', path: '/companies/{company_id}', summary: 'Remove a tenant and everything it owns', request: { params: idParam('company_id') }, responses: { 204: { description: 'Removed.' } } }),
     'admin',
     (c) => {
-      deleteCompany(ctx, c.get('input').params.company_id)
+      const id = c.get('input').params.company_id
+      deleteCompany(ctx, id)
+      deps.journal.clear(id)
       return c.body(null, 204)
     },
   )

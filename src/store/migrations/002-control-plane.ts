@@ -1,4 +1,4 @@
-// Queued outcomes, injected faults and the request journal of the control plane.
+// Queued outcomes and injected faults of the control plane.
 export const sql = `
 CREATE TABLE outcomes (
   seq INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -24,19 +24,4 @@ CREATE TABLE faults (
   remaining INTEGER CHECK (remaining IS NULL OR remaining > 0),
   created_at INTEGER NOT NULL
 );
-
-CREATE TABLE requests (
-  seq INTEGER PRIMARY KEY AUTOINCREMENT,
-  at INTEGER NOT NULL,
-  method TEXT NOT NULL,
-  path TEXT NOT NULL,
-  query TEXT NOT NULL,
-  status INTEGER NOT NULL,
-  duration_ms REAL NOT NULL,
-  company_id TEXT,
-  request_headers TEXT NOT NULL,
-  request_body TEXT,
-  response_body TEXT
-);
-CREATE INDEX requests_path ON requests(path, method);
 `
