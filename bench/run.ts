@@ -12,6 +12,7 @@ import { seedHistory } from './seed.js'
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5)
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2)
 const CONNECTIONS = 32
+const WARMUP = 2
 const HISTORY = Number(process.env.BENCH_HISTORY ?? 1_000_000)
 const AUTH = `Basic ${Buffer.from('sandbox-client:sandbox-secret').toString('base64')}`
 const JSON_HEADERS = { 'content-type': 'application/json', authorization: AUTH }
@@ -73,6 +74,10 @@ async function main(): Promise<void> {
     let sandbox = await startSandbox(database)
     procs.push(sandbox)
 
+    // Warm both up (JIT, caches) before anything is measured.
+    for (const t of [BASE_GET, BASE_POST]) await load(baseline.url, t, WARMUP)
+    for (const t of [CHARGE, TRANSFER, COMPANY]) await load(sandbox.url, t, WARMUP)
+
     const samples = new Map<string, Figures[]>()
     const add = (name: string, f: Figures) => samples.set(name, [...(samples.get(name) ?? []), f])
     let peak = 0
@@ -95,6 +100,7 @@ async function main(): Promise<void> {
     sandbox = await startSandbox(database)
     procs.push(sandbox)
     const busy = new Map<string, Figures>()
+    for (const t of [CHARGE, TRANSFER, COMPANY]) await load(sandbox.url, t, WARMUP)
     for (const t of [CHARGE, TRANSFER, COMPANY]) {
       const xs: Figures[] = []
       for (let round = 0; round < ROUNDS; round++) xs.push(await load(sandbox.url, t))

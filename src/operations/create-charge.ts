@@ -18,7 +18,7 @@ export function createCharge(ctx: Context, who: Principal, input: NewCharge): Ch
   return store.tx(() => {
     const now = clock.now()
     const description = input.description ?? null
-    const locationId = ids.locationId(LOCATION_ID_LENGTH)
+    const locationId = ids.locationId(now, LOCATION_ID_LENGTH)
     const merchantName = asciiField(who.company.name, 25, 'PIX SANDBOX')
     const qrCode =
       input.payload ??
@@ -30,7 +30,7 @@ export function createCharge(ctx: Context, who: Principal, input: NewCharge): Ch
       })
     const rule = firstChargeRule(store.setup.rules().charges, input.amount, description)
     const charge: Charge = {
-      id: ids.txid(),
+      id: ids.txid(now),
       companyId: who.company.id,
       userId: who.userId,
       amount: input.amount,
