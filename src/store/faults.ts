@@ -1,6 +1,7 @@
 // Injected faults: failures or latency for the contract's operations, optionally counted down.
 import type { Micros } from '../clock.js'
 import type { Db } from './db.js'
+import { queueTable } from './queue-table.js'
 
 export type FaultOperation = 'charge' | 'transfer' | 'company'
 
@@ -34,41 +35,28 @@ export function faultStore(db: Db) {
     SELECT * FROM faults WHERE operation = ? AND (company_id IS NULL OR company_id = ?) ORDER BY seq LIMIT 1`)
   const useStmt = db.prepare('UPDATE faults SET remaining = remaining - 1 WHERE seq = ? AND remaining > 1')
   const dropStmt = db.prepare('DELETE FROM faults WHERE seq = ? AND remaining IS NOT NULL')
-  const countStmt = db.prepare('SELECT count(*) FROM faults').pluck()
-  let any = (countStmt.get() as number) > 0
-  const refresh = () => void (any = (countStmt.get() as number) > 0)
+  const queue = queueTable(db, 'faults', toFault)
 
   return {
     add(f: Omit<Fault, 'id'>): number {
-      any = true
+      queue.added()
       return insertStmt.get(f) as number
     },
     /** Takes the oldest fault for this call and counts it down; undefined (cheaply) when none. */
     take(operation: FaultOperation, companyId: string): Fault | undefined {
-      if (!any) return undefined
+      if (!queue.any()) return undefined
       const r = nextStmt.get(operation, companyId)
       if (!r) return undefined
       const fault = toFault(r)
       if (fault.remaining !== null && useStmt.run(fault.id).changes === 0) {
         dropStmt.run(fault.id)
-        refresh()
+        queue.refresh()
       }
       return fault
     },
-    list(companyId?: string): Fault[] {
-      const rows = companyId === undefined
-        ? db.prepare('SELECT * FROM faults ORDER BY seq').all()
-        : db.prepare('SELECT * FROM faults WHERE company_id = ? ORDER BY seq').all(companyId)
-      return rows.map(toFault)
-    },
-    clear(companyId?: string): number {
-      const n = companyId === undefined
-        ? db.prepare('DELETE FROM faults').run().changes
-        : db.prepare('DELETE FROM faults WHERE company_id = ?').run(companyId).changes
-      refresh()
-      return n
-    },
-    refresh,
+    list: queue.list,
+    clear: queue.clear,
+    refresh: queue.refresh,
   }
 }
 

@@ -2,6 +2,7 @@
 import type { Micros } from '../clock.js'
 import type { PixType, TransferOutcome } from '../domain/types.js'
 import type { Db } from './db.js'
+import { queueTable } from './queue-table.js'
 
 export interface QueuedOutcome {
   id: number
@@ -40,12 +41,11 @@ export function outcomeStore(db: Db) {
     ORDER BY seq LIMIT 1`)
   const useStmt = db.prepare('UPDATE outcomes SET remaining = remaining - 1 WHERE seq = ? AND remaining > 1')
   const dropStmt = db.prepare('DELETE FROM outcomes WHERE seq = ?')
-  const countStmt = db.prepare('SELECT count(*) FROM outcomes').pluck()
-  let any = (countStmt.get() as number) > 0
+  const queue = queueTable(db, 'outcomes', toQueued)
 
   return {
     add(q: Omit<QueuedOutcome, 'id'>): number {
-      any = true
+      queue.added()
       const o = q.outcome
       return insertStmt.get({
         companyId: q.companyId,
@@ -63,30 +63,19 @@ export function outcomeStore(db: Db) {
     },
     /** The oldest outcome queued for this transfer, if any (a cheap no-op when none is queued). */
     next(companyId: string, t: { pixKey: string; pixType: PixType; amount: number }): QueuedOutcome | undefined {
-      if (!any) return undefined
+      if (!queue.any()) return undefined
       const r = nextStmt.get({ companyId, key: t.pixKey, type: t.pixType, amount: t.amount })
       return r ? toQueued(r) : undefined
     },
     use(id: number): void {
-      if (useStmt.run(id).changes === 0) dropStmt.run(id)
-      any = (countStmt.get() as number) > 0
+      if (useStmt.run(id).changes === 0) {
+        dropStmt.run(id)
+        queue.refresh()
+      }
     },
-    list(companyId?: string): QueuedOutcome[] {
-      const rows = companyId === undefined
-        ? db.prepare('SELECT * FROM outcomes ORDER BY seq').all()
-        : db.prepare('SELECT * FROM outcomes WHERE company_id = ? ORDER BY seq').all(companyId)
-      return rows.map(toQueued)
-    },
-    clear(companyId?: string): number {
-      const n = companyId === undefined
-        ? db.prepare('DELETE FROM outcomes').run().changes
-        : db.prepare('DELETE FROM outcomes WHERE company_id = ?').run(companyId).changes
-      any = (countStmt.get() as number) > 0
-      return n
-    },
-    refresh(): void {
-      any = (countStmt.get() as number) > 0
-    },
+    list: queue.list,
+    clear: queue.clear,
+    refresh: queue.refresh,
   }
 }
 

@@ -4,12 +4,12 @@ import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi'
 import { AppError, notFound } from '../../domain/errors.js'
 import { isoMicros } from '../../domain/time.js'
 import { queueTestMessage, setChaos, subscribe, unsubscribe } from '../../operations/webhooks.js'
-import { decodeCursor, encodeCursor } from '../../store/paging.js'
 import type { Delivery, Subscription } from '../../store/webhooks.js'
 import { WEBHOOK_EVENTS } from '../../webhooks/outbox.js'
 import { isValidSecret } from '../../webhooks/sign.js'
 import type { AppEnv, HttpDeps, Scope } from '../env.js'
 import { controlRoute } from './control-route.js'
+import { DeliveryView, mountWebhookDeliveries } from './webhook-deliveries.js'
 import { idParam } from './schemas.js'
 import { assertVisible, companyFilter } from './scope.js'
 
@@ -31,7 +31,6 @@ const NewWebhook = z
 const WebhookView = z
   .object({ id: z.string(), company_id: z.string().nullable(), url: z.string(), events: z.array(z.string()), format: z.string(), secret: z.string(), chaos: ChaosBody.nullable(), disabled_at: z.string().nullable(), disabled_reason: z.string().nullable(), created_at: z.string() })
   .openapi('Webhook')
-const DeliveryView = z.object({ id: z.string(), webhook_id: z.string(), event_id: z.string(), event_type: z.string(), status: z.string(), attempts: z.array(z.record(z.string(), z.unknown())) }).passthrough().openapi('WebhookDelivery')
 
 const view = (s: Subscription) => ({
   id: s.id,
@@ -106,59 +105,8 @@ export function mountWebhooks(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
     (c) => c.json({ data: store.webhooks.list(c.get('scope').companyId).map(view), next_cursor: null }),
   )
 
-  controlRoute(
-    app,
-    deps,
-    createRoute({
-      method: 'get',
-      path: '/webhooks/deliveries',
-      tags: ['Webhooks'],
-      summary: 'Deliveries with every attempt, newest first',
-      request: {
-        query: z.object({ webhook_id: z.string().optional(), status: z.enum(['pending', 'delivered', 'failed']).optional(), limit: z.coerce.number().int().min(1).max(500).default(50), cursor: z.string().optional() }).strict(),
-      },
-      responses: { 200: { description: 'A page of deliveries.', content: { 'application/json': { schema: z.object({ data: z.array(DeliveryView), next_cursor: z.string().nullable() }) } } } },
-    }),
-    'scoped',
-    (c) => {
-      const q = c.get('input').query
-      const rows = store.webhooks.deliveries({
-        companyId: c.get('scope').companyId,
-        webhookId: q.webhook_id,
-        status: q.status,
-        limit: q.limit + 1,
-        before: q.cursor === undefined ? undefined : (decodeCursor(q.cursor) ?? 0),
-      })
-      const more = rows.length > q.limit
-      const data = more ? rows.slice(0, q.limit) : rows
-      return c.json({ data: data.map(deliveryView), next_cursor: more ? encodeCursor(data[data.length - 1]!.seq) : null })
-    },
-  )
-
-  controlRoute(
-    app,
-    deps,
-    createRoute({
-      method: 'post',
-      path: '/webhooks/deliveries/{delivery_id}/retry',
-      tags: ['Webhooks'],
-      summary: 'Send a delivery again now, whatever its state',
-      request: { params: idParam('delivery_id') },
-      responses: { 200: { description: 'The delivery after the new attempt.', content: { 'application/json': { schema: DeliveryView } } } },
-    }),
-    'scoped',
-    async (c) => {
-      const id = c.get('input').params.delivery_id
-      const d = store.webhooks.delivery(id)
-      if (!d) throw notFound('Delivery')
-      assertVisible(c.get('scope'), d.companyId, 'Delivery')
-      const sub = store.webhooks.get(d.webhookId)
-      if (sub?.disabledAt != null) throw new AppError('conflict', `Webhook is disabled: ${sub.disabledReason}`)
-      deps.webhooks.retryNow(id)
-      await deps.webhooks.deliverDue()
-      return c.json(deliveryView(store.webhooks.delivery(id)!))
-    },
-  )
+  // Before /webhooks/{webhook_id}, which would otherwise take "deliveries" for an id.
+  mountWebhookDeliveries(app, deps, deliveryView)
 
   controlRoute(
     app,
