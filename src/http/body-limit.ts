@@ -3,35 +3,35 @@
 // and costs more than the rest of a request; this one reads Content-Length, and only a chunked
 // upload is read here, bounded, and handed to the request's usual readers.
 import type { IncomingMessage } from 'node:http'
-import type { MiddlewareHandler } from 'hono'
+import type { Context } from 'hono'
 import { AppError } from '../domain/errors.js'
 import { errorResponse } from './errors.js'
 import { header } from './headers.js'
 
-export function limitBody(maxBytes: number): MiddlewareHandler {
-  const tooLarge = (c: Parameters<MiddlewareHandler>[0]) => {
-    // The rest of the upload is not read, so the connection cannot carry another request.
-    c.header('Connection', 'close')
-    return errorResponse(c, new AppError('body_too_large'))
+/** A 413 answer when the body is over the limit; undefined when the request may go on. */
+export async function refuseLargeBody(c: Context, maxBytes: number): Promise<Response | undefined> {
+  const method = c.req.method
+  if (method === 'GET' || method === 'HEAD') return undefined
+  const length = header(c, 'content-length')
+  if (length !== undefined && header(c, 'transfer-encoding') === undefined) {
+    return Number(length) > maxBytes ? tooLarge(c) : undefined
   }
-  return async (c, next) => {
-    const method = c.req.method
-    if (method === 'GET' || method === 'HEAD') return next()
-    const length = header(c, 'content-length')
-    if (length !== undefined && header(c, 'transfer-encoding') === undefined) {
-      return Number(length) > maxBytes ? tooLarge(c) : next()
-    }
-    const incoming = (c.env as { incoming?: IncomingMessage & { rawBody?: Buffer } } | undefined)?.incoming
-    if (!incoming) return next()
-    const chunks: Buffer[] = []
-    let size = 0
-    for await (const chunk of incoming as AsyncIterable<Buffer>) {
-      size += chunk.length
-      if (size > maxBytes) return tooLarge(c)
-      chunks.push(chunk)
-    }
-    // @hono/node-server's text()/json() read `rawBody` when it is there.
-    incoming.rawBody = Buffer.concat(chunks)
-    return next()
+  const incoming = (c.env as { incoming?: IncomingMessage & { rawBody?: Buffer } } | undefined)?.incoming
+  if (!incoming) return undefined
+  const chunks: Buffer[] = []
+  let size = 0
+  for await (const chunk of incoming as AsyncIterable<Buffer>) {
+    size += chunk.length
+    if (size > maxBytes) return tooLarge(c)
+    chunks.push(chunk)
   }
+  // @hono/node-server's text()/json() read `rawBody` when it is there.
+  incoming.rawBody = Buffer.concat(chunks)
+  return undefined
+}
+
+function tooLarge(c: Context): Response {
+  // The rest of the upload is not read, so the connection cannot carry another request.
+  c.header('Connection', 'close')
+  return errorResponse(c, new AppError('body_too_large'))
 }

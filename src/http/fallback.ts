@@ -1,7 +1,7 @@
 // What the real server's framework does for requests that match no route (A8): 307 to the
 // path without its trailing slash when that path exists, 405 with `Allow` when the path exists
 // for other methods, 404 otherwise. FastAPI's routes do not answer HEAD, so neither do ours.
-import type { Context, MiddlewareHandler, NotFoundHandler } from 'hono'
+import type { Context, NotFoundHandler } from 'hono'
 import { AppError } from '../domain/errors.js'
 import { errorResponse } from './errors.js'
 
@@ -54,14 +54,12 @@ export function createFallback(routes: () => RouteEntry[]) {
     return errorResponse(c, new AppError('not_found'))
   }
 
-  /** Refuses HEAD where only GET is declared, as FastAPI does, instead of Hono's implicit HEAD. */
-  const noImplicitHead = (prefix: string): MiddlewareHandler => async (c, next) => {
-    if (c.req.method === 'HEAD' && c.req.path.startsWith(prefix)) {
-      const methods = allowed(c.req.path)
-      if (methods.length && !methods.includes('HEAD')) return methodNotAllowed(c, methods)
-    }
-    await next()
+  /** A 405 for HEAD where only GET is declared, as FastAPI does, instead of Hono's implicit HEAD. */
+  const refuseImplicitHead = (c: Context, prefix: string): Response | undefined => {
+    if (c.req.method !== 'HEAD' || !c.req.path.startsWith(prefix)) return undefined
+    const methods = allowed(c.req.path)
+    return methods.length && !methods.includes('HEAD') ? methodNotAllowed(c, methods) : undefined
   }
 
-  return { notFound, noImplicitHead }
+  return { notFound, refuseImplicitHead }
 }

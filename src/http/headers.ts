@@ -16,11 +16,7 @@ export function header(c: Context, name: string): string | undefined {
   return Array.isArray(v) ? v.join(', ') : v
 }
 
-/** All headers as a plain record of lower-case names. */
-export function allHeaders(c: Context): Record<string, string> {
-  const incoming = incomingOf(c)
-  if (!incoming) return c.req.header()
-  const out: Record<string, string> = {}
-  for (const [k, v] of Object.entries(incoming)) if (v !== undefined) out[k] = Array.isArray(v) ? v.join(', ') : v
-  return out
+/** All headers, lower-case names (Node's parsed object itself on @hono/node-server: no copy). */
+export function allHeaders(c: Context): IncomingHttpHeaders {
+  return incomingOf(c) ?? c.req.header()
 }

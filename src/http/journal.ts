@@ -3,7 +3,6 @@
 import type { MiddlewareHandler } from 'hono'
 import type { AppEnv, HttpDeps } from './env.js'
 import { allHeaders } from './headers.js'
-import { REDACTED } from './redact.js'
 
 const SKIP = /^\/(?:_sandbox\/(?:requests|health|openapi\.json)|docs|openapi\.json|favicon\.ico)(?:\/|$)/
 
@@ -26,8 +25,6 @@ export function journal(deps: HttpDeps): MiddlewareHandler<AppEnv> {
     const requestBody = status === 413 || c.req.method === 'GET' ? null : await c.req.text().catch(() => null)
     const url = c.req.url
     const q = url.indexOf('?')
-    const headers = allHeaders(c)
-    if (headers.authorization) headers.authorization = `${headers.authorization.split(' ')[0]} ${REDACTED}`
     deps.journal.record({
       at,
       method: c.req.method,
@@ -36,7 +33,8 @@ export function journal(deps: HttpDeps): MiddlewareHandler<AppEnv> {
       status,
       durationMs: Math.round((performance.now() - started) * 1000) / 1000,
       companyId: c.get('principal')?.company.id ?? null,
-      headers,
+      // Node's own parsed headers, kept as they are; the journal redacts when it is read.
+      headers: allHeaders(c),
       requestBody,
       responseBody,
     })

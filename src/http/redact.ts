@@ -44,9 +44,11 @@ export function createRedactor(secrets: string[]) {
         return null
       }
     },
-    headers(headers: Record<string, string>): Record<string, string> {
+    headers(headers: Record<string, string | string[] | undefined>): Record<string, string> {
       const out: Record<string, string> = {}
-      for (const [name, value] of Object.entries(headers)) {
+      for (const [name, raw] of Object.entries(headers)) {
+        if (raw === undefined) continue
+        const value = Array.isArray(raw) ? raw.join(', ') : raw
         if (name === 'authorization' || name === 'proxy-authorization') out[name] = `${value.split(' ')[0]} ${REDACTED}`
         else if (name === 'cookie' || SECRET_FIELD.test(name)) out[name] = REDACTED
         else out[name] = scrub(value)

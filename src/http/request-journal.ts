@@ -2,6 +2,7 @@
 // request almost nothing (no serialization, no write); redaction happens when the journal is
 // read, and what it answers never holds a secret. It lives as long as the process, like
 // WireMock's: a restart or a reset starts it empty.
+import type { IncomingHttpHeaders } from 'node:http'
 import type { Micros } from '../clock.js'
 import { createRedactor } from './redact.js'
 
@@ -16,8 +17,8 @@ export interface JournalRecord {
   status: number
   durationMs: number
   companyId: string | null
-  /** Request headers, Authorization already reduced to its scheme. */
-  headers: Record<string, string>
+  /** Request headers as received (redacted when read). */
+  headers: IncomingHttpHeaders
   requestBody: string | null
   /** What the handler answered (the object it serialized), or null. */
   responseBody: unknown
@@ -29,8 +30,9 @@ export interface JournalFilter {
   status?: number
 }
 
-export interface JournalView extends Omit<JournalRecord, 'requestBody' | 'responseBody'> {
+export interface JournalView extends Omit<JournalRecord, 'headers' | 'requestBody' | 'responseBody'> {
   id: number
+  headers: Record<string, string>
   requestBody: string | null
   responseBody: string | null
 }
@@ -53,8 +55,8 @@ export function createRequestJournal(secrets: string[], limit = JOURNAL_LIMIT) {
 
   return {
     record(e: JournalRecord): void {
-      const body = e.requestBody && e.requestBody.length > MAX_BODY ? `${e.requestBody.slice(0, MAX_BODY)}...` : e.requestBody
-      const entry = { ...e, requestBody: body, id: nextId++ }
+      if (e.requestBody && e.requestBody.length > MAX_BODY) e.requestBody = `${e.requestBody.slice(0, MAX_BODY)}...`
+      const entry = Object.assign(e, { id: nextId++ })
       if (ring.length < limit) ring.push(entry)
       else {
         ring[start] = entry

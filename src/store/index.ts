@@ -49,6 +49,7 @@ export function createStore(db: Db) {
     },
     /** Resolves once every write made so far is committed: await it before acknowledging one. */
     committed: txs.committed,
+    pendingCommit: txs.pendingCommit,
     /** True when no scenario has ever been loaded: the only state a scenario loads into at start. */
     isEmpty(): boolean {
       return db.prepare('SELECT count(*) FROM companies').pluck().get() === 0 && setup.meta.get('scenario') === undefined

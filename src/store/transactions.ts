@@ -63,5 +63,7 @@ export function transactions(db: Db) {
     flush,
     /** Resolves once everything written so far is committed (at once when nothing is pending). */
     committed: (): Promise<void> => pending?.promise ?? Promise.resolve(),
+    /** The commit to wait for, or undefined when nothing is pending (saves a microtask). */
+    pendingCommit: (): Promise<void> | undefined => pending?.promise,
   }
 }

@@ -1,6 +1,7 @@
 // GET /user/company (and its alias /oauth/user/company): the caller's company (A7).
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi'
 import { isoMicros } from '../../domain/time.js'
+import type { Company } from '../../domain/types.js'
 import type { AppEnv, HttpDeps } from '../env.js'
 import { mount } from '../route.js'
 import { contractChecks } from './pipeline.js'
@@ -23,11 +24,20 @@ const companyRoute = (path: string) =>
 
 export const companyRoutes = [companyRoute('/user/company'), companyRoute('/oauth/user/company')]
 
+// The body depends on the company record only, which authentication caches until it changes:
+// formatting its timestamps once per record showed in profiles of this route.
+const bodies = new WeakMap<Company, { api_active: boolean; created_at: string; updated_at: string }>()
+const bodyOf = (company: Company) => {
+  let body = bodies.get(company)
+  if (!body) {
+    body = { api_active: company.apiActive, created_at: isoMicros(company.createdAt), updated_at: isoMicros(company.updatedAt) }
+    bodies.set(company, body)
+  }
+  return body
+}
+
 export function mountCompany(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
   for (const route of companyRoutes) {
-    mount(app, route, ...contractChecks(deps, null), (c) => {
-      const { company } = c.get('principal')
-      return c.json({ api_active: company.apiActive, created_at: isoMicros(company.createdAt), updated_at: isoMicros(company.updatedAt) }, 200)
-    })
+    mount(app, route, ...contractChecks(deps, null), (c) => c.json(bodyOf(c.get('principal').company), 200))
   }
 }
