@@ -1,6 +1,7 @@
 // HTTP Basic authentication (A1): `Authorization: Basic base64(client_id:client_secret)`.
-import type { MiddlewareHandler } from 'hono'
+import type { Context } from 'hono'
 import { AppError } from '../domain/errors.js'
+import type { Principal } from '../domain/types.js'
 import type { Authenticator } from '../operations/authenticate.js'
 import type { AppEnv } from './env.js'
 import { header } from './headers.js'
@@ -25,11 +26,11 @@ export function parseBasic(header: string | undefined): BasicCredentials | null 
   return { clientId: decoded.slice(0, colon), secret: decoded.slice(colon + 1) }
 }
 
-export function basicAuth(authenticate: Authenticator): MiddlewareHandler<AppEnv> {
-  return async (c, next) => {
-    const creds = parseBasic(header(c, 'authorization'))
-    if (!creds) throw new AppError('not_authenticated')
-    c.set('principal', authenticate(creds.clientId, creds.secret))
-    await next()
-  }
+/** Authenticates the request's Basic credentials and keeps the principal on the context. */
+export function authenticateRequest(c: Context<AppEnv>, authenticate: Authenticator): Principal {
+  const creds = parseBasic(header(c, 'authorization'))
+  if (!creds) throw new AppError('not_authenticated')
+  const principal = authenticate(creds.clientId, creds.secret)
+  c.set('principal', principal)
+  return principal
 }

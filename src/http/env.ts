@@ -6,7 +6,6 @@ import type { Authenticator } from '../operations/authenticate.js'
 import type { Context as SandboxContext } from '../operations/context.js'
 import type { WebhookWorker } from '../webhooks/worker.js'
 import type { RequestJournal } from './request-journal.js'
-import type { RawBody } from './validation.js'
 
 /** Who calls the control plane: the admin token, or a company's own Basic credentials. */
 export type Scope = { admin: true; companyId?: undefined } | { admin: false; companyId: string; principal: Principal }
@@ -15,7 +14,6 @@ export interface AppEnv {
   Variables: {
     principal: Principal
     scope: Scope
-    rawBody: RawBody
     body: unknown
     input: { params: any; query: any; body: any }
   }

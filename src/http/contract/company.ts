@@ -38,6 +38,6 @@ const bodyOf = (company: Company) => {
 
 export function mountCompany(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
   for (const route of companyRoutes) {
-    mount(app, route, ...contractChecks(deps, null), (c) => c.json(bodyOf(c.get('principal').company), 200))
+    mount(app, route, contractChecks(deps, null), (c) => c.json(bodyOf(c.get('principal').company), 200))
   }
 }

@@ -24,7 +24,7 @@ export const createChargeRoute = createRoute({
 })
 
 export function mountCreateCharge(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
-  mount(app, createChargeRoute, ...contractChecks(deps, 'charge', { schema: ChargeRequest, laxIntFields: LAX_INT_FIELDS }), (c) => {
+  mount(app, createChargeRoute, contractChecks(deps, 'charge', { schema: ChargeRequest, laxIntFields: LAX_INT_FIELDS }), (c) => {
     const who = c.get('principal')
     assertProvider(who, 'charge')
     const body = c.get('body') as z.output<typeof ChargeRequest>

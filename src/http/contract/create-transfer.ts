@@ -40,7 +40,7 @@ function headerOutcome(value: string | undefined, honoured: boolean): TransferOu
 
 export function mountCreateTransfer(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
   const checks = contractChecks(deps, 'transfer', { schema: TransferRequest, laxIntFields: LAX_INT_FIELDS })
-  mount(app, createTransferRoute, ...checks, (c) => {
+  mount(app, createTransferRoute, checks, (c) => {
     const who = c.get('principal')
     assertProvider(who, 'transfer')
     const body = c.get('body') as z.output<typeof TransferRequest>

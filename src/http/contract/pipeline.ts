@@ -8,7 +8,7 @@ import { assertMayCall } from '../../domain/access.js'
 import { AppError } from '../../domain/errors.js'
 import type { FaultOperation } from '../../store/faults.js'
 import type { Operation } from '../../domain/types.js'
-import { basicAuth } from '../auth.js'
+import { authenticateRequest } from '../auth.js'
 import { readRawBody } from '../body.js'
 import type { AppEnv, HttpDeps } from '../env.js'
 import { rejectInvalidJson, validateBody } from '../validation.js'
@@ -19,43 +19,28 @@ const FAULT_DETAIL: Record<number, string> = {
   503: 'Service temporarily unavailable',
 }
 
-function injectedFault(deps: HttpDeps, operation: FaultOperation): MiddlewareHandler<AppEnv> {
-  return async (c, next) => {
-    const fault = deps.sandbox.store.faults.take(operation, c.get('principal').company.id)
-    if (fault?.delayMs) await new Promise((r) => setTimeout(r, fault.delayMs))
-    if (fault?.status) throw new AppError('injected_fault', FAULT_DETAIL[fault.status], fault.status)
-    await next()
-  }
-}
-
+/**
+ * The checks as one middleware (each async layer costs every request a little): the body is
+ * read and parsed, the caller authenticated, an injected fault applied, the permission and then
+ * the schema checked, in that order.
+ */
 export function contractChecks(
   deps: HttpDeps,
   op: Operation | null,
   body?: { schema: z.ZodType; laxIntFields?: readonly string[] },
-): MiddlewareHandler<AppEnv>[] {
-  const style = () => deps.sandbox.store.setup.settings().validation_errors
-  const steps: MiddlewareHandler<AppEnv>[] = []
-  if (body) {
-    steps.push(async (c, next) => {
-      const raw = await readRawBody(c)
-      rejectInvalidJson(raw, style())
-      c.set('rawBody', raw)
-      await next()
-    })
+): MiddlewareHandler<AppEnv> {
+  const { store } = deps.sandbox
+  const faultOp: FaultOperation = op ?? 'company'
+  return async (c, next) => {
+    const style = store.setup.settings().validation_errors
+    const raw = body ? await readRawBody(c) : undefined
+    if (raw) rejectInvalidJson(raw, style)
+    const principal = authenticateRequest(c, deps.authenticate)
+    const fault = store.faults.take(faultOp, principal.company.id)
+    if (fault?.delayMs) await new Promise((r) => setTimeout(r, fault.delayMs))
+    if (fault?.status) throw new AppError('injected_fault', FAULT_DETAIL[fault.status], fault.status)
+    if (op) assertMayCall(principal, op)
+    if (body) c.set('body', validateBody(body.schema, raw!, style, body.laxIntFields))
+    await next()
   }
-  steps.push(basicAuth(deps.authenticate))
-  steps.push(injectedFault(deps, op ?? 'company'))
-  if (op) {
-    steps.push(async (c, next) => {
-      assertMayCall(c.get('principal'), op)
-      await next()
-    })
-  }
-  if (body) {
-    steps.push(async (c, next) => {
-      c.set('body', validateBody(body.schema, c.get('rawBody'), style(), body.laxIntFields))
-      await next()
-    })
-  }
-  return steps
 }

@@ -4,7 +4,7 @@
 import { timingSafeEqual } from 'node:crypto'
 import type { MiddlewareHandler } from 'hono'
 import { AppError } from '../../domain/errors.js'
-import { parseBasic } from '../auth.js'
+import { authenticateRequest } from '../auth.js'
 import type { AppEnv, HttpDeps, Scope } from '../env.js'
 import { header } from '../headers.js'
 
@@ -23,10 +23,7 @@ export function controlAuth(deps: HttpDeps): MiddlewareHandler<AppEnv> {
     if (scheme === 'bearer' && sameSecret(auth.slice(space + 1).trim(), deps.adminToken)) {
       scope = { admin: true }
     } else if (scheme === 'basic') {
-      const creds = parseBasic(auth)
-      if (!creds) throw new AppError('not_authenticated')
-      const principal = deps.authenticate(creds.clientId, creds.secret)
-      c.set('principal', principal)
+      const principal = authenticateRequest(c, deps.authenticate)
       scope = { admin: false, companyId: principal.company.id, principal }
     } else {
       throw new AppError('not_authenticated')
