@@ -86,9 +86,13 @@ export async function startSandbox(config: Config, opts: { log?: Log; clock?: Cl
     publicUrl: () => publicUrl,
   }, signer)
 
-  const server: ServerType = await new Promise((resolve, reject) => {
+  const server: ServerType = await new Promise<ServerType>((resolve, reject) => {
     const s = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () => resolve(s))
     s.once('error', reject)
+  }).catch((err: NodeJS.ErrnoException) => {
+    store.close()
+    const reason = err.code === 'EADDRINUSE' ? 'is already in use (set PORT to choose another)' : `cannot be listened on: ${err.message}`
+    throw new StartupError(`${config.host}:${config.port} ${reason}`)
   })
   const port = (server.address() as AddressInfo).port
   publicUrl = publicUrlFor(config, port)

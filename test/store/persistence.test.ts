@@ -70,3 +70,14 @@ describe('the store', () => {
     db.close()
   })
 })
+
+describe('start-up failures', () => {
+  it('says so clearly when the port is taken, and closes the store', async () => {
+    const first = await startTestSandbox()
+    try {
+      await expect(startTestSandbox({ port: first.port, host: '127.0.0.1' })).rejects.toThrow(/127\.0\.0\.1:\d+ is already in use \(set PORT/)
+    } finally {
+      await first.close()
+    }
+  })
+})
