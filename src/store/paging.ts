@@ -22,6 +22,13 @@ export function decodeCursor(cursor: string): number | null {
   return m ? Number(m[1]) : null
 }
 
+/** A page from `limit + 1` rows fetched in order: the extra row only tells that more follow. */
+export function pageOf<R, T>(rows: R[], limit: number, seqOf: (row: R) => number, map: (row: R) => T): Page<T> {
+  const more = rows.length > limit
+  const page = more ? rows.slice(0, limit) : rows
+  return { data: page.map(map), nextCursor: more ? encodeCursor(seqOf(page[page.length - 1]!)) : null }
+}
+
 const statements = new WeakMap<Db, Map<string, ReturnType<Db['prepare']>>>()
 
 export function listQuery<T>(db: Db, table: string, f: ListFilter, map: (row: any) => T): Page<T> {
@@ -35,8 +42,5 @@ export function listQuery<T>(db: Db, table: string, f: ListFilter, map: (row: an
   if (!cache) statements.set(db, (cache = new Map()))
   let stmt = cache.get(sql)
   if (!stmt) cache.set(sql, (stmt = db.prepare(sql)))
-  const rows = stmt.all(args) as any[]
-  const more = rows.length > f.limit
-  const page = more ? rows.slice(0, f.limit) : rows
-  return { data: page.map(map), nextCursor: more ? encodeCursor(page[page.length - 1].seq) : null }
+  return pageOf(stmt.all(args) as any[], f.limit, (r) => r.seq, map)
 }

@@ -1,7 +1,7 @@
 // Seeing what happened: who am I, the event log, the request journal.
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi'
 import { isoMicros } from '../../domain/time.js'
-import { decodeCursor, encodeCursor } from '../../store/paging.js'
+import { decodeCursor, pageOf } from '../../store/paging.js'
 import type { AppEnv, HttpDeps } from '../env.js'
 import { controlRoute } from './control-route.js'
 import { eventRecord } from './records.js'
@@ -82,9 +82,8 @@ export function mountObserve(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
       const q = c.get('input').query
       const afterSeq = q.cursor === undefined ? undefined : (decodeCursor(q.cursor) ?? 0)
       const rows = store.events.list({ companyId: companyFilter(c.get('scope'), q.company_id), type: q.type, afterSeq, limit: q.limit + 1 })
-      const more = rows.length > q.limit
-      const data = more ? rows.slice(0, q.limit) : rows
-      return c.json({ data: data.map(eventRecord), next_cursor: more ? encodeCursor(data[data.length - 1]!.seq) : null })
+      const page = pageOf(rows, q.limit, (e) => e.seq, eventRecord)
+      return c.json({ data: page.data, next_cursor: page.nextCursor })
     },
   )
 
@@ -95,23 +94,19 @@ export function mountObserve(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
     const { cursor, limit, ...q } = c.get('input').query
     const before = cursor === undefined ? undefined : (decodeCursor(cursor) ?? 0)
     const rows = deps.journal.list(q, limit + 1, c.get('scope').companyId, before)
-    const more = rows.length > limit
-    const data = more ? rows.slice(0, limit) : rows
-    return c.json({
-      data: data.map((e) => ({
-        id: e.id,
-        at: isoMicros(e.at),
-        method: e.method,
-        path: e.path,
-        query: e.query,
-        status: e.status,
-        duration_ms: e.durationMs,
-        company_id: e.companyId,
-        request: { headers: e.headers, body: parseBody(e.requestBody) },
-        response: { body: parseBody(e.responseBody) },
-      })),
-      next_cursor: more ? encodeCursor(data[data.length - 1]!.id) : null,
-    })
+    const page = pageOf(rows, limit, (e) => e.id, (e) => ({
+      id: e.id,
+      at: isoMicros(e.at),
+      method: e.method,
+      path: e.path,
+      query: e.query,
+      status: e.status,
+      duration_ms: e.durationMs,
+      company_id: e.companyId,
+      request: { headers: e.headers, body: parseBody(e.requestBody) },
+      response: { body: parseBody(e.responseBody) },
+    }))
+    return c.json({ data: page.data, next_cursor: page.nextCursor })
   })
 
   controlRoute(app, deps, journalRoute('/requests/count', 'How many journaled requests match', z.object({ count: z.int() })), 'scoped', (c) => {

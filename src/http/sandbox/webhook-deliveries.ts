@@ -1,7 +1,7 @@
 // Webhook deliveries: every attempt of every message, and sending one again.
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi'
 import { AppError, notFound } from '../../domain/errors.js'
-import { decodeCursor, encodeCursor } from '../../store/paging.js'
+import { decodeCursor, pageOf } from '../../store/paging.js'
 import type { Delivery } from '../../store/webhooks.js'
 import type { AppEnv, HttpDeps } from '../env.js'
 import { controlRoute } from './control-route.js'
@@ -39,9 +39,8 @@ export function mountWebhookDeliveries(app: OpenAPIHono<AppEnv>, deps: HttpDeps,
         limit: q.limit + 1,
         before: q.cursor === undefined ? undefined : (decodeCursor(q.cursor) ?? 0),
       })
-      const more = rows.length > q.limit
-      const data = more ? rows.slice(0, q.limit) : rows
-      return c.json({ data: data.map(deliveryView), next_cursor: more ? encodeCursor(data[data.length - 1]!.seq) : null })
+      const page = pageOf(rows, q.limit, (d) => d.seq, deliveryView)
+      return c.json({ data: page.data, next_cursor: page.nextCursor })
     },
   )
 
