@@ -142,3 +142,14 @@ describe('injected faults', () => {
     expect((await sb.admin('GET', '/faults')).body.data).toEqual([])
   })
 })
+
+describe('lists of queued things', () => {
+  it('take limit and cursor like every list', async () => {
+    for (let i = 0; i < 3; i++) await sb.admin('POST', '/outcomes', { status: 'failed', match: { amount: 100 + i } })
+    const first = await sb.admin('GET', '/outcomes?limit=2')
+    expect(first.body.data.map((o: { match: { amount: number } }) => o.match.amount)).toEqual([100, 101])
+    const rest = await sb.admin('GET', `/outcomes?limit=2&cursor=${first.body.next_cursor}`)
+    expect(rest.body).toMatchObject({ data: [expect.objectContaining({ match: { amount: 102 } })], next_cursor: null })
+    expect((await sb.admin('GET', '/faults?limit=0')).status).toBe(422)
+  })
+})

@@ -4,7 +4,7 @@ import { isoMicros } from '../../domain/time.js'
 import { injectFault, queueOutcome } from '../../operations/queues.js'
 import type { AppEnv, HttpDeps } from '../env.js'
 import { controlRoute } from './control-route.js'
-import { amount, Outcome, pixType } from './schemas.js'
+import { amount, listQuery, Outcome, page, pageList, pixType } from './schemas.js'
 import { companyFilter } from './scope.js'
 
 const OutcomeBody = Outcome.extend({
@@ -28,7 +28,7 @@ const FaultBody = z
   .openapi('FaultRequest')
 
 const query = z.object({ company_id: z.string().optional() }).strict()
-const list = z.object({ data: z.array(z.record(z.string(), z.unknown())), next_cursor: z.null() })
+const list = page(z.record(z.string(), z.unknown()))
 
 export function mountQueues(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
   const ctx = deps.sandbox
@@ -78,9 +78,14 @@ export function mountQueues(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
     controlRoute(
       app,
       deps,
-      createRoute({ method: 'get', path: `/${name}`, summary: `List ${name}`, request: { query }, responses: { 200: { description: 'All of them.', content: { 'application/json': { schema: list } } } } }),
+      createRoute({ method: 'get', path: `/${name}`, summary: `List ${name}, oldest first`, request: { query: listQuery }, responses: { 200: { description: 'A page of them.', content: { 'application/json': { schema: list } } } } }),
       'scoped',
-      (c) => c.json({ data: q.list(companyFilter(c.get('scope'), c.get('input').query.company_id)), next_cursor: null }),
+      (c) => {
+        const lq = c.get('input').query
+        const items: { id: number }[] = q.list(companyFilter(c.get('scope'), lq.company_id))
+        const result = pageList(items, lq, (x) => x.id)
+        return c.json({ data: result.data, next_cursor: result.nextCursor })
+      },
     )
     controlRoute(
       app,

@@ -10,7 +10,7 @@ import { isValidSecret } from '../../webhooks/sign.js'
 import type { AppEnv, HttpDeps, Scope } from '../env.js'
 import { controlRoute } from './control-route.js'
 import { DeliveryView, mountWebhookDeliveries } from './webhook-deliveries.js'
-import { idParam } from './schemas.js'
+import { idParam, listQuery, page, pageList } from './schemas.js'
 import { assertVisible, companyFilter } from './scope.js'
 
 const probability = z.number().min(0).max(1)
@@ -100,9 +100,23 @@ export function mountWebhooks(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
   controlRoute(
     app,
     deps,
-    createRoute({ method: 'get', path: '/webhooks', tags: ['Webhooks'], summary: 'List subscriptions', responses: { 200: { description: 'Subscriptions.', content: { 'application/json': { schema: z.object({ data: z.array(WebhookView), next_cursor: z.null() }) } } } } }),
+    createRoute({
+      method: 'get',
+      path: '/webhooks',
+      tags: ['Webhooks'],
+      summary: 'List subscriptions, oldest first',
+      request: { query: listQuery.extend({ status: z.enum(['active', 'disabled']).optional() }) },
+      responses: { 200: { description: 'A page of subscriptions.', content: { 'application/json': { schema: page(WebhookView) } } } },
+    }),
     'scoped',
-    (c) => c.json({ data: store.webhooks.list(c.get('scope').companyId).map(view), next_cursor: null }),
+    (c) => {
+      const q = c.get('input').query
+      const subs = store.webhooks
+        .list(companyFilter(c.get('scope'), q.company_id))
+        .filter((s) => q.status === undefined || (q.status === 'disabled') === (s.disabledAt !== null))
+      const result = pageList(subs.map(view), q, (_s, i) => i)
+      return c.json({ data: result.data, next_cursor: result.nextCursor })
+    },
   )
 
   // Before /webhooks/{webhook_id}, which would otherwise take "deliveries" for an id.
