@@ -4,8 +4,12 @@
 # test/docker-recipe.test.ts reads this file and follows its recipe on the host (CI has no Docker
 # engine), so a change here is tested there: keep to the instructions that test understands.
 
+# Node 22 (LTS), not 24: better-sqlite3 12 compiled against Node >= 24.19 headers aborts the
+# process when V8 collects a statement (node::RemoveEnvironmentCleanupHook asserts; nodejs/node
+# #65446, WiseLibs/better-sqlite3 #1515). better-sqlite3 13 fixes it but needs Node 22+ for
+# development, and our machines run Node 20. Both stages must use the same Node.
 # ---- build: compile the TypeScript and the native SQLite addon, then drop dev dependencies ----
-FROM node:24-slim AS build
+FROM node:22-slim AS build
 # better-sqlite3 compiles from source when its prebuilt binary cannot be downloaded: that needs
 # a toolchain, which slim lacks. Only this stage has it; the runtime image stays small.
 RUN apt-get update \
@@ -29,7 +33,7 @@ RUN npm prune --omit=dev --no-audit --no-fund \
  && mkdir -p build/Release && mv better_sqlite3.node build/Release/
 
 # ---- runtime: node, the compiled app and its production dependencies; no compiler ----
-FROM node:24-slim AS runtime
+FROM node:22-slim AS runtime
 # HOST=0.0.0.0: the default (127.0.0.1) would be unreachable from outside the container.
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=8080 DATABASE=/data/pix-sandbox.db
 WORKDIR /app
