@@ -40,9 +40,11 @@ function dueJobs(ctx: Context, now: Micros): Job[] {
 export function runDue(ctx: Context, now: Micros = ctx.clock.now(), onError?: (id: string, err: unknown) => void): SandboxEvent[] {
   const fromSeq = ctx.store.events.lastSeq()
   const failed = new Set<string>()
+  let ran = false
   for (;;) {
     const jobs = dueJobs(ctx, now).filter((j) => !failed.has(j.id))
     if (jobs.length === 0) break
+    ran = true
     for (const job of jobs) {
       try {
         job.run()
@@ -52,7 +54,7 @@ export function runDue(ctx: Context, now: Micros = ctx.clock.now(), onError?: (i
       }
     }
   }
-  return ctx.store.events.list({ afterSeq: fromSeq, limit: 1_000_000 })
+  return ran ? ctx.store.events.list({ afterSeq: fromSeq, limit: 1_000_000 }) : []
 }
 
 /** The earliest instant at which some work will be due, or null when nothing is scheduled. */
