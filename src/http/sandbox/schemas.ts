@@ -31,13 +31,18 @@ export function pageList<T extends { id: number | string }>(items: T[], q: { lim
 
 export const Payer = z.object({ name: z.string().min(1).max(140), document: z.string().regex(/^\d{11}$|^\d{14}$/, 'must be a CPF (11 digits) or a CNPJ (14 digits)') })
 
+/** The fields charges and transfers share. */
+const moneyRecord = {
+  transaction_id: z.string(),
+  company_id: z.string(),
+  user_id: z.string(),
+  amount: z.int().openapi({ description: 'Cents.' }),
+  description: z.string().nullable(),
+}
+
 export const ChargeRecord = z
   .object({
-    transaction_id: z.string(),
-    company_id: z.string(),
-    user_id: z.string(),
-    amount: z.int(),
-    description: z.string().nullable(),
+    ...moneyRecord,
     status: z.enum(['pending', 'paid', 'cancelled']),
     qr_code: z.string(),
     qr_code_name: z.string(),
@@ -55,11 +60,7 @@ export const ChargeRecord = z
 
 export const TransferRecord = z
   .object({
-    transaction_id: z.string(),
-    company_id: z.string(),
-    user_id: z.string(),
-    amount: z.int(),
-    description: z.string().nullable(),
+    ...moneyRecord,
     pix_key: z.string(),
     pix_type: pixType,
     status: z.enum(['success', 'pending', 'failed']),
