@@ -7,11 +7,11 @@
 // An instruction this test does not understand fails it, rather than being skipped unseen.
 import { spawn, type ChildProcess } from 'node:child_process'
 import { cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { dirname, join, posix } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { freePort } from '../bench/processes.js'
 import { AUTH, request } from './harness.js'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
@@ -383,17 +383,6 @@ function run(
     child.on('close', (code) => {
       clearTimeout(timer)
       resolve({ code, stdout, output })
-    })
-  })
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer()
-    srv.once('error', reject)
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number }
-      srv.close(() => resolve(port))
     })
   })
 }

@@ -56,9 +56,3 @@ export function runDue(ctx: Context, now: Micros = ctx.clock.now(), onError?: (i
   }
   return ran ? ctx.store.events.list({ afterSeq: fromSeq, limit: 1_000_000 }) : []
 }
-
-/** The earliest instant at which some work will be due, or null when nothing is scheduled. */
-export function nextDue(ctx: Context): Micros | null {
-  const times = [ctx.store.charges.nextDue(), ctx.store.transfers.nextDue()].filter((t): t is Micros => t !== null)
-  return times.length ? Math.min(...times) : null
-}

@@ -52,7 +52,6 @@ export function chargeStore(db: Db) {
   const dueStmt = db.prepare(
     "SELECT * FROM charges WHERE status = 'pending' AND due_at <= ? ORDER BY due_at, seq LIMIT ?",
   )
-  const nextDueStmt = db.prepare("SELECT min(due_at) FROM charges WHERE status = 'pending'").pluck()
 
   return {
     nextSeq: () => nextSeqStmt.get() as number,
@@ -108,10 +107,6 @@ export function chargeStore(db: Db) {
 
     due(now: Micros, limit: number): Charge[] {
       return dueStmt.all(now, limit).map(toCharge)
-    },
-
-    nextDue(): Micros | null {
-      return nextDueStmt.get() as Micros | null
     },
 
     list(filter: ListFilter<ChargeStatus>): Page<Charge> {

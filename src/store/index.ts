@@ -47,8 +47,7 @@ export function createStore(db: Db) {
         depth--
       }
     },
-    /** Resolves once every write made so far is committed: await it before acknowledging one. */
-    committed: txs.committed,
+    /** The commit of every write made so far, to await before acknowledging one; undefined when none is pending. */
     pendingCommit: txs.pendingCommit,
     /** True when no scenario has ever been loaded: the only state a scenario loads into at start. */
     isEmpty(): boolean {

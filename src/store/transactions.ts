@@ -1,7 +1,7 @@
 // Transactions with group commit. Each use case runs in a savepoint of a shared transaction
 // that commits once per turn of the event loop, so the concurrent requests of one turn share one
 // commit (one WAL write) instead of paying one each. A use case that fails rolls back its own
-// savepoint only. Nothing is acknowledged before its commit: the HTTP layer awaits `committed()`
+// savepoint only. Nothing is acknowledged before its commit: the HTTP layer awaits `pendingCommit()`
 // before it answers, so an answered write survives a crash.
 import type { Db } from './db.js'
 
@@ -61,8 +61,6 @@ export function transactions(db: Db) {
   return {
     transact,
     flush,
-    /** Resolves once everything written so far is committed (at once when nothing is pending). */
-    committed: (): Promise<void> => pending?.promise ?? Promise.resolve(),
     /** The commit to wait for, or undefined when nothing is pending (saves a microtask). */
     pendingCommit: (): Promise<void> | undefined => pending?.promise,
   }

@@ -34,7 +34,6 @@ export function transferStore(db: Db) {
   const dueStmt = db.prepare(
     "SELECT * FROM transfers WHERE status = 'pending' AND settle_at <= ? ORDER BY settle_at, seq LIMIT ?",
   )
-  const nextDueStmt = db.prepare("SELECT min(settle_at) FROM transfers WHERE status = 'pending'").pluck()
 
   return {
     insert(t: Omit<Transfer, 'settledAt'>): void {
@@ -53,10 +52,6 @@ export function transferStore(db: Db) {
 
     due(now: Micros, limit: number): Transfer[] {
       return dueStmt.all(now, limit).map(toTransfer)
-    },
-
-    nextDue(): Micros | null {
-      return nextDueStmt.get() as Micros | null
     },
 
     list(filter: ListFilter<TransferStatus>): Page<Transfer> {

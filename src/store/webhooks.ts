@@ -87,7 +87,6 @@ export function webhookStore(db: Db) {
   const insertDelivery = db.prepare(`INSERT INTO deliveries (id, webhook_id, event_id, event_type, company_id, body, status, next_attempt_at, created_at)
     VALUES (@id, @webhookId, @eventId, @eventType, @companyId, @body, 'pending', @nextAttemptAt, @createdAt)`)
   const dueStmt = db.prepare("SELECT * FROM deliveries WHERE status = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at, seq LIMIT ?")
-  const nextDueStmt = db.prepare("SELECT min(next_attempt_at) FROM deliveries WHERE status = 'pending'").pluck()
   const deliveryStmt = db.prepare('SELECT * FROM deliveries WHERE id = ?')
   const attemptStmt = db.prepare(
     'INSERT INTO delivery_attempts (delivery_id, at, status_code, latency_ms, error, chaos) VALUES (?, ?, ?, ?, ?, ?)',
@@ -138,7 +137,6 @@ export function webhookStore(db: Db) {
     due(now: Micros, limit: number) {
       return dueStmt.all(now, limit).map(toDelivery)
     },
-    nextDue: () => nextDueStmt.get() as Micros | null,
     delivery(id: string) {
       const r = deliveryStmt.get(id)
       return r ? toDelivery(r) : undefined

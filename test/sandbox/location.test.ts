@@ -1,5 +1,8 @@
 // The location of a dynamic code answers a JWS that a payer's bank can verify with our JWKS.
 import { compactVerify, createLocalJWKSet, decodeProtectedHeader } from 'jose'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { parseBrCode } from '../../src/pix/brcode.js'
 import { AUTH, startTestSandbox, type TestSandbox } from '../harness.js'
@@ -45,8 +48,30 @@ describe('GET /pix/qr/v2/{id}', () => {
     expect(await sb.request('GET', '/pix/qr/v2/unknown')).toMatchObject({ status: 404, body: { detail: 'Location not found' } })
   })
 
-  it('keeps its signing key across restarts of the same store', async () => {
-    const before = (await sb.request('GET', '/.well-known/jwks.json')).body
-    expect(sb.sandbox.store.setup.meta.get<{ kid: string }>('signing_key')?.kid).toBe(before.keys[0].kid)
+  it('keeps its signing key across restarts of the same store, so cached JWKS stay valid', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'jwks-'))
+    try {
+      const database = join(dir, 'store.db')
+      const first = await startTestSandbox({ database })
+      const before = (await first.request('GET', '/.well-known/jwks.json')).body
+      const charge = (await first.request('POST', '/api/v1/hub/transactions/in', { auth: AUTH.main, json: { amount: 100 } })).body
+      await first.close()
+      const second = await startTestSandbox({ database })
+      try {
+        expect((await second.request('GET', '/.well-known/jwks.json')).body).toEqual(before)
+        const jws = (await second.request('GET', locationPath(charge.qr_code))).text
+        await expect(compactVerify(jws, createLocalJWKSet(before))).resolves.toBeDefined()
+      } finally {
+        await second.close()
+      }
+      const other = await startTestSandbox()
+      try {
+        expect((await other.request('GET', '/.well-known/jwks.json')).body.keys[0].kid).not.toBe(before.keys[0].kid)
+      } finally {
+        await other.close()
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 })
