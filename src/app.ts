@@ -1,5 +1,6 @@
 // createApp: the whole HTTP application from injected parts. No module-level state.
 import { OpenAPIHono } from '@hono/zod-openapi'
+import type { MiddlewareHandler, RouterRoute } from 'hono/types'
 import { contractApp, contractDocument, CONTRACT_BASE } from './http/contract/index.js'
 import { mountDocs } from './http/docs.js'
 import type { AppEnv, HttpDeps } from './http/env.js'
@@ -8,13 +9,15 @@ import { createErrorHandler } from './http/errors.js'
 import { createFallback } from './http/fallback.js'
 import { journal } from './http/journal.js'
 import { mountLocation } from './http/location.js'
+import { PrefixRouter } from './http/prefix-router.js'
 import type { LocationSigner } from './pix/location.js'
 import { sandboxApp, sandboxDocument, SANDBOX_BASE } from './http/sandbox/index.js'
 
 export const MAX_BODY_BYTES = 1024 * 1024
 
 export function createApp(deps: HttpDeps & { publicUrl: () => string }, signer: LocationSigner) {
-  const app = new OpenAPIHono<AppEnv>()
+  const router = new PrefixRouter<[MiddlewareHandler<AppEnv>, RouterRoute]>(CONTRACT_BASE)
+  const app = new OpenAPIHono<AppEnv>({ router })
   const fallback = createFallback(() => app.routes)
   app.use(journal(deps))
   // One middleware for the edge rules, as each async layer costs every request a little.

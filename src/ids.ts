@@ -12,15 +12,17 @@ const LOWER_ALNUM = 'abcdefghijklmnopqrstuvwxyz0123456789'
 const SORTED62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz'
 const SORTED36 = '0123456789abcdefghijklmnopqrstuvwxyz'
 
-/** `n` written in `alphabet`, left-padded to `width` characters. */
-function fixed(n: number, alphabet: string, width: number): string {
-  let out = ''
+// Ids are built as bytes in a scratch buffer and read out as one string: adding characters to a
+// string one by one made a string per character, which showed in allocation profiles.
+const scratch = Buffer.alloc(64)
+
+/** `n` written in `alphabet`, left-padded to `width` characters, at `scratch[at]`. */
+function writeFixed(at: number, n: number, alphabet: string, width: number): void {
   let v = Math.max(0, Math.floor(n))
-  for (let i = 0; i < width; i++) {
-    out = alphabet[v % alphabet.length] + out
+  for (let i = width - 1; i >= 0; i--) {
+    scratch[at + i] = alphabet.charCodeAt(v % alphabet.length)
     v = Math.floor(v / alphabet.length)
   }
-  return out
 }
 
 export interface Ids {
@@ -70,24 +72,33 @@ const pad = (n: number, w = 2) => String(n).padStart(w, '0')
 
 export function createIds(seed?: string): Ids {
   const random = seed === undefined ? cryptoRandom() : seededRandom(seed)
-  const string = (length: number, alphabet = ALNUM) => {
-    let out = ''
-    for (let i = 0; i < length; i++) out += alphabet[Math.floor(random() * alphabet.length)]
-    return out
+  const writeRandom = (at: number, length: number, alphabet: string) => {
+    for (let i = 0; i < length; i++) scratch[at + i] = alphabet.charCodeAt(Math.floor(random() * alphabet.length))
+  }
+  /** A fixed-width number, then random characters: the shape of every sortable id. */
+  const sortable = (n: number, numberAlphabet: string, width: number, length: number, alphabet: string) => {
+    writeFixed(0, n, numberAlphabet, width)
+    writeRandom(width, length - width, alphabet)
+    return scratch.toString('latin1', 0, length)
+  }
+  const string = (length: number, alphabet = ALNUM): string => {
+    if (length > scratch.length) return string(scratch.length, alphabet) + string(length - scratch.length, alphabet)
+    writeRandom(0, length, alphabet)
+    return scratch.toString('latin1', 0, length)
   }
   return {
     random,
     string,
-    txid: (nowUs) => fixed(nowUs, SORTED62, 10) + string(22),
+    txid: (nowUs) => sortable(nowUs, SORTED62, 10, 32, ALNUM),
     endToEndId(nowUs, ispb) {
       const d = new Date(Math.floor(nowUs / 1000))
       const stamp =
         `${d.getUTCFullYear()}${pad(d.getUTCMonth() + 1)}${pad(d.getUTCDate())}` +
         `${pad(d.getUTCHours())}${pad(d.getUTCMinutes())}`
       // The microseconds within the minute keep ids of one minute in order too.
-      return `E${ispb}${stamp}${fixed(nowUs % 60_000_000, SORTED62, 5)}${string(6)}`
+      return `E${ispb}${stamp}${sortable(nowUs % 60_000_000, SORTED62, 5, 11, ALNUM)}`
     },
-    locationId: (nowUs, length) => fixed(nowUs, SORTED36, 11) + string(length - 11, LOWER_ALNUM),
+    locationId: (nowUs, length) => sortable(nowUs, SORTED36, 11, length, LOWER_ALNUM),
     prefixed: (prefix) => `${prefix}_${string(24)}`,
   }
 }

@@ -5,8 +5,9 @@
 import type { IncomingHttpHeaders } from 'node:http'
 import type { Context } from 'hono'
 
-const incomingOf = (c: Context): IncomingHttpHeaders | undefined =>
-  (c.env as { incoming?: { headers: IncomingHttpHeaders } } | undefined)?.incoming?.headers
+type Incoming = { headers: IncomingHttpHeaders; rawHeaders: string[] }
+const incomingMessage = (c: Context): Incoming | undefined => (c.env as { incoming?: Incoming } | undefined)?.incoming
+const incomingOf = (c: Context): IncomingHttpHeaders | undefined => incomingMessage(c)?.headers
 
 /** One header by lower-case name. */
 export function header(c: Context, name: string): string | undefined {
@@ -16,7 +17,7 @@ export function header(c: Context, name: string): string | undefined {
   return Array.isArray(v) ? v.join(', ') : v
 }
 
-/** All headers, lower-case names (Node's parsed object itself on @hono/node-server: no copy). */
-export function allHeaders(c: Context): IncomingHttpHeaders {
-  return incomingOf(c) ?? c.req.header()
+/** All headers as received, as name, value, name, value... (Node's own list: no copy). */
+export function rawHeaders(c: Context): readonly string[] {
+  return incomingMessage(c)?.rawHeaders ?? Object.entries(c.req.header()).flat()
 }

@@ -2,7 +2,7 @@
 // documentation excepted, so polling them does not drown what a test suite wants to count).
 import type { MiddlewareHandler } from 'hono'
 import type { AppEnv, HttpDeps } from './env.js'
-import { allHeaders } from './headers.js'
+import { rawHeaders } from './headers.js'
 
 const SKIP = /^\/(?:_sandbox\/(?:requests|health|openapi\.json)|docs|openapi\.json|favicon\.ico)(?:\/|$)/
 
@@ -12,13 +12,14 @@ export function journal(deps: HttpDeps): MiddlewareHandler<AppEnv> {
     if (SKIP.test(c.req.path)) return next()
     const started = performance.now()
     const at = clock.now()
-    let responseBody: unknown = null
-    const json = c.json
-    // Keep the object the handler answers, instead of re-reading the response stream.
-    c.json = ((object: unknown, ...rest: unknown[]) => {
-      responseBody = object
-      return (json as (...a: unknown[]) => Response)(object, ...rest)
-    }) as typeof c.json
+    let responseBody: string | null = null
+    // Keep the text the handler answers, instead of re-reading the response stream; this is
+    // Hono's own c.json, with the text kept on the way.
+    const body = c.body as (data: string | null, arg?: unknown, headers?: Record<string, string>) => Response
+    c.json = ((object: unknown, arg?: unknown, headers?: Record<string, string>) => {
+      responseBody = JSON.stringify(object) ?? null
+      return body(responseBody, arg, { 'Content-Type': 'application/json', ...headers })
+    }) as unknown as typeof c.json
     await next()
     const status = c.res.status
     // The body was read by the handler (or is read now, while it is still small enough).
@@ -33,8 +34,8 @@ export function journal(deps: HttpDeps): MiddlewareHandler<AppEnv> {
       status,
       durationMs: Math.round((performance.now() - started) * 1000) / 1000,
       companyId: c.get('principal')?.company.id ?? null,
-      // Node's own parsed headers, kept as they are; the journal redacts when it is read.
-      headers: allHeaders(c),
+      // The headers as received; the journal redacts when it is read.
+      rawHeaders: rawHeaders(c),
       requestBody,
       responseBody,
     })

@@ -1,13 +1,16 @@
-// The request journal: the newest LIMIT requests, kept in memory as a ring. Recording costs a
-// request almost nothing (no serialization, no write); redaction happens when the journal is
-// read, and what it answers never holds a secret. It lives as long as the process, like
-// WireMock's: a restart or a reset starts it empty.
-import type { IncomingHttpHeaders } from 'node:http'
+// The request journal: the newest LIMIT requests, kept in memory (see text-ring.ts for why as
+// bytes rather than objects). Recording costs a request a few buffer writes; redaction happens
+// when the journal is read, and what it answers never holds a secret. It lives as long as the
+// process, like WireMock's: a restart or a reset starts it empty.
 import type { Micros } from '../clock.js'
 import { createRedactor } from './redact.js'
+import { createTextRing } from './text-ring.js'
 
 export const JOURNAL_LIMIT = 10_000
-const MAX_BODY = 64 * 1024
+/** Text kept for all entries together; at a few hundred bytes a request, LIMIT is reached first. */
+export const JOURNAL_BYTES = 8 * 1024 * 1024
+/** Longer bodies are kept cut, ending in "...". */
+export const MAX_BODY = 64 * 1024
 
 export interface JournalRecord {
   at: Micros
@@ -17,11 +20,11 @@ export interface JournalRecord {
   status: number
   durationMs: number
   companyId: string | null
-  /** Request headers as received (redacted when read). */
-  headers: IncomingHttpHeaders
+  /** Request headers as received: name, value, name, value... (redacted when read). */
+  rawHeaders: readonly string[]
   requestBody: string | null
-  /** What the handler answered (the object it serialized), or null. */
-  responseBody: unknown
+  /** The text the handler answered, or null. */
+  responseBody: string | null
 }
 
 export interface JournalFilter {
@@ -30,59 +33,82 @@ export interface JournalFilter {
   status?: number
 }
 
-export interface JournalView extends Omit<JournalRecord, 'headers' | 'requestBody' | 'responseBody'> {
+export interface JournalView extends Omit<JournalRecord, 'rawHeaders'> {
   id: number
   headers: Record<string, string>
-  requestBody: string | null
-  responseBody: string | null
 }
 
-export function createRequestJournal(secrets: string[], limit = JOURNAL_LIMIT) {
-  const redact = createRedactor(secrets)
-  const ring: (JournalRecord & { id: number })[] = []
-  let nextId = 1
-  let start = 0 // index of the oldest entry once the ring is full
+const F = { method: 0, path: 1, query: 2, companyId: 3, headers: 4, requestBody: 5, responseBody: 6 } as const
+const FIELDS = 7
 
-  const matches = (e: JournalRecord, f: JournalFilter, companyId?: string) =>
-    (companyId === undefined || e.companyId === companyId) &&
-    (f.method === undefined || e.method === f.method.toUpperCase()) &&
-    (f.path === undefined || e.path === f.path) &&
-    (f.status === undefined || e.status === f.status)
+const cut = (body: string | null) => (body !== null && body.length > MAX_BODY ? `${body.slice(0, MAX_BODY)}...` : body)
 
-  function* newestFirst() {
-    for (let i = ring.length - 1; i >= 0; i--) yield ring[(start + i) % ring.length]!
+/** Header pairs as one text; Node's parser refuses line feeds in names and values. */
+const joinHeaders = (raw: readonly string[]) => raw.join('\n')
+function headersOf(text: string): Record<string, string> {
+  const out: Record<string, string> = {}
+  const parts = text === '' ? [] : text.split('\n')
+  for (let i = 0; i + 1 < parts.length; i += 2) {
+    const name = parts[i]!.toLowerCase()
+    out[name] = out[name] === undefined ? parts[i + 1]! : `${out[name]}, ${parts[i + 1]}`
   }
+  return out
+}
+
+export function createRequestJournal(secrets: string[], limit = JOURNAL_LIMIT, bytes = JOURNAL_BYTES) {
+  const redact = createRedactor(secrets)
+  const ring = createTextRing(limit, bytes, FIELDS)
+  const ids = new Float64Array(limit)
+  const ats = new Float64Array(limit)
+  const durations = new Float64Array(limit)
+  const statuses = new Uint16Array(limit)
+  let nextId = 1
+
+  const matches = (slot: number, f: JournalFilter, companyId?: string) =>
+    (f.status === undefined || statuses[slot] === f.status) &&
+    (f.method === undefined || ring.field(slot, F.method) === f.method.toUpperCase()) &&
+    (f.path === undefined || ring.field(slot, F.path) === f.path) &&
+    (companyId === undefined || ring.field(slot, F.companyId) === companyId)
+
+  const view = (slot: number): JournalView => ({
+    id: ids[slot]!,
+    at: ats[slot]!,
+    method: ring.field(slot, F.method)!,
+    path: ring.field(slot, F.path)!,
+    query: ring.field(slot, F.query)!,
+    status: statuses[slot]!,
+    durationMs: durations[slot]!,
+    companyId: ring.field(slot, F.companyId),
+    headers: redact.headers(headersOf(ring.field(slot, F.headers)!)),
+    requestBody: redact.body(ring.field(slot, F.requestBody)),
+    responseBody: redact.body(ring.field(slot, F.responseBody)),
+  })
 
   return {
     record(e: JournalRecord): void {
-      if (e.requestBody && e.requestBody.length > MAX_BODY) e.requestBody = `${e.requestBody.slice(0, MAX_BODY)}...`
-      const entry = Object.assign(e, { id: nextId++ })
-      if (ring.length < limit) ring.push(entry)
-      else {
-        ring[start] = entry
-        start = (start + 1) % limit
-      }
+      const slot = ring.push([e.method, e.path, e.query, e.companyId, joinHeaders(e.rawHeaders), cut(e.requestBody), cut(e.responseBody)])
+      ids[slot] = nextId++
+      ats[slot] = e.at
+      durations[slot] = e.durationMs
+      statuses[slot] = e.status
     },
     /** Newest first; `before` is an id to continue from. */
     list(f: JournalFilter, take: number, companyId?: string, before?: number): JournalView[] {
       const out: JournalView[] = []
-      for (const e of newestFirst()) {
+      for (const slot of ring.newestFirst()) {
         if (out.length >= take) break
-        if ((before !== undefined && e.id >= before) || !matches(e, f, companyId)) continue
-        out.push({ ...e, headers: redact.headers(e.headers), requestBody: redact.body(e.requestBody), responseBody: redact.body(e.responseBody) })
+        if ((before === undefined || ids[slot]! < before) && matches(slot, f, companyId)) out.push(view(slot))
       }
       return out
     },
     count(f: JournalFilter, companyId?: string): number {
       let n = 0
-      for (const e of ring) if (matches(e, f, companyId)) n++
+      for (const slot of ring.newestFirst()) if (matches(slot, f, companyId)) n++
       return n
     },
     clear(companyId?: string): void {
-      const keep = companyId === undefined ? [] : [...newestFirst()].reverse().filter((e) => e.companyId !== companyId)
-      ring.length = 0
-      ring.push(...keep)
-      start = 0
+      if (companyId === undefined) return ring.clear()
+      for (const slot of ring.newestFirst()) if (ring.field(slot, F.companyId) === companyId) ring.drop(slot)
     },
   }
 }

@@ -34,8 +34,7 @@ export function chargeStore(db: Db) {
   const insertStmt = db.prepare(`
     INSERT INTO charges (id, company_id, user_id, amount, description, status, qr_code, qr_code_name,
       location_id, created_at, expires_at, auto_pay_at, auto_cancel_at, due_at, reused_code)
-    VALUES (@id, @companyId, @userId, @amount, @description, 'pending', @qrCode, @qrCodeName,
-      @locationId, @createdAt, @expiresAt, @autoPayAt, @autoCancelAt, @dueAt, @reusedCode)`)
+    VALUES (?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
   const nextSeqStmt = db.prepare("SELECT coalesce(max(seq), 0) + 1 FROM charges").pluck()
   const byIdStmt = db.prepare('SELECT * FROM charges WHERE id = ?')
   const byLocationStmt = db.prepare('SELECT * FROM charges WHERE location_id = ?')
@@ -58,22 +57,9 @@ export function chargeStore(db: Db) {
 
     /** `reusedCode`: the charge carries a client's code rather than one with its own location. */
     insert(c: Omit<Charge, 'status' | 'paidAt' | 'cancelledAt' | 'cancelReason' | 'endToEndId' | 'payer' | 'revision'>, reusedCode: boolean): void {
-      insertStmt.run({
-        id: c.id,
-        companyId: c.companyId,
-        userId: c.userId,
-        amount: c.amount,
-        description: c.description,
-        qrCode: c.qrCode,
-        qrCodeName: c.qrCodeName,
-        locationId: c.locationId,
-        createdAt: c.createdAt,
-        expiresAt: c.expiresAt,
-        autoPayAt: c.autoPayAt,
-        autoCancelAt: c.autoCancelAt,
-        dueAt: dueAt(c),
-        reusedCode: reusedCode ? 1 : 0,
-      })
+      // Positional: binding by name looks every parameter up in an object, per insert.
+      insertStmt.run(c.id, c.companyId, c.userId, c.amount, c.description, c.qrCode, c.qrCodeName, c.locationId,
+        c.createdAt, c.expiresAt, c.autoPayAt, c.autoCancelAt, dueAt(c), reusedCode ? 1 : 0)
     },
 
     byId(id: string): Charge | undefined {

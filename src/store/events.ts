@@ -11,8 +11,8 @@ export interface EventQuery {
 
 export function eventStore(db: Db) {
   const insertStmt = db.prepare(
-    'INSERT INTO events (id, type, at, company_id, data) VALUES (?, ?, ?, ?, ?) RETURNING seq',
-  ).pluck()
+    'INSERT INTO events (id, type, at, company_id, data) VALUES (?, ?, ?, ?, ?)',
+  )
   const toEvent = (r: any): SandboxEvent & { seq: number } => ({
     seq: r.seq,
     id: r.id,
@@ -24,8 +24,8 @@ export function eventStore(db: Db) {
   const lastSeqStmt = db.prepare('SELECT coalesce(max(seq), 0) FROM events').pluck()
   return {
     lastSeq: () => lastSeqStmt.get() as number,
-    append(e: SandboxEvent): number {
-      return insertStmt.get(e.id, e.type, e.at, e.companyId, JSON.stringify(e.data)) as number
+    append(e: SandboxEvent): void {
+      insertStmt.run(e.id, e.type, e.at, e.companyId, JSON.stringify(e.data))
     },
     list(q: EventQuery): (SandboxEvent & { seq: number })[] {
       const where: string[] = []

@@ -25,8 +25,7 @@ export function transferStore(db: Db) {
   const insertStmt = db.prepare(`
     INSERT INTO transfers (id, company_id, user_id, amount, description, pix_key, pix_type, status,
       message, created_at, settle_at, final_status, final_message)
-    VALUES (@id, @companyId, @userId, @amount, @description, @pixKey, @pixType, @status,
-      @message, @createdAt, @settleAt, @finalStatus, @finalMessage)`)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
   const byIdStmt = db.prepare('SELECT * FROM transfers WHERE id = ?')
   const settleStmt = db.prepare(`
     UPDATE transfers SET status = @status, message = @message, settled_at = @at
@@ -37,7 +36,9 @@ export function transferStore(db: Db) {
 
   return {
     insert(t: Omit<Transfer, 'settledAt'>): void {
-      insertStmt.run(t)
+      // Positional: binding by name looks every parameter up in an object, per insert.
+      insertStmt.run(t.id, t.companyId, t.userId, t.amount, t.description, t.pixKey, t.pixType, t.status,
+        t.message, t.createdAt, t.settleAt, t.finalStatus, t.finalMessage)
     },
 
     byId(id: string): Transfer | undefined {
