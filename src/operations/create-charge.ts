@@ -15,7 +15,7 @@ export interface NewCharge {
 
 export function createCharge(ctx: Context, who: Principal, input: NewCharge): Charge {
   const { store, clock, ids } = ctx
-  return store.tx(() => {
+  return store.txDecided(() => {
     const now = clock.now()
     const description = input.description ?? null
     const locationId = ids.locationId(now, LOCATION_ID_LENGTH)
@@ -48,8 +48,10 @@ export function createCharge(ctx: Context, who: Principal, input: NewCharge): Ch
       payer: null,
       revision: 0,
     }
+    return charge
+  }, (charge) => {
     store.charges.insert(charge, input.payload != null)
-    emit(ctx, 'charge.created', now, charge.companyId, { transaction_id: charge.id, amount: charge.amount })
+    emit(ctx, 'charge.created', charge.createdAt, charge.companyId, { transaction_id: charge.id, amount: charge.amount })
     return charge
   })
 }

@@ -1,6 +1,6 @@
 // Use case: send a transfer (POST /hub/transactions/out). Balance check, debit, record and
-// events happen in one transaction, so concurrent transfers can never overdraw a balance.
-import { AppError } from '../domain/errors.js'
+// events happen in one transaction, so concurrent transfers can never overdraw a balance: the
+// decision reads the balance and the record debits it with nothing run in between.
 import { decideTransfer, firstTransferRule, type OutcomeSources } from '../domain/transfer.js'
 import type { PixType, Principal, Transfer, TransferOutcome } from '../domain/types.js'
 import { emit, moveMoney, SANDBOX_ISPB, type Context } from './context.js'
@@ -19,7 +19,7 @@ export const transferEventType = (status: Transfer['status']) =>
 
 export function createTransfer(ctx: Context, who: Principal, input: NewTransfer): Transfer {
   const { store, clock, ids } = ctx
-  return store.tx(() => {
+  return store.txDecided(() => {
     const now = clock.now()
     const request = { amount: input.amount, pixKey: input.pixKey, pixType: input.pixType }
     const queued = input.headerOutcome ? undefined : store.outcomes.next(who.company.id, request)
@@ -46,10 +46,14 @@ export function createTransfer(ctx: Context, who: Principal, input: NewTransfer)
       finalMessage: decision.finalMessage,
       settledAt: null,
     }
+    return { transfer, debit: decision.debit, usedOutcome: queued && decision.source === 'queued' ? queued.id : null }
+  }, ({ transfer, debit, usedOutcome }) => {
+    const now = transfer.createdAt
     store.transfers.insert(transfer)
-    if (queued && decision.source === 'queued') store.outcomes.use(queued.id)
-    if (decision.debit && moveMoney(ctx, who.company.id, who.userId, -input.amount, 'transfer_debit', transfer.id, now) === null) {
-      throw new AppError('insufficient_balance')
+    if (usedOutcome !== null) store.outcomes.use(usedOutcome)
+    // The decision read the balance in this same transaction: a refused debit here is a bug.
+    if (debit && moveMoney(ctx, who.company.id, who.userId, -transfer.amount, 'transfer_debit', transfer.id, now) === null) {
+      throw new Error(`the balance of ${who.userId} changed between the decision and the debit`)
     }
     const data = { transaction_id: transfer.id, amount: transfer.amount, status: transfer.status, message: transfer.message }
     emit(ctx, 'transfer.created', now, transfer.companyId, data)

@@ -47,6 +47,21 @@ export function createStore(db: Db) {
         depth--
       }
     },
+    /**
+     * A use case as `decide` (reads and checks; may throw, must not write) then `record` (only
+     * writes), without a savepoint: see transactions.ts. Nested in another use case, it runs in
+     * that one's savepoint like any other.
+     */
+    txDecided<D, R>(decide: () => D, record: (decision: D) => R): R {
+      if (depth > 0) return store.tx(() => record(decide()))
+      depth++
+      try {
+        // Caches may hold values of any use case of the abandoned group.
+        return txs.transactDecided(decide, record, () => store.refreshCaches())
+      } finally {
+        depth--
+      }
+    },
     /** The commit of every write made so far, to await before acknowledging one; undefined when none is pending. */
     pendingCommit: txs.pendingCommit,
     /** True when no scenario has ever been loaded: the only state a scenario loads into at start. */

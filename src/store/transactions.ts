@@ -58,8 +58,35 @@ export function transactions(db: Db) {
     }
   }
 
+  /** Rolls back every use case of the current group; those waiting for its commit fail. */
+  function abandon(): void {
+    const p = pending
+    pending = null
+    if (db.inTransaction) rollback.run()
+    p?.reject(new Error('the group commit was abandoned: a use case failed after it had written'))
+  }
+
+  /**
+   * A use case in two phases, without a savepoint: `decide` reads and checks, and may refuse by
+   * throwing, having written nothing; `record` writes what was decided. A savepoint copies every
+   * page its use case then touches, a few percent of a charge; without one, a `record` that
+   * fails can only be undone with the whole group, so it abandons the group commit.
+   */
+  function transactDecided<D, R>(decide: () => D, record: (decision: D) => R, onAbandon: () => void): R {
+    if (!db.inTransaction) open()
+    const decision = decide()
+    try {
+      return record(decision)
+    } catch (err) {
+      abandon()
+      onAbandon()
+      throw err
+    }
+  }
+
   return {
     transact,
+    transactDecided,
     flush,
     /** The commit to wait for, or undefined when nothing is pending (saves a microtask). */
     pendingCommit: (): Promise<void> | undefined => pending?.promise,
