@@ -1,12 +1,14 @@
-// Fake people and companies (pt_BR) for payers and new tenants. Faker takes ~80 ms to load, so
-// it loads in the background after start; users of it await `ready` first. With SEED, the data
-// is the same from run to run.
+// Fake people and companies (pt_BR) for payers and new tenants. Faker takes ~80 ms and ~7 MB to
+// load, and most sessions never pay a charge without naming the payer: it loads on first need,
+// and users of it await `ready()` first. With SEED, the data is the same from run to run.
 import { createHash } from 'node:crypto'
 import type { Faker } from '@faker-js/faker'
 import type { Payer } from './domain/types.js'
 
 export interface Fakes {
-  ready: Promise<void>
+  /** Loads faker once; resolves when payer() and companyName() may be called. */
+  ready(): Promise<void>
+  readonly loaded: boolean
   payer(): Payer
   companyName(): string
 }
@@ -24,16 +26,21 @@ export function cpfFrom(random: () => number): string {
 
 export function createFakes(seed?: string): Fakes {
   let faker: Faker | undefined
-  const ready = import('@faker-js/faker/locale/pt_BR').then((m) => {
-    faker = m.faker
-    if (seed !== undefined) faker.seed(createHash('sha256').update(`fakes:${seed}`).digest().readUInt32LE(0))
-  })
+  let loading: Promise<void> | undefined
+  const ready = () =>
+    (loading ??= import('@faker-js/faker/locale/pt_BR').then((m) => {
+      faker = m.faker
+      if (seed !== undefined) faker.seed(createHash('sha256').update(`fakes:${seed}`).digest().readUInt32LE(0))
+    }))
   const loaded = () => {
-    if (!faker) throw new Error('fake data used before `ready` resolved')
+    if (!faker) throw new Error('fake data used before `ready()` resolved')
     return faker
   }
   return {
     ready,
+    get loaded() {
+      return faker !== undefined
+    },
     payer() {
       const f = loaded()
       return { name: f.person.fullName(), document: cpfFrom(() => f.number.float({ min: 0, max: 0.9999999 })) }

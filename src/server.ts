@@ -98,8 +98,6 @@ export async function startSandbox(config: Config, opts: { log?: Log; clock?: Cl
   publicUrl = publicUrlFor(config, port)
   sandbox.locationBase = locationBase(publicUrl)
 
-  // Due work may pay charges with fake payers: wait for them (the server already answers).
-  await sandbox.fakes.ready
   const ticker = setInterval(() => {
     try {
       runDue(sandbox, clock.now(), (id, err) => log.error('due work failed', { id, error: String(err) }))

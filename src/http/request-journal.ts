@@ -64,24 +64,24 @@ export function createRequestJournal(secrets: string[], limit = JOURNAL_LIMIT, b
   const statuses = new Uint16Array(limit)
   let nextId = 1
 
-  const matches = (slot: number, f: JournalFilter, companyId?: string) =>
+  const matches = (slot: number, text: (string | null)[], f: JournalFilter, companyId?: string) =>
     (f.status === undefined || statuses[slot] === f.status) &&
-    (f.method === undefined || ring.field(slot, F.method) === f.method.toUpperCase()) &&
-    (f.path === undefined || ring.field(slot, F.path) === f.path) &&
-    (companyId === undefined || ring.field(slot, F.companyId) === companyId)
+    (f.method === undefined || text[F.method] === f.method.toUpperCase()) &&
+    (f.path === undefined || text[F.path] === f.path) &&
+    (companyId === undefined || text[F.companyId] === companyId)
 
-  const view = (slot: number): JournalView => ({
+  const view = (slot: number, text: (string | null)[]): JournalView => ({
     id: ids[slot]!,
     at: ats[slot]!,
-    method: ring.field(slot, F.method)!,
-    path: ring.field(slot, F.path)!,
-    query: ring.field(slot, F.query)!,
+    method: text[F.method]!,
+    path: text[F.path]!,
+    query: text[F.query]!,
     status: statuses[slot]!,
     durationMs: durations[slot]!,
-    companyId: ring.field(slot, F.companyId),
-    headers: redact.headers(headersOf(ring.field(slot, F.headers)!)),
-    requestBody: redact.body(ring.field(slot, F.requestBody)),
-    responseBody: redact.body(ring.field(slot, F.responseBody)),
+    companyId: text[F.companyId]!,
+    headers: redact.headers(headersOf(text[F.headers]!)),
+    requestBody: redact.body(text[F.requestBody]!),
+    responseBody: redact.body(text[F.responseBody]!),
   })
 
   return {
@@ -97,18 +97,20 @@ export function createRequestJournal(secrets: string[], limit = JOURNAL_LIMIT, b
       const out: JournalView[] = []
       for (const slot of ring.newestFirst()) {
         if (out.length >= take) break
-        if ((before === undefined || ids[slot]! < before) && matches(slot, f, companyId)) out.push(view(slot))
+        if (before !== undefined && ids[slot]! >= before) continue
+        const text = ring.fields(slot)
+        if (matches(slot, text, f, companyId)) out.push(view(slot, text))
       }
       return out
     },
     count(f: JournalFilter, companyId?: string): number {
       let n = 0
-      for (const slot of ring.newestFirst()) if (matches(slot, f, companyId)) n++
+      for (const slot of ring.newestFirst()) if (matches(slot, ring.fields(slot), f, companyId)) n++
       return n
     },
     clear(companyId?: string): void {
       if (companyId === undefined) return ring.clear()
-      for (const slot of ring.newestFirst()) if (ring.field(slot, F.companyId) === companyId) ring.drop(slot)
+      for (const slot of ring.newestFirst()) if (ring.fields(slot)[F.companyId] === companyId) ring.drop(slot)
     },
   }
 }

@@ -10,7 +10,8 @@ const NULL = 0xffffffff
 export interface TextRing {
   /** Stores a record; returns its slot (valid until the record is evicted). */
   push(fields: readonly (string | null)[]): number
-  field(slot: number, index: number): string | null
+  /** All the fields of a record, read in one go. */
+  fields(slot: number): (string | null)[]
   /** Live slots, newest first. */
   newestFirst(): Generator<number>
   /** Forgets one record (it stays in place, but is never listed again). */
@@ -22,6 +23,7 @@ export interface TextRing {
 export function createTextRing(slots: number, bytes: number, fields: number): TextRing {
   const buf = Buffer.allocUnsafeSlow(bytes)
   const start = new Uint32Array(slots)
+  const size = new Uint32Array(slots)
   const lengths = new Uint32Array(slots * fields)
   const dropped = new Uint8Array(slots)
   // Records are numbered; live ones are [head, next), and record n lives in slot n % slots.
@@ -44,34 +46,36 @@ export function createTextRing(slots: number, bytes: number, fields: number): Te
 
   return {
     push(values) {
-      // UTF-8 takes at most three bytes per UTF-16 unit: a bound known before writing.
-      // One byte more, so that every record starts before the next: an empty record written
-      // where the oldest one starts would otherwise be taken for it.
-      let needed = 1
-      for (const v of values) needed += v === null ? 0 : v.length * 3
+      // One write per record: the fields are joined, and their lengths kept in UTF-16 units.
+      let text = ''
+      for (let i = 0; i < fields; i++) {
+        const v = values[i] ?? null
+        lengths[slotOf(next) * fields + i] = v === null ? NULL : v.length
+        if (v !== null) text += v
+      }
+      // UTF-8 takes at most three bytes per UTF-16 unit: a bound known before writing. One byte
+      // more, so that every record starts before the next: an empty record written where the
+      // oldest one starts would otherwise be taken for it.
+      const needed = text.length * 3 + 1
       if (needed > bytes) throw new RangeError(`a record of up to ${needed} bytes cannot fit a ring of ${bytes}`)
       const at = makeRoom(needed)
       const slot = slotOf(next++)
-      let pos = at
-      for (let i = 0; i < fields; i++) {
-        const v = values[i] ?? null
-        const n = v === null ? NULL : buf.write(v, pos, 'utf8')
-        lengths[slot * fields + i] = n
-        if (n !== NULL) pos += n
-      }
+      const written = buf.write(text, at, 'utf8')
       start[slot] = at
+      size[slot] = written
       dropped[slot] = 0
-      writeAt = pos + 1
+      writeAt = at + written + 1
       return slot
     },
-    field(slot, index) {
-      let pos = start[slot]!
-      for (let i = 0; i < index; i++) {
+    fields(slot) {
+      const text = buf.toString('utf8', start[slot]!, start[slot]! + size[slot]!)
+      const out: (string | null)[] = []
+      let from = 0
+      for (let i = 0; i < fields; i++) {
         const n = lengths[slot * fields + i]!
-        if (n !== NULL) pos += n
+        out.push(n === NULL ? null : text.slice(from, (from += n)))
       }
-      const n = lengths[slot * fields + index]!
-      return n === NULL ? null : buf.toString('utf8', pos, pos + n)
+      return out
     },
     *newestFirst() {
       // Read `head` at every step: a record pushed while the caller iterates may evict.

@@ -13,7 +13,7 @@ export interface Context {
   ids: Ids
   /** The host (and path) of charge locations, without scheme: `localhost:8080`. */
   locationBase: string
-  /** Fake payers and company names; await `fakes.ready` before a use case that needs them. */
+  /** Fake payers and company names; await `fakes.ready()` before a use case that needs them. */
   fakes: Fakes
   /** Told when an event queued a webhook delivery, so the worker can send it without waiting. */
   onWebhookQueued?: () => void

@@ -27,7 +27,7 @@ export const DEFAULT_PROVIDERS = {
   out: { name: 'Sandbox Bank', operations: ['transfer'] },
 } as const satisfies Record<string, Provider>
 
-/** Needs `ctx.fakes.ready` when no name is given. */
+/** Needs `ctx.fakes.ready()` when no name is given. */
 export function createTenant(ctx: Context, input: NewTenant): Tenant {
   const { store, ids } = ctx
   return store.tx(() => {

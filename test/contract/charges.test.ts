@@ -85,6 +85,11 @@ describe('POST /hub/transactions/in', () => {
     const { body } = await create({ amount: 4242 })
     runDue(sb.sandbox, T0 + 4 * SECOND)
     expect(sb.sandbox.store.charges.byId(body.transaction_id)?.status).toBe('pending')
+    // The payer is a fake one: faker loads on first need, and due work waits for it.
+    expect(sb.sandbox.fakes.loaded).toBe(false)
+    expect(runDue(sb.sandbox, T0 + 5 * SECOND)).toEqual([])
+    expect(sb.sandbox.store.charges.byId(body.transaction_id)?.status).toBe('pending')
+    await sb.sandbox.fakes.ready()
     const events = runDue(sb.sandbox, T0 + 5 * SECOND)
     expect(events.map((e) => e.type)).toEqual(['balance.changed', 'charge.paid'])
     expect(sb.sandbox.store.charges.byId(body.transaction_id)?.status).toBe('paid')

@@ -62,7 +62,7 @@ export function mountCharges(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
     async (c) => {
       const { params: p, body } = c.get('input')
       const charge = visible(c.get('scope'), p.transaction_id)
-      await ctx.fakes.ready
+      await ctx.fakes.ready()
       const result = payChargeAsBank(ctx, charge.id, body.payer ?? ctx.fakes.payer())
       return c.json(chargeRecord(ctx, result.charge))
     },

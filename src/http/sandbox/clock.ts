@@ -41,7 +41,7 @@ export function mountClock(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
     }),
     'admin',
     async (c) => {
-      await ctx.fakes.ready
+      await ctx.fakes.ready()
       const events = advanceClock(ctx, c.get('input').body.seconds)
       await deps.webhooks.deliverDue()
       return c.json({ now: isoMicros(ctx.clock.now()), events: events.map(eventRecord) })

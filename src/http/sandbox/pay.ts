@@ -59,7 +59,7 @@ export function mountPay(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
       const scope = c.get('scope')
       const charge = chargeFor(body.qr_code)
       if (!charge || (!scope.admin && charge.companyId !== scope.companyId)) throw new AppError('not_found', 'No charge for this code')
-      await ctx.fakes.ready
+      await ctx.fakes.ready()
       return c.json(chargeRecord(ctx, payChargeAsBank(ctx, charge.id, body.payer ?? ctx.fakes.payer()).charge))
     },
   )

@@ -46,7 +46,7 @@ export function mountTenants(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
     'admin',
     async (c) => {
       const b = c.get('input').body
-      if (b.name === undefined) await ctx.fakes.ready
+      if (b.name === undefined) await ctx.fakes.ready()
       const t = createTenant(ctx, { name: b.name, apiActive: b.api_active, balance: b.balance, providers: b.providers, permissions: b.permissions })
       return c.json({ company_id: t.companyId, user_id: t.userId, client_id: t.clientId, client_secret: t.clientSecret, token: t.token }, 201)
     },
