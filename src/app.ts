@@ -19,16 +19,23 @@ export function createApp(deps: HttpDeps & { publicUrl: () => string }, signer: 
   const router = new PrefixRouter<[MiddlewareHandler<AppEnv>, RouterRoute]>(CONTRACT_BASE)
   const app = new OpenAPIHono<AppEnv>({ router })
   const fallback = createFallback(() => app.routes)
-  app.use(journal(deps))
-  // One middleware for the edge rules, as each async layer costs every request a little.
-  app.use(async (c, next) => {
-    const refused = fallback.refuseImplicitHead(c, CONTRACT_BASE) ?? (await refuseLargeBody(c, MAX_BODY_BYTES))
-    if (refused) return refused
-    await next()
-    // Answers wait for the commit of what they wrote (group commit: see store/transactions.ts).
-    const commit = deps.sandbox.store.pendingCommit()
-    if (commit) await commit
-  })
+  const onError = createErrorHandler(deps.log)
+  // The journal and the edge rules are one middleware, as each async layer costs every request.
+  // Errors of the rules are answered here, inside the journaled span, so they are journaled.
+  app.use(
+    journal(deps, async (c, next) => {
+      try {
+        const refused = fallback.refuseImplicitHead(c, CONTRACT_BASE) ?? (await refuseLargeBody(c, MAX_BODY_BYTES))
+        if (refused) return refused
+        await next()
+        // Answers wait for the commit of what they wrote (group commit: see store/transactions.ts).
+        const commit = deps.sandbox.store.pendingCommit()
+        if (commit) await commit
+      } catch (err) {
+        return onError(err as Error, c)
+      }
+    }),
+  )
 
   const contract = contractApp(deps)
   const sandbox = sandboxApp(deps)
@@ -47,6 +54,6 @@ export function createApp(deps: HttpDeps & { publicUrl: () => string }, signer: 
   ])
 
   app.notFound(fallback.notFound)
-  app.onError(createErrorHandler(deps.log))
+  app.onError(onError)
   return app
 }

@@ -5,7 +5,7 @@
 import type { IncomingHttpHeaders } from 'node:http'
 import type { Context } from 'hono'
 
-type Incoming = { headers: IncomingHttpHeaders; rawHeaders: string[] }
+type Incoming = { headers: IncomingHttpHeaders; rawHeaders: string[]; url?: string }
 const incomingMessage = (c: Context): Incoming | undefined => (c.env as { incoming?: Incoming } | undefined)?.incoming
 const incomingOf = (c: Context): IncomingHttpHeaders | undefined => incomingMessage(c)?.headers
 
@@ -20,4 +20,9 @@ export function header(c: Context, name: string): string | undefined {
 /** All headers as received, as name, value, name, value... (Node's own list: no copy). */
 export function rawHeaders(c: Context): readonly string[] {
   return incomingMessage(c)?.rawHeaders ?? Object.entries(c.req.header()).flat()
+}
+
+/** The request target as received (path and query); Hono's full URL costs a string build. */
+export function rawUrl(c: Context): string {
+  return incomingMessage(c)?.url ?? c.req.url
 }

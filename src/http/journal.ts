@@ -2,14 +2,18 @@
 // documentation excepted, so polling them does not drown what a test suite wants to count).
 import type { MiddlewareHandler } from 'hono'
 import type { AppEnv, HttpDeps } from './env.js'
-import { rawHeaders } from './headers.js'
+import { rawHeaders, rawUrl } from './headers.js'
 
 const SKIP = /^\/(?:_sandbox\/(?:requests|health|openapi\.json)|docs|openapi\.json|favicon\.ico)(?:\/|$)/
 
-export function journal(deps: HttpDeps): MiddlewareHandler<AppEnv> {
+/**
+ * `inner` runs inside the journaled span, as part of this same middleware: each middleware
+ * layer costs every request an async frame, and the edge rules need none of their own.
+ */
+export function journal(deps: HttpDeps, inner: MiddlewareHandler<AppEnv>): MiddlewareHandler<AppEnv> {
   const { clock } = deps.sandbox
   return async (c, next) => {
-    if (SKIP.test(c.req.path)) return next()
+    if (SKIP.test(c.req.path)) return inner(c, next)
     const started = performance.now()
     const at = clock.now()
     let responseBody: string | null = null
@@ -20,11 +24,12 @@ export function journal(deps: HttpDeps): MiddlewareHandler<AppEnv> {
       responseBody = JSON.stringify(object) ?? null
       return body(responseBody, arg, { 'Content-Type': 'application/json', ...headers })
     }) as unknown as typeof c.json
-    await next()
+    const refused = await inner(c, next)
+    if (refused) c.res = refused
     const status = c.res.status
     // The body was read by the handler (or is read now, while it is still small enough).
     const requestBody = status === 413 || c.req.method === 'GET' ? null : await c.req.text().catch(() => null)
-    const url = c.req.url
+    const url = rawUrl(c)
     const q = url.indexOf('?')
     deps.journal.record({
       at,
