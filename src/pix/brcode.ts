@@ -21,14 +21,25 @@ export const crc16 = (s: string): string =>
 
 /** Folds text to printable ASCII (accents dropped) and cuts it to `max` characters. */
 export function asciiField(text: string, max: number, fallback: string): string {
-  const folded = removeAccents(text)
-    .replace(/[^\x20-\x7E]/g, '')
-    .replace(/\s+/g, ' ')
-    .trim()
-    .slice(0, max)
-    .trim()
-  return folded || fallback
+  const key = `${max}\u0000${fallback}\u0000${text}`
+  let folded = folds.get(key)
+  if (folded === undefined) {
+    folded =
+      removeAccents(text)
+        .replace(/[^\x20-\x7E]/g, '')
+        .replace(/\s+/g, ' ')
+        .trim()
+        .slice(0, max)
+        .trim() || fallback
+    if (folds.size >= FOLDS_LIMIT) folds.clear()
+    folds.set(key, folded)
+  }
+  return folded
 }
+
+// Every charge folds its company's name and city, the same few texts again and again.
+const folds = new Map<string, string>()
+const FOLDS_LIMIT = 1000
 
 export interface DynamicCode {
   /** Location without scheme, e.g. `localhost:8080/pix/qr/v2/abc`. */

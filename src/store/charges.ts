@@ -35,7 +35,10 @@ export function chargeStore(db: Db) {
     INSERT INTO charges (id, company_id, user_id, amount, description, status, qr_code, qr_code_name,
       location_id, created_at, expires_at, auto_pay_at, auto_cancel_at, due_at, reused_code)
     VALUES (?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
-  const nextSeqStmt = db.prepare("SELECT coalesce(max(seq), 0) + 1 FROM charges").pluck()
+  const maxSeqStmt = db.prepare('SELECT coalesce(max(seq), 0) FROM charges').pluck()
+  // The newest charge's seq, for the number in qr_code_name: kept in memory, as a query per
+  // charge showed in profiles. A rollback can leave it ahead, which only skips a number.
+  let lastSeq: number | undefined
   const byIdStmt = db.prepare('SELECT * FROM charges WHERE id = ?')
   const byLocationStmt = db.prepare('SELECT * FROM charges WHERE location_id = ?')
   const byEndToEndStmt = db.prepare('SELECT * FROM charges WHERE end_to_end_id = ?')
@@ -53,13 +56,16 @@ export function chargeStore(db: Db) {
   )
 
   return {
-    nextSeq: () => nextSeqStmt.get() as number,
+    nextSeq: () => (lastSeq ??= maxSeqStmt.get() as number) + 1,
+    /** Forgets the cached seq (after a wipe or a rollback of unknown writes). */
+    forgetSeq: () => void (lastSeq = undefined),
 
     /** `reusedCode`: the charge carries a client's code rather than one with its own location. */
     insert(c: Omit<Charge, 'status' | 'paidAt' | 'cancelledAt' | 'cancelReason' | 'endToEndId' | 'payer' | 'revision'>, reusedCode: boolean): void {
       // Positional: binding by name looks every parameter up in an object, per insert.
-      insertStmt.run(c.id, c.companyId, c.userId, c.amount, c.description, c.qrCode, c.qrCodeName, c.locationId,
-        c.createdAt, c.expiresAt, c.autoPayAt, c.autoCancelAt, dueAt(c), reusedCode ? 1 : 0)
+      const { lastInsertRowid } = insertStmt.run(c.id, c.companyId, c.userId, c.amount, c.description, c.qrCode,
+        c.qrCodeName, c.locationId, c.createdAt, c.expiresAt, c.autoPayAt, c.autoCancelAt, dueAt(c), reusedCode ? 1 : 0)
+      lastSeq = Number(lastInsertRowid)
     },
 
     byId(id: string): Charge | undefined {

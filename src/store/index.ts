@@ -73,11 +73,13 @@ export function createStore(db: Db) {
       for (const table of WIPE_ORDER) db.prepare(`DELETE FROM ${table}`).run()
       db.prepare("DELETE FROM meta WHERE key <> 'signing_key'").run()
       store.identity.invalidate()
+      store.charges.forgetSeq()
       setup.reload()
     },
     /** Re-reads every in-memory cache from the database. */
     refreshCaches(): void {
       setup.reload()
+      store.charges.forgetSeq()
       store.outcomes.refresh()
       store.faults.refresh()
       store.webhooks.refresh()

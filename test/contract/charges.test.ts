@@ -56,6 +56,11 @@ describe('POST /hub/transactions/in', () => {
     expect(a).not.toBe(b)
     expect(a.length).toBeLessThanOrEqual(50)
     expect(a).toMatch(/^Loja Exemplo Ltda #\d+$/)
+    // Numbered in order of creation, from #1 again in a reset store.
+    const number = (name: string) => Number(name.split('#')[1])
+    expect(number(b)).toBe(number(a) + 1)
+    await sb.admin('POST', '/reset')
+    expect((await create({ amount: 100 })).body.qr_code_name).toBe('Loja Exemplo Ltda #1')
   })
 
   it('expires one hour after creation, in Sao Paulo time, without zone or fraction', async () => {
