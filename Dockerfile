@@ -55,4 +55,5 @@ HEALTHCHECK --interval=10s --timeout=3s --start-period=5s --retries=3 \
 # The server finishes in-flight requests, closes the store and exits 0 on SIGTERM.
 STOPSIGNAL SIGTERM
 # Exec form: node is PID 1 and receives the stop signal itself (a shell would swallow it).
-CMD ["node", "dist/main.js"]
+# The same command as `npm start` (a test checks): see docs/DESIGN.md, "Memory", for the flag.
+CMD ["node", "--max-semi-space-size=8", "dist/main.js"]

@@ -5,6 +5,14 @@ import { createServer } from 'node:net'
 
 export const ROOT = new URL('..', import.meta.url).pathname
 
+/** Node's arguments for the production server, as `npm start` gives them (flags, then the file). */
+export const SERVER_ARGS: string[] = (() => {
+  const start: string = JSON.parse(readFileSync(`${ROOT}package.json`, 'utf8')).scripts.start
+  const [node, ...args] = start.split(/\s+/)
+  if (node !== 'node') throw new Error(`npm start should run node, not: ${start}`)
+  return args
+})()
+
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const s = createServer()

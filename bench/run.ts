@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { cpus, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import autocannon from 'autocannon'
-import { memoryOf, ROOT, startProcess, type Proc } from './processes.js'
+import { memoryOf, ROOT, SERVER_ARGS, startProcess, type Proc } from './processes.js'
 import { seedHistory } from './seed.js'
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5)
@@ -51,7 +51,7 @@ async function peakRss<T>(pid: number, work: () => Promise<T>): Promise<{ result
 }
 
 const startSandbox = (database: string) =>
-  startProcess(['dist/main.js'], { DATABASE: database, LOG_LEVEL: 'warn', SANDBOX_ADMIN_TOKEN: 'bench-admin-token-0123456789' }, '/_sandbox/health')
+  startProcess(SERVER_ARGS, { DATABASE: database, LOG_LEVEL: 'warn', SANDBOX_ADMIN_TOKEN: 'bench-admin-token-0123456789' }, '/_sandbox/health')
 
 async function main(): Promise<void> {
   process.stdout.write('building...\n')

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os'
 import { dirname, join, posix } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { freePort } from '../bench/processes.js'
+import { freePort, SERVER_ARGS } from '../bench/processes.js'
 import { AUTH, request } from './harness.js'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
@@ -474,6 +474,7 @@ describe('the Dockerfile recipe, followed on the host', () => {
     expect(image.cmd, 'the last stage has a CMD').toBeDefined()
     // Exec form, so that node is PID 1 and receives the stop signal itself.
     expect(image.cmdExec, 'CMD is in exec form').toBe(true)
+    expect(image.cmd, 'CMD starts the server as `npm start` does').toEqual(['node', ...SERVER_ARGS])
     expect(image.healthcheck, 'the last stage has a HEALTHCHECK').toBeDefined()
 
     const port = await freePort()

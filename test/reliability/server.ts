@@ -4,7 +4,7 @@ import { execSync } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { ROOT, startProcess, type Proc } from '../../bench/processes.js'
+import { ROOT, SERVER_ARGS, startProcess, type Proc } from '../../bench/processes.js'
 
 export const ADMIN_TOKEN = 'reliability-admin-token-0123456789'
 export const AUTH = `Basic ${Buffer.from('sandbox-client:sandbox-secret').toString('base64')}`
@@ -23,7 +23,7 @@ export function tempDir(prefix: string): { dir: string; remove: () => void } {
 
 export function startServer(database: string, env: Record<string, string> = {}): Promise<Proc> {
   buildOnce()
-  return startProcess(['dist/main.js'], { DATABASE: database, LOG_LEVEL: 'error', SANDBOX_ADMIN_TOKEN: ADMIN_TOKEN, ...env }, '/_sandbox/health')
+  return startProcess(SERVER_ARGS, { DATABASE: database, LOG_LEVEL: 'error', SANDBOX_ADMIN_TOKEN: ADMIN_TOKEN, ...env }, '/_sandbox/health')
 }
 
 export async function call(base: string, method: string, path: string, json?: unknown, auth = AUTH, timeoutMs = 10_000) {
