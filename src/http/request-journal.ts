@@ -1,5 +1,5 @@
 // The request journal: the newest LIMIT requests, kept in memory (see text-ring.ts for why as
-// bytes rather than objects). Recording costs a request a few buffer writes; redaction happens
+// bytes rather than objects). Recording costs a request one buffer write; redaction happens
 // when the journal is read, and what it answers never holds a secret. It lives as long as the
 // process, like WireMock's: a restart or a reset starts it empty.
 import type { Micros } from '../clock.js'

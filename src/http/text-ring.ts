@@ -2,8 +2,8 @@
 // buffer of UTF-8 bytes, and typed arrays for where each record lies. The request journal keeps
 // the newest ten thousand requests; as objects they were promoted to the old generation and
 // died there a few seconds later, which grew the heap by tens of megabytes under load and cost
-// about a sixth of the CPU of a request in garbage collection. Here a record costs a few
-// `Buffer.write`s and never becomes garbage; the oldest records make room for new ones.
+// about a sixth of the CPU of a request in garbage collection. Here a record costs one
+// `Buffer.write` and never becomes garbage; the oldest records make room for new ones.
 
 const NULL = 0xffffffff
 
@@ -48,11 +48,7 @@ export function createTextRing(slots: number, bytes: number, fields: number): Te
     push(values) {
       // One write per record: the fields are joined, and their lengths kept in UTF-16 units.
       let text = ''
-      for (let i = 0; i < fields; i++) {
-        const v = values[i] ?? null
-        lengths[slotOf(next) * fields + i] = v === null ? NULL : v.length
-        if (v !== null) text += v
-      }
+      for (let i = 0; i < fields; i++) text += values[i] ?? ''
       // UTF-8 takes at most three bytes per UTF-16 unit: a bound known before writing. One byte
       // more, so that every record starts before the next: an empty record written where the
       // oldest one starts would otherwise be taken for it.
@@ -60,6 +56,10 @@ export function createTextRing(slots: number, bytes: number, fields: number): Te
       if (needed > bytes) throw new RangeError(`a record of up to ${needed} bytes cannot fit a ring of ${bytes}`)
       const at = makeRoom(needed)
       const slot = slotOf(next++)
+      for (let i = 0; i < fields; i++) {
+        const v = values[i] ?? null
+        lengths[slot * fields + i] = v === null ? NULL : v.length
+      }
       const written = buf.write(text, at, 'utf8')
       start[slot] = at
       size[slot] = written
