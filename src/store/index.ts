@@ -1,7 +1,7 @@
 // The store: one SQLite database and the repositories over it. `tx` runs a use case as one
 // synchronous transaction: all of it is written, or none of it.
 import { chargeStore } from './charges.js'
-import { startCheckpointer } from './checkpointer.js'
+import { startCheckpointer, truncateWal } from './checkpointer.js'
 import { openDb, type Db } from './db.js'
 import { transactions } from './transactions.js'
 import { eventStore } from './events.js'
@@ -62,6 +62,8 @@ export function createStore(db: Db) {
         depth--
       }
     },
+    /** Runs `fn` outside any transaction: now, or right after the pending commit. */
+    whenIdle: txs.whenIdle,
     /** The commit of every write made so far, to await before acknowledging one; undefined when none is pending. */
     pendingCommit: txs.pendingCommit,
     /** True when no scenario has ever been loaded: the only state a scenario loads into at start. */
@@ -98,7 +100,7 @@ export type Store = ReturnType<typeof createStore>
 export function openStore(path: string): Store {
   const store = createStore(openDb(path))
   if (path === ':memory:') return store
-  const checkpointer = startCheckpointer(store.db, path)
+  const checkpointer = startCheckpointer(store.db, path, () => store.whenIdle(() => truncateWal(store.db)))
   const close = store.close
   return Object.assign(store, {
     close() {

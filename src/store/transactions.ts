@@ -20,18 +20,30 @@ export function transactions(db: Db) {
   const rollbackTo = db.prepare('ROLLBACK TO op')
   let pending: Pending | null = null
 
-  /** Commits the shared transaction now, if one is open. */
+  let betweenTransactions: (() => void)[] = []
+
+  /** Commits the shared transaction now, if one is open; then runs what waited for no transaction. */
   function flush(): void {
     const p = pending
-    if (!p) return
-    pending = null
-    try {
-      commit.run()
-      p.resolve()
-    } catch (err) {
-      if (db.inTransaction) rollback.run()
-      p.reject(err)
+    if (p) {
+      pending = null
+      try {
+        commit.run()
+        p.resolve()
+      } catch (err) {
+        if (db.inTransaction) rollback.run()
+        p.reject(err)
+      }
     }
+    const waiting = betweenTransactions
+    betweenTransactions = []
+    for (const fn of waiting) fn()
+  }
+
+  /** Runs `fn` outside any transaction: now, or right after the pending commit. */
+  function whenIdle(fn: () => void): void {
+    if (!pending && !db.inTransaction) return fn()
+    betweenTransactions.push(fn)
   }
 
   function open(): void {
@@ -88,6 +100,7 @@ export function transactions(db: Db) {
     transact,
     transactDecided,
     flush,
+    whenIdle,
     /** The commit to wait for, or undefined when nothing is pending (saves a microtask). */
     pendingCommit: (): Promise<void> | undefined => pending?.promise,
   }
