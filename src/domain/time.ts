@@ -53,16 +53,17 @@ function offsetAt(ms: number, timeZone: string): number {
 }
 
 /** `YYYY-MM-DDTHH:MM:SS` in `timeZone`, no zone, no fraction (the contract's expiration_date). */
+// Charges made within one second share their expiration text: the last one is kept.
+let lastLocal = { second: NaN, timeZone: '', text: '' }
+
 export function localDateTime(us: Micros, timeZone: string): string {
   const second = Math.floor(us / SECOND_US)
-  // Charges made within one second share their expiration text: the last one is kept.
   if (second === lastLocal.second && timeZone === lastLocal.timeZone) return lastLocal.text
   const ms = second * 1000
   const text = new Date(ms + offsetAt(ms, timeZone)).toISOString().slice(0, 19)
   lastLocal = { second, timeZone, text }
   return text
 }
-let lastLocal = { second: NaN, timeZone: '', text: '' }
 
 export function isValidTimeZone(timeZone: string): boolean {
   try {

@@ -29,20 +29,22 @@ export function mayMatchUnder(routePath: string, prefix: string): boolean {
 export class PrefixRouter<T> implements Router<T> {
   name = 'PrefixRouter'
   readonly #prefix: string
+  readonly #prefixSlash: string
   readonly #under = smart<T>()
   readonly #all = smart<T>()
 
   constructor(prefix: string) {
-    this.#prefix = `${prefix}/`
+    this.#prefix = prefix
+    this.#prefixSlash = `${prefix}/`
   }
 
   add(method: string, path: string, handler: T): void {
     this.#all.add(method, path, handler)
-    if (mayMatchUnder(path, this.#prefix.slice(0, -1))) this.#under.add(method, path, handler)
+    if (mayMatchUnder(path, this.#prefix)) this.#under.add(method, path, handler)
   }
 
   match(method: string, path: string): Result<T> {
-    return (path.startsWith(this.#prefix) ? this.#under : this.#all).match(method, path)
+    return (path.startsWith(this.#prefixSlash) ? this.#under : this.#all).match(method, path)
   }
 
   /** Which router each side settled on (SmartRouter picks on first match): for tests. */

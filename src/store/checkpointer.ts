@@ -13,7 +13,7 @@
 // that pass (a few milliseconds, rarely).
 import { createRequire } from 'node:module'
 import { Worker } from 'node:worker_threads'
-import type { Db } from './db.js'
+import { BUSY_TIMEOUT_MS, type Db } from './db.js'
 
 const WORKER = `
 const { parentPort, workerData } = require('node:worker_threads')
@@ -38,7 +38,7 @@ export function truncateWal(db: Db): void {
   } catch {
     // Busy: the next request to truncate will do it.
   } finally {
-    db.pragma('busy_timeout = 5000')
+    db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`)
   }
 }
 

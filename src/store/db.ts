@@ -6,6 +6,9 @@ import { migrations as allMigrations, type Migration } from './migrations/index.
 
 export type Db = Database.Database
 
+/** How long a statement waits for a lock held by the checkpointer's connection. */
+export const BUSY_TIMEOUT_MS = 5000
+
 export function openDb(path: string, migrations: Migration[] = allMigrations): Db {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true })
   const db = new Database(path)
@@ -13,7 +16,7 @@ export function openDb(path: string, migrations: Migration[] = allMigrations): D
   // NORMAL in WAL mode survives a killed process (only a power loss can drop the last commits).
   db.pragma('synchronous = NORMAL')
   db.pragma('foreign_keys = ON')
-  db.pragma('busy_timeout = 5000')
+  db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`)
   migrate(db, migrations)
   return db
 }

@@ -33,8 +33,6 @@ export function faultStore(db: Db) {
     .pluck()
   const nextStmt = db.prepare(`
     SELECT * FROM faults WHERE operation = ? AND (company_id IS NULL OR company_id = ?) ORDER BY seq LIMIT 1`)
-  const useStmt = db.prepare('UPDATE faults SET remaining = remaining - 1 WHERE seq = ? AND remaining > 1')
-  const dropStmt = db.prepare('DELETE FROM faults WHERE seq = ? AND remaining IS NOT NULL')
   const queue = queueTable(db, 'faults', toFault)
 
   return {
@@ -48,10 +46,7 @@ export function faultStore(db: Db) {
       const r = nextStmt.get(operation, companyId)
       if (!r) return undefined
       const fault = toFault(r)
-      if (fault.remaining !== null && useStmt.run(fault.id).changes === 0) {
-        dropStmt.run(fault.id)
-        queue.refresh()
-      }
+      queue.use(fault.id)
       return fault
     },
     list: queue.list,

@@ -39,8 +39,6 @@ export function outcomeStore(db: Db) {
       AND (match_pix_type IS NULL OR match_pix_type = @type)
       AND (match_amount IS NULL OR match_amount = @amount)
     ORDER BY seq LIMIT 1`)
-  const useStmt = db.prepare('UPDATE outcomes SET remaining = remaining - 1 WHERE seq = ? AND remaining > 1')
-  const dropStmt = db.prepare('DELETE FROM outcomes WHERE seq = ?')
   const queue = queueTable(db, 'outcomes', toQueued)
 
   return {
@@ -67,12 +65,7 @@ export function outcomeStore(db: Db) {
       const r = nextStmt.get({ companyId, key: t.pixKey, type: t.pixType, amount: t.amount })
       return r ? toQueued(r) : undefined
     },
-    use(id: number): void {
-      if (useStmt.run(id).changes === 0) {
-        dropStmt.run(id)
-        queue.refresh()
-      }
-    },
+    use: queue.use,
     list: queue.list,
     clear: queue.clear,
     refresh: queue.refresh,

@@ -9,6 +9,9 @@ export function queueTable<T>(db: Db, table: 'outcomes' | 'faults', toItem: (row
   const ownStmt = db.prepare(`SELECT * FROM ${table} WHERE company_id = ? ORDER BY seq`)
   const clearAllStmt = db.prepare(`DELETE FROM ${table}`)
   const clearOwnStmt = db.prepare(`DELETE FROM ${table} WHERE company_id = ?`)
+  const countDownStmt = db.prepare(`UPDATE ${table} SET remaining = remaining - 1 WHERE seq = ? AND remaining > 1`)
+  // A row without a count (a fault that strikes forever) is never used up.
+  const dropLastStmt = db.prepare(`DELETE FROM ${table} WHERE seq = ? AND remaining IS NOT NULL`)
   let any = (countStmt.get() as number) > 0
   const refresh = () => void (any = (countStmt.get() as number) > 0)
   return {
@@ -16,6 +19,10 @@ export function queueTable<T>(db: Db, table: 'outcomes' | 'faults', toItem: (row
     any: () => any,
     added: () => void (any = true),
     refresh,
+    /** Counts one use of a row down, and drops it when that was its last. */
+    use(seq: number): void {
+      if (countDownStmt.run(seq).changes === 0 && dropLastStmt.run(seq).changes > 0) refresh()
+    },
     list: (companyId?: string): T[] => (companyId === undefined ? allStmt.all() : ownStmt.all(companyId)).map(toItem),
     clear(companyId?: string): number {
       const n = (companyId === undefined ? clearAllStmt.run() : clearOwnStmt.run(companyId)).changes

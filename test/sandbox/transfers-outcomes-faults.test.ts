@@ -125,6 +125,9 @@ describe('injected faults', () => {
     const before = rowCounts(sb)
     expect(await send()).toMatchObject({ status: 500, body: { detail: 'Internal server error' } })
     expect(rowCounts(sb)).toEqual(before)
+    // Without `times`, a fault is never used up.
+    expect((await send()).status).toBe(500)
+    expect((await sb.admin('GET', '/faults')).body.data).toHaveLength(1)
   })
 
   it('posted by a company hit only that company; cleared by DELETE', async () => {

@@ -11,9 +11,12 @@ describe('group commit', () => {
   it('commits every use case of a turn together, once', async () => {
     const store = openStore(':memory:')
     store.tx(() => store.events.append(event('a')))
-    store.txDecided(() => 'b', (id) => store.events.append(event(id)))
     const commit = store.pendingCommit()
     expect(commit).toBeDefined()
+    store.txDecided(() => 'b', (id) => store.events.append(event(id)))
+    // The second use case joins the first one's commit rather than opening its own.
+    expect(store.pendingCommit()).toBe(commit)
+    expect(store.db.inTransaction).toBe(true)
     await commit
     expect(store.pendingCommit()).toBeUndefined()
     expect(count(store)).toBe(2)

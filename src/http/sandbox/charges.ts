@@ -1,25 +1,19 @@
 // Charges in the control plane: list, read, pay (through the provider-webhook path), expire, cancel.
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi'
-import { notFound } from '../../domain/errors.js'
 import { cancelCharge } from '../../operations/charge-transitions.js'
 import { payChargeAsBank } from '../../operations/receive-pix.js'
 import type { AppEnv, HttpDeps } from '../env.js'
 import { controlRoute } from './control-route.js'
 import { chargeRecord } from './records.js'
 import { ChargeRecord, idParam, listQuery, page, Payer } from './schemas.js'
-import { assertVisible, companyFilter } from './scope.js'
+import { companyFilter, visibleTo } from './scope.js'
 
 const params = idParam('transaction_id')
 const one = { 200: { description: 'The charge.', content: { 'application/json': { schema: ChargeRecord } } } }
 
 export function mountCharges(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
   const ctx = deps.sandbox
-  const visible = (scope: AppEnv['Variables']['scope'], id: string) => {
-    const charge = ctx.store.charges.byId(id)
-    if (!charge) throw notFound('Charge')
-    assertVisible(scope, charge.companyId, 'Charge')
-    return charge
-  }
+  const visible = (scope: AppEnv['Variables']['scope'], id: string) => visibleTo(scope, ctx.store.charges.byId(id), 'Charge')
 
   controlRoute(
     app,

@@ -3,7 +3,7 @@
 // global operations (403).
 import { timingSafeEqual } from 'node:crypto'
 import type { MiddlewareHandler } from 'hono'
-import { AppError } from '../../domain/errors.js'
+import { AppError, notFound } from '../../domain/errors.js'
 import { authenticateRequest } from '../auth.js'
 import type { AppEnv, HttpDeps, Scope } from '../env.js'
 import { header } from '../headers.js'
@@ -45,7 +45,8 @@ export function companyFilter(scope: Scope, asked: string | undefined): string |
   return scope.companyId
 }
 
-/** Throws 404 when a record belongs to a company outside the caller's scope. */
-export function assertVisible(scope: Scope, companyId: string | null | undefined, what: string): void {
-  if (!scope.admin && companyId !== scope.companyId) throw new AppError('not_found', `${what} not found`)
+/** The record, if it exists and the caller may see it; 404 otherwise (the same answer for both). */
+export function visibleTo<T extends { companyId: string | null }>(scope: Scope, record: T | undefined, what: string): T {
+  if (!record || (!scope.admin && record.companyId !== scope.companyId)) throw notFound(what)
+  return record
 }

@@ -1,24 +1,18 @@
 // Transfers in the control plane: list, read, settle a pending one.
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi'
-import { notFound } from '../../domain/errors.js'
 import { settleTransferNow } from '../../operations/settle-transfer.js'
 import type { AppEnv, HttpDeps } from '../env.js'
 import { controlRoute } from './control-route.js'
 import { transferRecord } from './records.js'
 import { idParam, listQuery, page, TransferRecord } from './schemas.js'
-import { assertVisible, companyFilter } from './scope.js'
+import { companyFilter, visibleTo } from './scope.js'
 
 const params = idParam('transaction_id')
 const one = { 200: { description: 'The transfer.', content: { 'application/json': { schema: TransferRecord } } } }
 
 export function mountTransfers(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
   const ctx = deps.sandbox
-  const visible = (scope: AppEnv['Variables']['scope'], id: string) => {
-    const transfer = ctx.store.transfers.byId(id)
-    if (!transfer) throw notFound('Transfer')
-    assertVisible(scope, transfer.companyId, 'Transfer')
-    return transfer
-  }
+  const visible = (scope: AppEnv['Variables']['scope'], id: string) => visibleTo(scope, ctx.store.transfers.byId(id), 'Transfer')
 
   controlRoute(
     app,

@@ -1,12 +1,12 @@
 // Webhook deliveries: every attempt of every message, and sending one again.
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi'
-import { AppError, notFound } from '../../domain/errors.js'
+import { AppError } from '../../domain/errors.js'
 import { decodeCursor, pageOf } from '../../store/paging.js'
 import type { Delivery } from '../../store/webhooks.js'
 import type { AppEnv, HttpDeps } from '../env.js'
 import { controlRoute } from './control-route.js'
 import { idParam } from './schemas.js'
-import { assertVisible } from './scope.js'
+import { visibleTo } from './scope.js'
 
 export const DeliveryView = z
   .object({ id: z.string(), webhook_id: z.string(), event_id: z.string(), event_type: z.string(), status: z.string(), attempts: z.array(z.record(z.string(), z.unknown())) })
@@ -58,9 +58,7 @@ export function mountWebhookDeliveries(app: OpenAPIHono<AppEnv>, deps: HttpDeps,
     'scoped',
     async (c) => {
       const id = c.get('input').params.delivery_id
-      const d = store.webhooks.delivery(id)
-      if (!d) throw notFound('Delivery')
-      assertVisible(c.get('scope'), d.companyId, 'Delivery')
+      const d = visibleTo(c.get('scope'), store.webhooks.delivery(id), 'Delivery')
       const sub = store.webhooks.get(d.webhookId)
       if (sub?.disabledAt != null) throw new AppError('conflict', `Webhook is disabled: ${sub.disabledReason}`)
       deps.webhooks.retryNow(id)

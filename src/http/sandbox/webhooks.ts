@@ -1,7 +1,7 @@
 // Outbound webhooks (Part D): subscriptions, deliveries with every attempt, retries, test
 // messages and chaos.
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi'
-import { AppError, notFound } from '../../domain/errors.js'
+import { AppError } from '../../domain/errors.js'
 import { isoMicros } from '../../domain/time.js'
 import { queueTestMessage, setChaos, subscribe, unsubscribe } from '../../operations/webhooks.js'
 import type { Delivery, Subscription } from '../../store/webhooks.js'
@@ -11,7 +11,7 @@ import type { AppEnv, HttpDeps, Scope } from '../env.js'
 import { controlRoute } from './control-route.js'
 import { DeliveryView, mountWebhookDeliveries } from './webhook-deliveries.js'
 import { idParam, listQuery, page, pageList } from './schemas.js'
-import { assertVisible, companyFilter } from './scope.js'
+import { companyFilter, visibleTo } from './scope.js'
 
 const probability = z.number().min(0).max(1)
 const ChaosBody = z
@@ -48,12 +48,7 @@ const view = (s: Subscription) => ({
 export function mountWebhooks(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
   const ctx = deps.sandbox
   const { store } = ctx
-  const visible = (scope: Scope, id: string) => {
-    const sub = store.webhooks.get(id)
-    if (!sub) throw notFound('Webhook')
-    assertVisible(scope, sub.companyId, 'Webhook')
-    return sub
-  }
+  const visible = (scope: Scope, id: string) => visibleTo(scope, store.webhooks.get(id), 'Webhook')
   const deliveryView = (d: Delivery) => ({
     id: d.id,
     webhook_id: d.webhookId,
