@@ -22,6 +22,8 @@ type Figures = { rps: number; p50: number; p99: number; non2xx: number }
 
 const BASE_GET: Target = { name: 'baseline GET', path: '/get', method: 'GET' }
 const BASE_POST: Target = { name: 'baseline POST', path: '/post', method: 'POST', body: '{"amount":1000}', headers: { 'content-type': 'application/json' } }
+// The bare POST plus one durable row: the stack's own limit for an acknowledged write (see baseline.mjs).
+const BASE_DURABLE: Target = { name: 'baseline durable POST', path: '/durable', method: 'POST', body: '{"amount":1000}', headers: { 'content-type': 'application/json' } }
 const CHARGE: Target = { name: 'create charge', path: '/api/v1/hub/transactions/in', method: 'POST', body: '{"amount":1000,"description":"bench"}', headers: JSON_HEADERS }
 const TRANSFER: Target = { name: 'create transfer', path: '/api/v1/hub/transactions/out', method: 'POST', body: '{"amount":1,"pix_key":"maria@example.com","pix_type":"EMAIL"}', headers: JSON_HEADERS }
 const COMPANY: Target = { name: 'company', path: '/api/v1/user/company', method: 'GET', headers: { authorization: AUTH } }
@@ -69,20 +71,20 @@ async function main(): Promise<void> {
     }
     starts.sort((a, b) => a - b)
 
-    const baseline = await startProcess(['bench/baseline.mjs'], {}, '/get')
+    const baseline = await startProcess(['bench/baseline.mjs'], { BASELINE_DB: join(dir, 'baseline.db') }, '/get')
     procs.push(baseline)
     let sandbox = await startSandbox(database)
     procs.push(sandbox)
 
     // Warm both up (JIT, caches) before anything is measured.
-    for (const t of [BASE_GET, BASE_POST]) await load(baseline.url, t, WARMUP)
+    for (const t of [BASE_GET, BASE_POST, BASE_DURABLE]) await load(baseline.url, t, WARMUP)
     for (const t of [CHARGE, TRANSFER, COMPANY]) await load(sandbox.url, t, WARMUP)
 
     const samples = new Map<string, Figures[]>()
     const add = (name: string, f: Figures) => samples.set(name, [...(samples.get(name) ?? []), f])
     let peak = 0
     for (let round = 0; round < ROUNDS; round++) {
-      for (const t of [BASE_GET, BASE_POST]) add(t.name, await load(baseline.url, t))
+      for (const t of [BASE_GET, BASE_POST, BASE_DURABLE]) add(t.name, await load(baseline.url, t))
       for (const t of [CHARGE, TRANSFER, COMPANY]) {
         const { result, peak: p } = await peakRss(sandbox.child.pid!, () => load(sandbox.url, t))
         peak = Math.max(peak, p)
@@ -111,7 +113,7 @@ async function main(): Promise<void> {
     const results = {
       machine: { cpu: cpus()[0]?.model, cores: cpus().length, node: process.version, platform: `${process.platform} ${process.arch}` },
       settings: { seconds: SECONDS, rounds: ROUNDS, connections: CONNECTIONS, history: HISTORY },
-      baseline: { get: fig(BASE_GET.name), post: fig(BASE_POST.name) },
+      baseline: { get: fig(BASE_GET.name), post: fig(BASE_POST.name), durable_post: fig(BASE_DURABLE.name) },
       sandbox: { charge: fig(CHARGE.name), transfer: fig(TRANSFER.name), company: fig(COMPANY.name) },
       ratios: {
         charge_vs_baseline_post: ratio(fig(CHARGE.name).rps, fig(BASE_POST.name).rps),
@@ -120,6 +122,12 @@ async function main(): Promise<void> {
         charge_busy_vs_empty: ratio(busy.get(CHARGE.name)!.rps, fig(CHARGE.name).rps),
         transfer_busy_vs_empty: ratio(busy.get(TRANSFER.name)!.rps, fig(TRANSFER.name).rps),
         company_busy_vs_empty: ratio(busy.get(COMPANY.name)!.rps, fig(COMPANY.name).rps),
+      },
+      // Not targets: how the writes compare with the bare stack's own acknowledged write.
+      context: {
+        durable_post_vs_baseline_post: ratio(fig(BASE_DURABLE.name).rps, fig(BASE_POST.name).rps),
+        charge_vs_durable_post: ratio(fig(CHARGE.name).rps, fig(BASE_DURABLE.name).rps),
+        transfer_vs_durable_post: ratio(fig(TRANSFER.name).rps, fig(BASE_DURABLE.name).rps),
       },
       p99_ms: Math.max(fig(CHARGE.name).p99, fig(TRANSFER.name).p99, fig(COMPANY.name).p99),
       start_to_first_200_ms: Math.round(starts[Math.floor(starts.length / 2)]! * 10) / 10,
@@ -146,7 +154,7 @@ async function main(): Promise<void> {
       '',
       row(['target', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx']),
       row(['---', '---', '---', '---', '---']),
-      ...[BASE_GET, BASE_POST, CHARGE, TRANSFER, COMPANY].map((t) => {
+      ...[BASE_GET, BASE_POST, BASE_DURABLE, CHARGE, TRANSFER, COMPANY].map((t) => {
         const f = fig(t.name)
         return row([t.name, Math.round(f.rps), f.p50, f.p99, f.non2xx])
       }),
@@ -154,6 +162,9 @@ async function main(): Promise<void> {
       row(['figure', 'measured', 'target', 'met']),
       row(['---', '---', '---', '---']),
       ...targets.map(([figure, value, op, target]) => row([figure, value, `${op} ${target}`, (op === '>=' ? value >= target : value <= target) ? 'yes' : 'NO'])),
+      '',
+      'context (not targets):',
+      ...Object.entries(results.context).map(([k, v]) => `  ${k.replaceAll('_', ' ')}: ${v}`),
     ]
     process.stdout.write(lines.join('\n') + '\n')
   } finally {
