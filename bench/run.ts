@@ -96,19 +96,27 @@ async function main(): Promise<void> {
     for (const t of [CHARGE, TRANSFER, COMPANY]) await load(sandbox.url, t, WARMUP)
     for (const t of [CHARGE, TRANSFER, COMPANY]) await load(busySandbox.url, t, WARMUP)
 
-    // Every round measures everything, so each ratio can be taken within one round, between
-    // measurements seconds apart: the machine's speed drifts more than that over a whole run.
+    // Every round measures everything, each figure right next to what it is divided by, so each
+    // ratio is taken within a round between measurements seconds apart: the machine's speed
+    // drifts more than that over a whole run.
     const samples = new Map<string, Figures[]>()
     const add = (name: string, f: Figures) => samples.set(name, [...(samples.get(name) ?? []), f])
+    const steps: [Proc, Target, string][] = [
+      [baseline, BASE_GET, BASE_GET.name], [sandbox, COMPANY, COMPANY.name], [busySandbox, COMPANY, `busy ${COMPANY.name}`],
+      [baseline, BASE_POST, BASE_POST.name], [sandbox, CHARGE, CHARGE.name], [busySandbox, CHARGE, `busy ${CHARGE.name}`],
+      [sandbox, TRANSFER, TRANSFER.name], [busySandbox, TRANSFER, `busy ${TRANSFER.name}`], [baseline, BASE_DURABLE, BASE_DURABLE.name],
+    ]
     let peak = 0
     for (let round = 0; round < ROUNDS; round++) {
-      for (const t of [BASE_GET, BASE_POST, BASE_DURABLE]) add(t.name, await load(baseline.url, t))
-      for (const t of [CHARGE, TRANSFER, COMPANY]) {
+      for (const [proc, t, name] of steps) {
+        if (proc !== sandbox) {
+          add(name, await load(proc.url, t))
+          continue
+        }
         const { result, peak: p } = await peakRss(sandbox.child.pid!, () => load(sandbox.url, t))
         peak = Math.max(peak, p)
-        add(t.name, result)
+        add(name, result)
       }
-      for (const t of [CHARGE, TRANSFER, COMPANY]) add(`busy ${t.name}`, await load(busySandbox.url, t))
       process.stdout.write(`round ${round + 1}/${ROUNDS} done\n`)
     }
     const fig = (name: string) => mean(samples.get(name)!)
@@ -144,6 +152,8 @@ async function main(): Promise<void> {
       start_to_first_200_ms: Math.round(starts[Math.floor(starts.length / 2)]! * 10) / 10,
       peak_rss_mb: Math.round((peak / 1024 / 1024) * 10) / 10,
       busy: Object.fromEntries(busy),
+      // Requests per second of every measurement, round by round, to see the noise the medians hide.
+      rounds: Object.fromEntries([...samples].map(([name, xs]) => [name, xs.map((f) => Math.round(f.rps))])),
       seed_seconds: Math.round(seedMs / 100) / 10,
     }
     const targets: [string, number, string, number][] = [
