@@ -30,8 +30,8 @@ const CHARGE: Target = { name: 'create charge', path: '/api/v1/hub/transactions/
 const TRANSFER: Target = { name: 'create transfer', path: '/api/v1/hub/transactions/out', method: 'POST', body: '{"amount":1,"pix_key":"maria@example.com","pix_type":"EMAIL"}', headers: JSON_HEADERS }
 const COMPANY: Target = { name: 'company', path: '/api/v1/user/company', method: 'GET', headers: { authorization: AUTH } }
 
-// Before each measurement: the servers' checkpoint workers copy the last run's WAL within a
-// second; left running, that copy was charged to whatever was measured next.
+// Before each measurement: the servers' checkpoint workers copy the last load's WAL within a
+// second, and that copy should not be charged to whatever is measured next.
 const SETTLE_MS = 1500
 
 async function load(url: string, t: Target, seconds = SECONDS, connections = CONNECTIONS): Promise<Figures> {
