@@ -52,10 +52,10 @@ function offsetAt(ms: number, timeZone: string): number {
   return offsetMs
 }
 
-/** `YYYY-MM-DDTHH:MM:SS` in `timeZone`, no zone, no fraction (the contract's expiration_date). */
 // Charges made within one second share their expiration text: the last one is kept.
 let lastLocal = { second: NaN, timeZone: '', text: '' }
 
+/** `YYYY-MM-DDTHH:MM:SS` in `timeZone`, no zone, no fraction (the contract's expiration_date). */
 export function localDateTime(us: Micros, timeZone: string): string {
   const second = Math.floor(us / SECOND_US)
   if (second === lastLocal.second && timeZone === lastLocal.timeZone) return lastLocal.text

@@ -64,11 +64,18 @@ export function createRequestJournal(secrets: string[], limit = JOURNAL_LIMIT, b
   const statuses = new Uint16Array(limit)
   let nextId = 1
 
-  const matches = (slot: number, text: (string | null)[], f: JournalFilter, companyId?: string) =>
-    (f.status === undefined || statuses[slot] === f.status) &&
-    (f.method === undefined || text[F.method] === f.method.toUpperCase()) &&
-    (f.path === undefined || text[F.path] === f.path) &&
-    (companyId === undefined || text[F.companyId] === companyId)
+  // The text of a record is decoded only when a filter needs it: a count of a full journal
+  // without one took ~5 ms decoding text it never looked at.
+  function matches(slot: number, f: JournalFilter, companyId?: string): boolean {
+    if (f.status !== undefined && statuses[slot] !== f.status) return false
+    if (f.method === undefined && f.path === undefined && companyId === undefined) return true
+    const text = ring.fields(slot)
+    return (
+      (f.method === undefined || text[F.method] === f.method.toUpperCase()) &&
+      (f.path === undefined || text[F.path] === f.path) &&
+      (companyId === undefined || text[F.companyId] === companyId)
+    )
+  }
 
   const view = (slot: number, text: (string | null)[]): JournalView => ({
     id: ids[slot]!,
@@ -98,14 +105,13 @@ export function createRequestJournal(secrets: string[], limit = JOURNAL_LIMIT, b
       for (const slot of ring.newestFirst()) {
         if (out.length >= take) break
         if (before !== undefined && ids[slot]! >= before) continue
-        const text = ring.fields(slot)
-        if (matches(slot, text, f, companyId)) out.push(view(slot, text))
+        if (matches(slot, f, companyId)) out.push(view(slot, ring.fields(slot)))
       }
       return out
     },
     count(f: JournalFilter, companyId?: string): number {
       let n = 0
-      for (const slot of ring.newestFirst()) if (matches(slot, ring.fields(slot), f, companyId)) n++
+      for (const slot of ring.newestFirst()) if (matches(slot, f, companyId)) n++
       return n
     },
     clear(companyId?: string): void {

@@ -1,8 +1,9 @@
 // Transactions with group commit. Each use case runs in a shared transaction that commits once
 // per turn of the event loop, so the concurrent requests of one turn share one commit (one WAL
 // write) instead of paying one each. A use case runs in a savepoint and, failing, rolls back its
-// own savepoint only; or, split into decide and record, without one (`transactDecided`). Nothing is acknowledged before its commit: the HTTP layer awaits `pendingCommit()`
-// before it answers, so an answered write survives a crash.
+// own savepoint only; or, split into decide and record, without one (`transactDecided`).
+// Nothing is acknowledged before its commit: the HTTP layer awaits `pendingCommit()` before it
+// answers, so an answered write survives a crash.
 import type { Db } from './db.js'
 
 interface Pending {
