@@ -45,8 +45,8 @@ export function createApp(deps: HttpDeps & { publicUrl: () => string }, signer: 
   // Built on first request and kept: the routes never change after start.
   let contractDoc: unknown
   let sandboxDoc: unknown
-  app.get('/openapi.json', (c) => c.json((contractDoc ??= contractDocument(contract, deps.publicUrl(), deps.version))))
-  app.get(`${SANDBOX_BASE}/openapi.json`, (c) => c.json((sandboxDoc ??= sandboxDocument(sandbox, deps.publicUrl(), deps.version))))
+  app.get('/openapi.json', (c) => c.json((contractDoc ??= contractDocument(contract, deps.version))))
+  app.get(`${SANDBOX_BASE}/openapi.json`, (c) => c.json((sandboxDoc ??= sandboxDocument(sandbox, deps.version))))
   mountLocation(app, deps, signer)
   mountDocs(app, [
     { name: 'Contract (/api/v1)', url: '/openapi.json' },

@@ -75,6 +75,19 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
 
 export const publicUrlFor = (config: Config, port: number): string => config.publicUrl ?? `http://localhost:${port}`
 
+/** Hosts that mean "every interface": this machine reaches them at its IPv4 loopback. */
+const ANY_HOST = new Set(['0.0.0.0', '::', '127.0.0.1'])
+
+/**
+ * The address the banner prints for a browser or a client's base_url: PUBLIC_URL when set, else
+ * `http://127.0.0.1:<port>` (the README's) when listening there or on every interface.
+ */
+export function addressFor(config: Config, port: number): string {
+  if (config.publicUrl) return config.publicUrl
+  const host = ANY_HOST.has(config.host) ? '127.0.0.1' : config.host.includes(':') ? `[${config.host}]` : config.host
+  return `http://${host}:${port}`
+}
+
 /** The public URL as a BR Code location wants it: no scheme, no trailing slash. */
 export function locationBase(publicUrl: string): string {
   return publicUrl.replace(/^https?:\/\//i, '').replace(/\/+$/, '')

@@ -1,6 +1,6 @@
 // Entry point: read the configuration, start the sandbox, print the banner, stop cleanly.
 import { setFlagsFromString } from 'node:v8'
-import { ConfigError, loadConfig } from './config.js'
+import { addressFor, ConfigError, loadConfig } from './config.js'
 import { ScenarioError } from './scenarios/loader.js'
 import { startSandbox, StartupError, VERSION } from './server.js'
 
@@ -14,13 +14,15 @@ setFlagsFromString('--no-allocation-site-pretenuring')
 async function main(): Promise<void> {
   const config = loadConfig()
   const running = await startSandbox(config)
-  const { url, publicUrl } = running
+  const { url } = running
+  // One address for everything printed, the README's: http://127.0.0.1:<port> unless PUBLIC_URL says otherwise.
+  const address = addressFor(config, running.port)
   const scenario = running.sandbox.store.setup.meta.get<string>('scenario') ?? config.scenario
   const lines = [
     `pix-sandbox ${VERSION} listening on ${url}`,
-    `  base_url     ${publicUrl}/api/v1`,
-    `  docs         ${publicUrl}/docs`,
-    `  health       ${publicUrl}/_sandbox/health`,
+    `  base_url     ${address}/api/v1`,
+    `  docs         ${address}/docs`,
+    `  health       ${address}/_sandbox/health`,
     `  store        ${config.database}`,
     running.scenarioLoaded
       ? `  scenario     ${running.scenarioLoaded} (loaded into the new store)`

@@ -16,6 +16,8 @@ export interface AppEnv {
     scope: Scope
     body: unknown
     input: { params: any; query: any; body: any }
+    /** The schemes a 401 announces in `WWW-Authenticate` (the contract's: Basic only). */
+    challenges: readonly string[]
   }
 }
 

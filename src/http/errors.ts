@@ -33,7 +33,7 @@ export class ValidationErrorList extends Error {
 export function errorResponse(c: Context, err: AppError): Response {
   const entry = ERRORS[err.code]
   const status = (err.status ?? entry.status) as ContentfulStatusCode
-  if (err.code === 'not_authenticated') c.header('WWW-Authenticate', 'Basic')
+  if (err.code === 'not_authenticated') for (const scheme of c.get('challenges') ?? ['Basic']) c.header('WWW-Authenticate', scheme, { append: true })
   return c.json({ detail: err.detail ?? entry.detail }, status)
 }
 

@@ -11,6 +11,12 @@ export const JOURNAL_LIMIT = 10_000
 export const JOURNAL_BYTES = 8 * 1024 * 1024
 /** Longer bodies are kept cut, ending in "...". */
 export const MAX_BODY = 64 * 1024
+/**
+ * Bodies nested deeper are kept cut before the first bracket too deep, ending in "...": a reader
+ * then gets text rather than a value too deep to serialize (5,000 nested arrays overflowed the
+ * stack of JSON.stringify), and what lies that deep is never kept, secrets included.
+ */
+export const MAX_DEPTH = 64
 
 export interface JournalRecord {
   at: Micros
@@ -41,7 +47,31 @@ export interface JournalView extends Omit<JournalRecord, 'rawHeaders'> {
 const F = { method: 0, path: 1, query: 2, companyId: 3, headers: 4, requestBody: 5, responseBody: 6 } as const
 const FIELDS = 7
 
-const cut = (body: string | null) => (body !== null && body.length > MAX_BODY ? `${body.slice(0, MAX_BODY)}...` : body)
+/** Where the first bracket that opens level MAX_DEPTH + 1 lies, outside JSON strings; -1 if none. */
+export function tooDeepAt(text: string): number {
+  let depth = 0
+  let inString = false
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    if (inString) {
+      if (c === 0x5c) i++
+      else if (c === 0x22) inString = false
+    } else if (c === 0x22) inString = true
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > MAX_DEPTH) return i
+    } else if (c === 0x5d || c === 0x7d) depth--
+  }
+  return -1
+}
+
+/** What the journal keeps of a body: at most MAX_BODY characters and MAX_DEPTH levels. */
+export function keptBody(body: string | null): string | null {
+  if (body === null) return null
+  const text = body.length > MAX_BODY ? body.slice(0, MAX_BODY) : body
+  const deep = tooDeepAt(text)
+  if (deep >= 0) return `${text.slice(0, deep)}...`
+  return text.length < body.length ? `${text}...` : body
+}
 
 /** Header pairs as one text; Node's parser refuses line feeds in names and values. */
 const joinHeaders = (raw: readonly string[]) => raw.join('\n')
@@ -82,7 +112,7 @@ export function createRequestJournal(secrets: string[], limit = JOURNAL_LIMIT, b
     at: ats[slot]!,
     method: text[F.method]!,
     path: text[F.path]!,
-    query: text[F.query]!,
+    query: redact.query(text[F.query]!),
     status: statuses[slot]!,
     durationMs: durations[slot]!,
     companyId: text[F.companyId]!,
@@ -93,7 +123,7 @@ export function createRequestJournal(secrets: string[], limit = JOURNAL_LIMIT, b
 
   return {
     record(e: JournalRecord): void {
-      const slot = ring.push([e.method, e.path, e.query, e.companyId, joinHeaders(e.rawHeaders), cut(e.requestBody), cut(e.responseBody)])
+      const slot = ring.push([e.method, e.path, e.query, e.companyId, joinHeaders(e.rawHeaders), keptBody(e.requestBody), keptBody(e.responseBody)])
       ids[slot] = nextId++
       ats[slot] = e.at
       durations[slot] = e.durationMs

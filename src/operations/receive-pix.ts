@@ -47,8 +47,9 @@ export function receivePix(ctx: Context, items: PixReceived[], companyId?: strin
         throw new AppError('invalid_input', `${where}valor ${item.valor} differs from the charge amount`)
       }
       if (charge.endToEndId === item.endToEndId) return { txid: charge.id, endToEndId: item.endToEndId, duplicate: true, charge }
-      const other = store.charges.byEndToEndId(item.endToEndId)
-      if (other) throw conflict(`${where}endToEndId ${item.endToEndId} already paid another charge`)
+      // Looked up within the charge's company only, so the answer tells nothing of another's.
+      const other = store.charges.byEndToEndId(charge.companyId, item.endToEndId)
+      if (other) throw conflict(`${where}endToEndId ${item.endToEndId} already paid another charge of this company`)
       try {
         const paid = payCharge(ctx, charge.id, { at, endToEndId: item.endToEndId, payer: payerOf(item.pagador) })
         return { txid: paid.id, endToEndId: item.endToEndId, duplicate: false, charge: paid }

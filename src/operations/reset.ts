@@ -1,15 +1,22 @@
 // Use case: return the sandbox to a fresh start with a scenario, in one transaction (a scenario
-// that fails to apply leaves the old state in place).
+// that fails to apply leaves the old state, and the old clock, in place).
 import type { Scenario } from '../scenarios/schema.js'
 import { applyScenario } from './apply-scenario.js'
 import type { Context } from './context.js'
 
 export function resetSandbox(ctx: Context, scenario: Scenario, name: string): void {
-  const { store } = ctx
-  store.tx(() => {
-    store.wipe()
-    applyScenario(ctx, scenario, name, true)
-  })
+  const { store, clock } = ctx
+  const before = clock.state()
+  // The clock goes back to real time first, so the re-seeded state is stamped at the new now.
+  clock.reset()
+  try {
+    store.tx(() => {
+      store.wipe()
+      applyScenario(ctx, scenario, name, true)
+    })
+  } catch (err) {
+    clock.restore(before)
+    throw err
+  }
   store.refreshCaches()
-  ctx.clock.reset()
 }

@@ -41,10 +41,14 @@ export function chargeStore(db: Db) {
   let lastSeq: number | undefined
   const byIdStmt = db.prepare('SELECT * FROM charges WHERE id = ?')
   const byLocationStmt = db.prepare('SELECT * FROM charges WHERE location_id = ?')
-  const byEndToEndStmt = db.prepare('SELECT * FROM charges WHERE end_to_end_id = ?')
-  const byCodeStmt = db.prepare(
-    "SELECT * FROM charges WHERE qr_code = ? AND status = 'pending' AND reused_code = 1 ORDER BY seq DESC LIMIT 1",
-  )
+  const byEndToEndStmt = db.prepare('SELECT * FROM charges WHERE company_id = ? AND end_to_end_id = ?')
+  // The bare `id` beside max(seq) is the id of the row holding that max (SQLite guarantees it).
+  const byCodeStmt = db
+    .prepare(`
+      SELECT id, max(seq) AS newest FROM charges
+      WHERE qr_code = @qrCode AND status = 'pending' AND reused_code = 1 AND (@companyId IS NULL OR company_id = @companyId)
+      GROUP BY company_id ORDER BY newest DESC LIMIT @limit`)
+    .pluck()
   const paidStmt = db.prepare(`
     UPDATE charges SET status = 'paid', paid_at = @at, end_to_end_id = @endToEndId, payer = @payer,
       revision = revision + 1 WHERE id = @id AND status = 'pending'`)
@@ -78,14 +82,15 @@ export function chargeStore(db: Db) {
       return r ? toCharge(r) : undefined
     },
 
-    byEndToEndId(endToEndId: string): Charge | undefined {
-      const r = byEndToEndStmt.get(endToEndId)
+    /** End-to-end ids are unique within a company: another company's are none of its business. */
+    byEndToEndId(companyId: string, endToEndId: string): Charge | undefined {
+      const r = byEndToEndStmt.get(companyId, endToEndId)
       return r ? toCharge(r) : undefined
     },
 
-    newestPendingByCode(qrCode: string): Charge | undefined {
-      const r = byCodeStmt.get(qrCode)
-      return r ? toCharge(r) : undefined
+    /** Ids of the newest pending charge carrying exactly this reused code, one per company (or of one company), newest first. */
+    newestPendingByCode(qrCode: string, companyId: string | undefined, limit: number): string[] {
+      return byCodeStmt.all({ qrCode, companyId: companyId ?? null, limit }) as string[]
     },
 
     /** Returns false if the charge was no longer pending (the caller's transaction then aborts). */

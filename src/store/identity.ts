@@ -4,10 +4,12 @@ import type { Micros } from '../clock.js'
 import type { Company, Direction, Environment, Operation, Principal, Provider } from '../domain/types.js'
 import type { Db } from './db.js'
 
-export interface CredentialRecord {
-  principal: Principal
+/** What a login checks first: the same shape, and the same work, for a known and an unknown client id. */
+export interface CredentialCheck {
+  known: boolean
   secretHash: Buffer
   revoked: boolean
+  environment: Environment
 }
 
 export interface NewUser {
@@ -46,8 +48,15 @@ const splitList = (s: string | null) => (s ? s.split(',') : [])
 export function identityStore(db: Db) {
   let version = 0
   const bump = () => void version++
-  const credentialStmt = db.prepare(`
-    SELECT c.client_id, c.secret_hash, c.environment, c.revoked, u.id AS user_id, u.permissions,
+  // One row of the same columns whether or not the id exists (a dummy hash and a revoked
+  // credential standing in), so a known and an unknown client id cost the same: no join, no
+  // principal until the secret has matched.
+  const checkStmt = db.prepare(`
+    SELECT c.client_id IS NOT NULL AS known, coalesce(c.secret_hash, @dummyHash) AS secret_hash,
+           coalesce(c.revoked, 1) AS revoked, coalesce(c.environment, 'sandbox') AS environment
+    FROM (SELECT @clientId AS client_id) q LEFT JOIN credentials c ON c.client_id = q.client_id`)
+  const principalStmt = db.prepare(`
+    SELECT c.client_id, c.environment, u.id AS user_id, u.permissions,
            co.id, co.name, co.city, co.api_active, co.created_at, co.updated_at,
            pin.name AS in_name, pin.operations AS in_ops, pout.name AS out_name, pout.operations AS out_ops
     FROM credentials c
@@ -84,8 +93,15 @@ export function identityStore(db: Db) {
     /** For writes made outside this repository (a wipe, a cascade). */
     invalidate: bump,
 
-    credential(clientId: string): CredentialRecord | undefined {
-      const r = credentialStmt.get(clientId) as Record<string, any> | undefined
+    /** The stored hash of a client id's secret, or `dummyHash` when the id is unknown. */
+    credentialCheck(clientId: string, dummyHash: Buffer): CredentialCheck {
+      const r = checkStmt.get({ clientId, dummyHash }) as { known: number; secret_hash: Buffer; revoked: number; environment: Environment }
+      return { known: r.known === 1, secretHash: r.secret_hash, revoked: r.revoked === 1, environment: r.environment }
+    },
+
+    /** Who a client id acts as: its user, company and Providers. */
+    principal(clientId: string): Principal | undefined {
+      const r = principalStmt.get(clientId) as Record<string, any> | undefined
       if (!r) return undefined
       const providers: Partial<Record<Direction, Provider>> = {}
       const pin = toProvider(r.in_name, r.in_ops)
@@ -93,16 +109,12 @@ export function identityStore(db: Db) {
       if (pin) providers.in = pin
       if (pout) providers.out = pout
       return {
-        secretHash: r.secret_hash,
-        revoked: r.revoked === 1,
-        principal: {
-          clientId: r.client_id,
-          environment: r.environment,
-          userId: r.user_id,
-          permissions: splitList(r.permissions) as Operation[],
-          providers,
-          company: toCompany(r as CompanyRow),
-        },
+        clientId: r.client_id,
+        environment: r.environment,
+        userId: r.user_id,
+        permissions: splitList(r.permissions) as Operation[],
+        providers,
+        company: toCompany(r as CompanyRow),
       }
     },
 

@@ -12,7 +12,7 @@ describe('GET /openapi.json', () => {
     const { status, body } = await sb.request('GET', '/openapi.json')
     expect(status).toBe(200)
     expect(body.openapi).toBe('3.1.0')
-    expect(body.servers).toEqual([{ url: 'http://localhost:8080/api/v1' }])
+    expect(body.servers).toEqual([{ url: '/api/v1' }])
     const operations = Object.entries(body.paths).flatMap(([path, ops]) => Object.keys(ops as object).map((m) => `${m.toUpperCase()} ${path}`))
     expect(operations.sort()).toEqual([
       'GET /oauth/user/company',
@@ -44,6 +44,21 @@ describe('GET /_sandbox/openapi.json and /docs', () => {
     expect(body.openapi).toBe('3.1.0')
     expect(Object.keys(body.paths)).toContain('/health')
     expect(Object.keys(body.paths)).not.toContain('/hub/transactions/in')
+  })
+
+  it('names a server that works from whichever host the page was opened on ("Try it out")', async () => {
+    // PUBLIC_URL says localhost (beforeAll); the README opens /docs at 127.0.0.1.
+    for (const host of ['127.0.0.1', 'localhost']) {
+      const origin = `http://${host}:${sb.port}`
+      for (const [doc, path] of [['/openapi.json', '/user/company'], ['/_sandbox/openapi.json', '/health']] as const) {
+        const { body } = await sb.request('GET', doc)
+        // What Swagger UI does: resolve the server URL against the document's own address.
+        const target = new URL(body.servers[0].url + path, origin + doc)
+        expect(target.origin, `${doc} at ${host}`).toBe(origin)
+        const res = await fetch(target, { headers: { authorization: 'Basic ' + Buffer.from('sandbox-client:sandbox-secret').toString('base64') } })
+        expect(res.status, target.href).toBe(200)
+      }
+    }
   })
 
   it('serves an interactive page whose assets come from this server', async () => {

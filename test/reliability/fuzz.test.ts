@@ -26,8 +26,17 @@ const state = () => {
 }
 
 const anyText = fc.oneof(fc.string(), fc.string({ unit: 'binary' }), fc.constantFrom('', 'null', '{', '[]', '{"amount":', '\u0000', '💥'.repeat(50)))
+// Nesting far deeper than anything stores or echoes: arrays, objects, or a field holding either.
+const deepJson = fc
+  .record({ depth: fc.integer({ min: 60, max: 20_000 }), open: fc.constantFrom('[', '{"a":', '[{"b":'), leaf: fc.constantFrom('1', '"x"', '{}', '[]', 'null'), field: fc.constantFrom('', 'amount', 'document', 'pix', 'url') })
+  .map(({ depth, open, leaf, field }) => {
+    const close = { '[': ']', '{"a":': '}', '[{"b":': '}]' }[open]!
+    const value = open.repeat(depth) + leaf + close.repeat(depth)
+    return field ? `{"${field}":${value}}` : value
+  })
 const anyJson = fc.oneof(
   fc.json({ maxDepth: 4 }),
+  deepJson,
   fc.record({ amount: fc.oneof(fc.integer(), fc.double(), fc.string(), fc.constant(null)), pix_key: fc.string(), pix_type: fc.constantFrom('CPF', 'CNPJ', 'EMAIL', 'PHONE', 'x') }, { requiredKeys: [] }).map((o) => JSON.stringify(o)),
   fc.dictionary(fc.constantFrom('__proto__', 'constructor', 'status', 'seconds', 'url', 'operation', 'document', 'qr_code', 'amount', 'name'), fc.jsonValue({ maxDepth: 3 })).map((o) => JSON.stringify(o)),
 )
@@ -59,6 +68,9 @@ describe('property: any request', () => {
           headers: r.type ? { 'content-type': r.type } : {},
         })
         expect(res.status, `${method} ${path}`).toBeLessThan(500)
+        // Nothing a client sends may make a later read fail: the journal shows this request.
+        const journal = await sb.admin('GET', '/requests?limit=1')
+        expect(journal.status, `journal after ${method} ${path}`).toBe(200)
         if (res.status >= 400) {
           expect(res.headers.get('content-type')).toMatch(/^application\/json/)
           expect(res.body).toHaveProperty('detail')

@@ -21,7 +21,9 @@ const as = (auth: string | undefined, method: string, path: string, json?: unkno
 describe('control plane access', () => {
   it('401 without credentials, with a wrong admin token, or with bad Basic credentials', async () => {
     for (const auth of [undefined, 'Bearer wrong-token', basic('sandbox-client', 'nope'), AUTH.production]) {
-      expect(await as(auth, 'GET', '/charges')).toMatchObject({ status: 401, body: { detail: 'Not authenticated' } })
+      const res = await as(auth, 'GET', '/charges')
+      expect(res).toMatchObject({ status: 401, body: { detail: 'Not authenticated' } })
+      expect(res.headers.get('www-authenticate'), auth).toBe('Basic, Bearer')
     }
   })
 

@@ -77,3 +77,17 @@ describe('freeze, resume, reset', () => {
     expect((await sb.admin('POST', '/clock/reset')).body).toEqual({ now: '2026-03-01T12:00:00.000000Z', offset_seconds: 0, frozen: false })
   })
 })
+
+describe('POST /_sandbox/reset after time travel', () => {
+  it('stamps the re-seeded state at the reset clock\'s time, so later entries are never older', async () => {
+    const sb = await start()
+    await sb.admin('POST', '/clock/advance', { seconds: 1000 })
+    expect((await sb.admin('POST', '/reset')).status).toBe(200)
+    expect((await sb.admin('GET', '/clock')).body).toMatchObject({ now: '2026-03-01T12:00:00.000000Z', offset_seconds: 0 })
+    expect((await sb.request('GET', '/api/v1/user/company', { auth: AUTH.main })).body).toMatchObject({ created_at: '2026-03-01T12:00:00.000000Z', updated_at: '2026-03-01T12:00:00.000000Z' })
+    await sb.request('POST', '/api/v1/hub/transactions/out', { auth: AUTH.main, json: { amount: 100, pix_key: 'maria@example.com', pix_type: 'EMAIL' } })
+    const entries = (await sb.admin('GET', '/users/loja-exemplo-user/balance')).body.entries as { kind: string; at: string }[]
+    expect(entries.map((e) => e.at)).toEqual(entries.map(() => '2026-03-01T12:00:00.000000Z'))
+    expect(entries.map((e) => e.kind)).toContain('opening')
+  })
+})

@@ -50,6 +50,35 @@ describe('GET /_sandbox/requests', () => {
     expect(everything).toContain('[redacted]')
   })
 
+  it('redacts secrets in query strings, form bodies, tab-separated Authorization and deep nesting', async () => {
+    const token = AUTH.main.slice(6)
+    await sb.request('GET', '/api/v1/user/company?access_token=q-token-1&client_secret=q-secret-2&limit=5', { auth: AUTH.main })
+    await sb.request('GET', '/api/v1/user/company', { auth: `Basic\t${token}` })
+    await sb.request('POST', CHARGE, { auth: AUTH.main, body: 'client_id=abc&client_secret=form-secret-3', headers: { 'content-type': 'application/x-www-form-urlencoded' } })
+    await sb.request('POST', CHARGE, { auth: AUTH.main, json: { amount: 1, meta: JSON.parse(`${'{"a":'.repeat(70)}{"client_secret":"deep-secret-4"}${'}'.repeat(70)}`) } })
+    const res = await sb.admin('GET', '/requests')
+    expect(res.status).toBe(200)
+    const everything = JSON.stringify(res.body)
+    for (const secret of ['q-token-1', 'q-secret-2', token, 'form-secret-3', 'deep-secret-4']) expect(everything).not.toContain(secret)
+    const [deep, form, tab, query] = res.body.data
+    expect(query.query).toBe('?access_token=[redacted]&client_secret=[redacted]&limit=5')
+    expect(tab.request.headers.authorization).toBe('Basic [redacted]')
+    expect(form.request.body).toBe('client_id=abc&client_secret=[redacted]')
+    expect(deep.request.body).toMatch(/\.\.\.$/)
+  })
+
+  it('survives any body: 5,000 nested arrays sent without credentials are kept cut, and the journal still reads', async () => {
+    const deep = '['.repeat(5000) + ']'.repeat(5000)
+    expect((await sb.request('POST', CHARGE, { body: deep, headers: { 'content-type': 'application/json' } })).status).toBe(401)
+    await sb.request('POST', CHARGE, { auth: AUTH.main, body: `{"amount":1,"description":${'{"a":'.repeat(3000)}1${'}'.repeat(3000)}}`, headers: { 'content-type': 'application/json' } })
+    const res = await sb.admin('GET', '/requests')
+    expect(res.status).toBe(200)
+    const [nested, arrays] = res.body.data
+    expect(arrays.request.body).toBe(`${'['.repeat(64)}...`)
+    expect(nested.request.body).toBe(`{"amount":1,"description":${'{"a":'.repeat(63)}...`)
+    expect((await sb.admin('GET', '/requests/count')).body.count).toBe(2)
+  })
+
   it('company credentials see their own company\'s requests only; DELETE clears', async () => {
     await sb.request('POST', CHARGE, { auth: AUTH.main, json: { amount: 100 } })
     await sb.request('GET', '/api/v1/user/company', { auth: AUTH.inactive })

@@ -128,6 +128,41 @@ describe('POST /_sandbox/pay (a payer\'s bank with a copy-and-paste code)', () =
   })
 })
 
+describe('POST /_sandbox/pay with a static code two companies reused', () => {
+  const OTHER = basic('other', 'other-secret')
+  const reuse = async (auth: string, amount: number) =>
+    (await sb.request('POST', '/api/v1/hub/transactions/in', { auth, json: { amount, payload: STATIC } })).body.transaction_id as string
+  beforeEach(() => sb.apply({ companies: [tenantDoc('other')] }))
+
+  it('a company pays only its own charge, never the newer one of another company', async () => {
+    const mine = await reuse(AUTH.main, 300)
+    const theirs = await reuse(OTHER, 400)
+    const res = await sb.request('POST', '/_sandbox/pay', { auth: AUTH.main, json: { qr_code: STATIC } })
+    expect(res).toMatchObject({ status: 200, body: { transaction_id: mine, status: 'paid' } })
+    expect(sb.sandbox.store.charges.byId(theirs)?.status).toBe('pending')
+    expect(await sb.request('POST', '/_sandbox/pay', { auth: AUTH.main, json: { qr_code: STATIC } })).toMatchObject({ status: 404, body: { detail: 'No charge for this code' } })
+    expect(await sb.request('POST', '/_sandbox/pay', { auth: AUTH.main, json: { qr_code: STATIC, transaction_id: theirs } })).toMatchObject({ status: 404 })
+    expect(sb.sandbox.store.charges.byId(theirs)?.status).toBe('pending')
+  })
+
+  it('the admin is refused an ambiguous code (409 listing the candidates) unless it names the charge', async () => {
+    const older = await reuse(AUTH.main, 300)
+    const mine = await reuse(AUTH.main, 350)
+    const theirs = await reuse(OTHER, 400)
+    const before = rowCounts(sb)
+    const refused = await sb.admin('POST', '/pay', { qr_code: STATIC })
+    expect(refused.status).toBe(409)
+    expect(refused.body.detail).toBe(`Pending charges of several companies carry this code; name the one to pay with transaction_id: ${theirs}, ${mine}`)
+    expect(rowCounts(sb)).toEqual(before)
+    expect(await sb.admin('POST', '/pay', { qr_code: STATIC, transaction_id: older })).toMatchObject({ status: 200, body: { transaction_id: older, status: 'paid' } })
+    expect(await sb.admin('POST', '/pay', { qr_code: STATIC, transaction_id: older })).toMatchObject({ status: 409, body: { detail: 'Charge is paid' } })
+    expect((await sb.admin('POST', '/pay', { qr_code: STATIC, transaction_id: 'no-such-charge' })).status).toBe(404)
+    await sb.admin('POST', `/charges/${mine}/cancel`)
+    // Only one company's charge is left pending: no longer ambiguous.
+    expect(await sb.admin('POST', '/pay', { qr_code: STATIC })).toMatchObject({ status: 200, body: { transaction_id: theirs } })
+  })
+})
+
 describe('POST /_sandbox/provider-webhook (BCB API Pix notification)', () => {
   const item = (txid: string, valor: string, e2e = 'E18236120202603011200s0123456789') => ({ endToEndId: e2e, txid, valor, horario: '2026-03-01T12:00:00.000Z', pagador: { nome: 'Joao', cpf: '52998224725' } })
 
@@ -156,6 +191,22 @@ describe('POST /_sandbox/provider-webhook (BCB API Pix notification)', () => {
     expect(res).toMatchObject({ status: 404, body: { detail: 'pix[1]: no charge with txid "unknown-txid"' } })
     expect(sb.sandbox.store.charges.byId(a.transaction_id)?.status).toBe('pending')
     expect(rowCounts(sb)).toEqual(before)
+  })
+
+  it('tells a company nothing of another company\'s end-to-end ids', async () => {
+    sb.apply({ companies: [tenantDoc('other')] })
+    const OTHER = basic('other', 'other-secret')
+    const theirs = (await sb.request('POST', '/api/v1/hub/transactions/in', { auth: OTHER, json: { amount: 100 } })).body
+    await sb.request('POST', '/_sandbox/provider-webhook', { auth: OTHER, json: { pix: [item(theirs.transaction_id, '1.00')] } })
+    const mine = await newCharge({ amount: 100 })
+    const res = await sb.request('POST', '/_sandbox/provider-webhook', { auth: AUTH.main, json: { pix: [item(mine.transaction_id, '1.00')] } })
+    expect(res).toMatchObject({ status: 200, body: { data: [{ duplicate: false, charge: { status: 'paid', end_to_end_id: 'E18236120202603011200s0123456789' } }] } })
+    expect(res.text).not.toContain(theirs.transaction_id)
+    expect(res.text).not.toContain('other')
+    // Within one company an end-to-end id still pays one charge only.
+    const again = await newCharge({ amount: 100 })
+    const conflict = await sb.request('POST', '/_sandbox/provider-webhook', { auth: AUTH.main, json: { pix: [item(again.transaction_id, '1.00')] } })
+    expect(conflict).toMatchObject({ status: 409, body: { detail: 'endToEndId E18236120202603011200s0123456789 already paid another charge of this company' } })
   })
 
   it('refuses an amount that differs, and a malformed notification', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { ConfigError, loadConfig } from '../../src/config.js'
+import { addressFor, ConfigError, loadConfig } from '../../src/config.js'
 
 describe('configuration from the environment (Part E)', () => {
   it('has the documented defaults', () => {
@@ -34,5 +34,17 @@ describe('configuration from the environment (Part E)', () => {
 
   it('refuses a PUBLIC_URL too long for a BR Code location (77 characters)', () => {
     expect(() => loadConfig({ PUBLIC_URL: `https://${'a'.repeat(40)}.example.com` })).toThrow(/PUBLIC_URL.*at most 41/)
+  })
+})
+
+describe('the address the banner prints', () => {
+  it('is the README\'s loopback address, PUBLIC_URL when set, or the one host listened on', () => {
+    const at = (env: Record<string, string>) => addressFor(loadConfig(env), 8080)
+    expect(at({})).toBe('http://127.0.0.1:8080')
+    expect(at({ HOST: '0.0.0.0' })).toBe('http://127.0.0.1:8080')
+    expect(at({ HOST: '::' })).toBe('http://127.0.0.1:8080')
+    expect(at({ HOST: '192.168.0.10' })).toBe('http://192.168.0.10:8080')
+    expect(at({ HOST: '::1' })).toBe('http://[::1]:8080')
+    expect(at({ PUBLIC_URL: 'https://pix.example.com/' })).toBe('https://pix.example.com')
   })
 })

@@ -20,7 +20,7 @@ export function contractApp(deps: HttpDeps): OpenAPIHono<AppEnv> {
   return app
 }
 
-export function contractDocument(app: OpenAPIHono<AppEnv>, serverUrl: string, version: string) {
+export function contractDocument(app: OpenAPIHono<AppEnv>, version: string) {
   return app.getOpenAPI31Document({
     openapi: '3.1.0',
     info: {
@@ -28,6 +28,8 @@ export function contractDocument(app: OpenAPIHono<AppEnv>, serverUrl: string, ve
       version,
       description: 'The PIX collection-and-transfer contract, as served by pix-sandbox. Money is integer cents.',
     },
-    servers: [{ url: `${serverUrl}${CONTRACT_BASE}` }],
+    // Relative, so it resolves against the address the document was read from: /docs works
+    // whichever host it was opened on (an absolute localhost URL failed at 127.0.0.1, cross-origin).
+    servers: [{ url: CONTRACT_BASE }],
   })
 }

@@ -32,7 +32,7 @@ export function sandboxApp(deps: HttpDeps): OpenAPIHono<AppEnv> {
   return app
 }
 
-export function sandboxDocument(app: OpenAPIHono<AppEnv>, serverUrl: string, version: string) {
+export function sandboxDocument(app: OpenAPIHono<AppEnv>, version: string) {
   return app.getOpenAPI31Document({
     openapi: '3.1.0',
     info: {
@@ -40,6 +40,8 @@ export function sandboxDocument(app: OpenAPIHono<AppEnv>, serverUrl: string, ver
       version,
       description: 'Drive the sandbox: reset, scenarios, tenants, payments, clock, faults, journal.',
     },
-    servers: [{ url: `${serverUrl}${SANDBOX_BASE}` }],
+    // Relative, so it resolves against the address the document was read from: /docs works
+    // whichever host it was opened on (an absolute localhost URL failed at 127.0.0.1, cross-origin).
+    servers: [{ url: SANDBOX_BASE }],
   })
 }

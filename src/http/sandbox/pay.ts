@@ -1,10 +1,7 @@
 // Paying like a payer's bank: by copy-and-paste code, or by the Provider's BCB-shaped notification.
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi'
-import { LOCATION_PATH } from '../../config.js'
-import { AppError } from '../../domain/errors.js'
-import type { Charge } from '../../domain/types.js'
+import { chargeForCode } from '../../operations/charge-for-code.js'
 import { payChargeAsBank, receivePix } from '../../operations/receive-pix.js'
-import { parseBrCode } from '../../pix/brcode.js'
 import type { AppEnv, HttpDeps } from '../env.js'
 import { controlRoute } from './control-route.js'
 import { chargeRecord } from './records.js'
@@ -31,15 +28,6 @@ const Notification = z
 export function mountPay(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
   const ctx = deps.sandbox
 
-  /** The charge a code points at: its location for a dynamic code, else the newest pending charge with that exact code. */
-  const chargeFor = (qrCode: string): Charge | undefined => {
-    const code = parseBrCode(qrCode)
-    if (!code) throw new AppError('invalid_input', 'qr_code: must be a valid BR Code (format and CRC)')
-    const prefix = `${ctx.locationBase}${LOCATION_PATH}`
-    const byLocation = code.location?.startsWith(prefix) ? ctx.store.charges.byLocation(code.location.slice(prefix.length)) : undefined
-    return byLocation ?? ctx.store.charges.newestPendingByCode(qrCode)
-  }
-
   controlRoute(
     app,
     deps,
@@ -47,9 +35,19 @@ export function mountPay(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
       method: 'post',
       path: '/pay',
       summary: 'Pay whatever charge a copy-and-paste code points at',
-      description: '422 invalid code, 404 no charge for it, 409 not pending or expired.',
+      description:
+        'A dynamic code is found by its location; a code reused as `payload`, by the newest pending charge carrying it (with company ' +
+        'credentials, among that company\'s charges only). 422 invalid code, 404 no charge for it, 409 not pending or expired, ' +
+        'or (admin token) pending charges of several companies carry the code: `transaction_id` names the one to pay.',
       request: {
-        body: { required: true, content: { 'application/json': { schema: z.object({ qr_code: z.string(), payer: Payer.optional() }).strict() } } },
+        body: {
+          required: true,
+          content: {
+            'application/json': {
+              schema: z.object({ qr_code: z.string(), transaction_id: z.string().max(64).optional(), payer: Payer.optional() }).strict(),
+            },
+          },
+        },
       },
       responses: { 200: { description: 'The paid charge.', content: { 'application/json': { schema: ChargeRecord } } } },
     }),
@@ -57,8 +55,7 @@ export function mountPay(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
     async (c) => {
       const { body } = c.get('input')
       const scope = c.get('scope')
-      const charge = chargeFor(body.qr_code)
-      if (!charge || (!scope.admin && charge.companyId !== scope.companyId)) throw new AppError('not_found', 'No charge for this code')
+      const charge = chargeForCode(ctx, body.qr_code, { companyId: scope.companyId, transactionId: body.transaction_id })
       await ctx.fakes.ready()
       return c.json(chargeRecord(ctx, payChargeAsBank(ctx, charge.id, body.payer ?? ctx.fakes.payer()).charge))
     },

@@ -14,8 +14,12 @@ const sameSecret = (a: string, b: string) => {
   return x.length === y.length && timingSafeEqual(x, y)
 }
 
+/** The control plane takes both, so its 401 announces both. */
+const CHALLENGES = ['Basic', 'Bearer'] as const
+
 export function controlAuth(deps: HttpDeps): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
+    c.set('challenges', CHALLENGES)
     const auth = header(c, 'authorization') ?? ''
     const space = auth.indexOf(' ')
     const scheme = auth.slice(0, space).toLowerCase()
