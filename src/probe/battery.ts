@@ -78,6 +78,7 @@ function order(): Check[] {
     c('order.invalid-body-no-credentials', 'schema-invalid body without credentials', { kind: 'none' }, invalid),
     c('order.malformed-json-bad-credentials', 'malformed JSON with bad credentials', { kind: 'unknown-client' }, malformed, 'validation_errors'),
     c('order.invalid-body-bad-credentials', 'schema-invalid body with bad credentials', { kind: 'unknown-client' }, invalid),
+    c('order.text-plain-no-credentials', 'a JSON body sent as text/plain, without credentials', { kind: 'none' }, { contentType: 'text/plain', body: '{"amount": 100}' }),
   ]
 }
 

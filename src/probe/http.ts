@@ -60,6 +60,7 @@ export function createSide(o: SideOptions): Side {
     const shown = { ...headers, ...(auth !== undefined && { authorization: redactAuthorization(req.auth, auth) }) }
     const exchange: Exchange = {
       side: o.name,
+      sent_at: Date.now(),
       request: { method: req.method, url, headers: shown, ...(req.body !== undefined && { body: clip(req.body) }) },
     }
     const started = Date.now()

@@ -10,7 +10,8 @@ import { createScrubber } from './redact.js'
 import { startReference, type Reference } from './reference.js'
 import { renderReport, summarize } from './report.js'
 import { runCheck } from './rows.js'
-import { calibratedScenario } from './scenario-writer.js'
+import { calibratedScenario, howToLoad } from './scenario-writer.js'
+import { parseScenarioText } from '../scenarios/loader.js'
 import { impliedSettings } from './settings.js'
 import type { ExitCode, Row } from './types.js'
 
@@ -79,8 +80,10 @@ export async function runProbe(options: ProbeOptions, io: ProbeIO = stdio): Prom
     }
     if (options.writeScenario) {
       const ctx = { target: base, basedOn: reference.scenarioLabel, date: started.toISOString() }
-      writeFileSync(options.writeScenario, calibratedScenario(reference.scenarioText, implied, ctx, scrub))
-      written.push(`scenario: ${options.writeScenario} (SCENARIO=<name> SCENARIOS_DIR=<its folder> npm start, or --scenario <file> here)`)
+      const text = calibratedScenario(reference.scenarioText, implied, ctx, scrub)
+      parseScenarioText(text, options.writeScenario) // a scenario the sandbox would refuse is a bug here
+      writeFileSync(options.writeScenario, text)
+      written.push(`scenario: ${options.writeScenario} (${howToLoad(options.writeScenario)})`)
     }
   } catch (err) {
     return fail(`cannot write: ${(err as Error).message}`)

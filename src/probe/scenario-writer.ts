@@ -1,5 +1,6 @@
 // --write-scenario: the scenario in force, edited in place (comments kept), with the implied
 // settings, and the differences no setting can express listed at the end as comments.
+import { basename, dirname, extname, resolve } from 'node:path'
 import { parseDocument } from 'yaml'
 import type { Implied } from './settings.js'
 
@@ -30,3 +31,13 @@ export function calibratedScenario(baseText: string, implied: Implied, ctx: Writ
 }
 
 const oneLine = (a: object) => JSON.stringify('observed' in a ? a.observed : a).slice(0, 300)
+
+/** How to start a sandbox with the written file; the server loads scenarios by folder and name. */
+export function howToLoad(file: string): string {
+  const ext = extname(file)
+  const name = basename(file, ext)
+  if (!['.yaml', '.yml', '.json'].includes(ext) || !/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/.test(name)) {
+    return 'rename it <letters-digits-dashes>.yaml to load it'
+  }
+  return `start a sandbox with it: SCENARIOS_DIR=${dirname(resolve(file))} SCENARIO=${name} npm start`
+}

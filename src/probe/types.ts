@@ -33,6 +33,8 @@ export interface Failure {
 
 export interface Exchange {
   side: 'sandbox' | 'target'
+  /** When it was sent, in ms since the epoch (the rate limit is visible here). */
+  sent_at: number
   request: { method: string; url: string; headers: Record<string, string>; body?: string }
   reply?: Reply
   failure?: Failure

@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { parseScenarioText } from '../../src/scenarios/loader.js'
 import type { RunningSandbox } from '../../src/server.js'
-import { probe, rowsWhere, startRealService, tempDir, type ProbeRun } from './helpers.js'
+import { closedPort, probe, rowsWhere, startRealService, tempDir, type ProbeRun } from './helpers.js'
 
 const CREDENTIALS = { clientId: 'sandbox-client', clientSecret: 'sandbox-secret' }
 const FULL = { ...CREDENTIALS, createCharges: 2, transfers: true, largeBody: true, failOnDifference: true }
@@ -82,6 +82,31 @@ describe('probing without credentials or flags', () => {
       expect(row('charges.*').target.unobservable).toMatch(/needs --create-charges/)
       expect(run.json.exchanges.target.every((e: { request: { method: string; url: string } }) => e.request.method !== 'POST' || e.request.url.endsWith('/in'))).toBe(true)
       expect(run.out).toContain('Nothing was created or changed on the target.')
+    } finally {
+      await service.close()
+    }
+  })
+})
+
+describe('what one observation cannot separate, and what no setting can say', () => {
+  it('reports TTL and zone as not observable when the location cannot be read, and lists an upper-case merchant name to learn', async () => {
+    // Nothing listens at the service's public URL: its locations cannot be fetched.
+    const publicUrl = `http://127.0.0.1:${await closedPort()}`
+    const service = await startRealService({}, { replace: [['name: Loja Exemplo Ltda', 'name: LOJA EXEMPLO LTDA']], publicUrl })
+    try {
+      const scenarioFile = join(tempDir(), 'learn.yaml')
+      const run = await probe(`${service.url}/api/v1`, { ...CREDENTIALS, createCharges: 1, writeScenario: scenarioFile })
+      const row = (id: string) => run.json.rows.find((r: { id: string }) => r.id === id)
+      expect(row('charges.ttl').target.unobservable).toMatch(/^the location could not be read \(failed: connection refused\), so expiration_date − Date \(-7\d{3} s\) cannot be split/)
+      expect(row('charges.timezone').verdict).toBe('not observable')
+      expect(row('charges.expiration-gap').verdict).toBe('agree')
+      expect(row('charges.payload-reuse').target.unobservable).toBe('needs --create-charges 2')
+      expect(rowsWhere(run, 'differ')).toEqual(['charges.merchant'])
+      expect(run.json.learn_next).toEqual(['charges.merchant'])
+      expect(run.out).toMatch(/Differences no setting can express[^\n]*\n- charges\.merchant/)
+      const written = readFileSync(scenarioFile, 'utf8')
+      expect(written).toMatch(/# Differences no setting can express[^\n]*\n# - charges\.merchant \(merchant name \(59\) and city \(60\)\): sandbox .*Mixed Case.*target .*UPPER CASE/)
+      expect(run.out).toContain(`SCENARIO=learn npm start`)
     } finally {
       await service.close()
     }

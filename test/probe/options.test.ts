@@ -1,8 +1,7 @@
 // What the probe refuses before sending anything, and how its command line reads.
-import { createServer } from 'node:net'
 import { describe, expect, it } from 'vitest'
 import { parseProbeArgs, targetProblem } from '../../src/probe/options.js'
-import { probe } from './helpers.js'
+import { closedPort, probe } from './helpers.js'
 
 describe('probe options', () => {
   it('defaults to 5 requests a second, read-only, and takes the secret from PIX_CLIENT_SECRET', async () => {
@@ -44,12 +43,7 @@ describe('a probe that cannot run exits 2', () => {
   })
 
   it('when nothing listens at the target', async () => {
-    const port = await new Promise<number>((resolve) => {
-      const s = createServer().listen(0, '127.0.0.1', () => {
-        const p = (s.address() as { port: number }).port
-        s.close(() => resolve(p))
-      })
-    })
+    const port = await closedPort()
     const run = await probe(`http://127.0.0.1:${port}/api/v1`)
     expect(run.code).toBe(2)
     expect(run.err).toMatch(/cannot reach .*connection refused/)
