@@ -4,6 +4,8 @@ import { basename, dirname, extname, resolve } from 'node:path'
 import { parseDocument } from 'yaml'
 import type { Implied } from './settings.js'
 
+const FIXED_ZONE = ' (only the offset was observed: name the real zone if you know it, so daylight saving follows)'
+
 export interface WriteContext {
   target: string
   basedOn: string
@@ -15,7 +17,7 @@ export function calibratedScenario(baseText: string, implied: Implied, ctx: Writ
   const doc = parseDocument(baseText)
   for (const [key, value] of Object.entries(implied.settings)) doc.setIn(['settings', key], value)
   doc.set('description', `Calibrated by pix-sandbox probe against ${ctx.target} on ${ctx.date}, based on the scenario "${ctx.basedOn}".`)
-  const changed = Object.entries(implied.settings).map(([k, v]) => `  ${k}: ${v}`)
+  const changed = Object.entries(implied.settings).map(([k, v]) => `  ${k}: ${v}${k === 'timezone' && String(v).startsWith('Etc/') ? FIXED_ZONE : ''}`)
   const header = [
     ` Written by pix-sandbox probe against ${ctx.target} on ${ctx.date}, from "${ctx.basedOn}".`,
     changed.length ? ' Settings changed to match the target:' : ' No setting needed a change.',
