@@ -72,8 +72,12 @@ export async function chargeRows(sandbox: Side, target: Side, count: number): Pr
   const [mine, theirs] = [await createCharge(sandbox), await createCharge(target)]
   const answer = (c: Charge, s: Spec): Answer => {
     if (c.problem) return unobservable(c.problem)
-    const o = s.observe(c)
-    return typeof o === 'string' ? unobservable(o) : { observed: o }
+    try {
+      const o = s.observe(c)
+      return typeof o === 'string' ? unobservable(o) : { observed: o }
+    } catch {
+      return unobservable(`an answer the probe cannot read: ${JSON.stringify(c.body).slice(0, 200)}`)
+    }
   }
   const rows = SPECS.map((s) => makeRow(meta(s), answer(mine, s), answer(theirs, s), s.same))
   markCreated(rows[0]!, theirs)

@@ -10,13 +10,13 @@ import { closedPort, probe, rowsWhere, startRealService, tempDir, type ProbeRun 
 const CREDENTIALS = { clientId: 'sandbox-client', clientSecret: 'sandbox-secret' }
 const FULL = { ...CREDENTIALS, createCharges: 2, transfers: true, largeBody: true, failOnDifference: true }
 
-describe('probing a service that differs in style, TTL and time zone', () => {
+describe('probing a service that differs in style, TTL, time zone and the insufficient-balance answer', () => {
   let service: RunningSandbox
   let first: ProbeRun
   let scenarioFile: string
 
   beforeAll(async () => {
-    service = await startRealService({ validation_errors: 'fastapi', charge_ttl_seconds: 900, timezone: 'Asia/Tokyo' })
+    service = await startRealService({ validation_errors: 'fastapi', charge_ttl_seconds: 900, timezone: 'Asia/Tokyo', insufficient_balance: 'failed' })
     scenarioFile = join(tempDir(), 'calibrated.yaml')
     first = await probe(`${service.url}/api/v1`, { ...FULL, writeScenario: scenarioFile })
   })
@@ -34,6 +34,7 @@ describe('probing a service that differs in style, TTL and time zone', () => {
         'charges.expiration-gap',
         'charges.ttl',
         'charges.timezone',
+        'transfers.insufficient-balance',
       ].sort(),
     )
     expect(rowsWhere(first, 'not observable')).toEqual([])
@@ -45,7 +46,7 @@ describe('probing a service that differs in style, TTL and time zone', () => {
   })
 
   it('names the settings that close every difference, and nothing left to learn', () => {
-    expect(first.json.settings_implied).toEqual({ validation_errors: 'fastapi', charge_ttl_seconds: 900, timezone: 'Etc/GMT-9' })
+    expect(first.json.settings_implied).toEqual({ validation_errors: 'fastapi', charge_ttl_seconds: 900, timezone: 'Etc/GMT-9', insufficient_balance: 'failed' })
     expect(first.json.learn_next).toEqual([])
     expect(first.out).toContain('charges.timezone')
     expect(first.out).toMatch(/charges\.ttl\s+DIFFER\s+charge_ttl_seconds 3600\s+charge_ttl_seconds 900/)
@@ -53,14 +54,16 @@ describe('probing a service that differs in style, TTL and time zone', () => {
 
   it('says which requests created something on the target', () => {
     const changed = first.json.rows.filter((r: { changes?: string }) => r.changes === 'yes').map((r: { id: string }) => r.id)
-    expect(changed).toEqual(['charges.body', 'charges.payload-reuse'])
+    // The service recorded the failed transfer (insufficient_balance: failed): flagged, though no money moved.
+    expect(changed).toEqual(['transfers.insufficient-balance', 'charges.body', 'charges.payload-reuse'])
+    expect(first.out).toMatch(/transfers\.insufficient-balance: .*the target ACCEPTED it \(200\)/)
     expect(first.out).toMatch(/created charge [0-9A-Za-z]{32} \(100 cents\) on the target/)
   })
 
   it('writes a scenario that, loaded into a fresh sandbox, agrees with the service on every row', async () => {
     const written = readFileSync(scenarioFile, 'utf8')
     const scenario = parseScenarioText(written, scenarioFile)
-    expect(scenario.settings).toMatchObject({ validation_errors: 'fastapi', charge_ttl_seconds: 900, timezone: 'Etc/GMT-9' })
+    expect(scenario.settings).toMatchObject({ validation_errors: 'fastapi', charge_ttl_seconds: 900, timezone: 'Etc/GMT-9', insufficient_balance: 'failed' })
     expect(scenario.companies.map((c) => c.id)).toEqual(['loja-exemplo', 'loja-inativa'])
     const second = await probe(`${service.url}/api/v1`, { ...FULL, scenario: scenarioFile })
     expect(second.code).toBe(0)

@@ -59,3 +59,29 @@ describe('a hostile target', () => {
     expect(echoed.reply.text).toContain('Login Basic [redacted] hostile-client:[redacted]')
   })
 })
+
+describe('a target that answers 200 with bodies of the wrong shape', () => {
+  it('reports them as differences without tripping over them', async () => {
+    const bodies = ['null', '[]', '{"qr_code": 5, "transaction_id": {"a": 1}, "expiration_date": true}', '"text"', '{"detail": {"nested": []}}']
+    let n = 0
+    const server = createServer((req, res) => {
+      req.resume()
+      res.writeHead(200, { 'content-type': 'application/json', date: 'not a date' }).end(bodies[n++ % bodies.length])
+    })
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
+    try {
+      const run = await probe(`http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`, {
+        clientId: 'odd', clientSecret: 'odd-secret-value', createCharges: 2, transfers: true,
+      })
+      expect(run.err).toBe('')
+      expect(run.code).toBe(0)
+      const rows: { id: string; verdict: string }[] = run.json.rows
+      expect(rows.filter((r) => r.verdict === 'agree').map((r) => r.id)).toEqual([])
+      expect(rows.find((r) => r.id === 'framework.not-found')!.verdict).toBe('differ')
+      expect(run.out).toContain('checks:')
+    } finally {
+      server.closeAllConnections()
+      server.close()
+    }
+  })
+})
