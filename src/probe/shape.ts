@@ -50,7 +50,10 @@ export function locationShape(value: string | undefined, base: string): string {
   const origin = new URL(base).origin
   if (value.startsWith(base)) return `<base URL>${value.slice(base.length)}`
   if (value.startsWith(origin)) return `<same origin>${value.slice(origin.length)}`
-  if (/^https?:\/\//i.test(value)) return `<other origin>${new URL(value).pathname}`
+  if (/^https?:\/\//i.test(value)) {
+    const url = URL.parse(value)
+    return url ? `<other origin>${url.pathname}${url.search}` : value
+  }
   return value
 }
 
