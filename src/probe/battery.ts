@@ -1,6 +1,6 @@
 // The fixed battery: one request per check, sent alike to the sandbox and the target, each
 // reduced to the rows it informs. Only the groups that the flags allow are built.
-import { errorAnswer, mediaType } from './observe.js'
+import { detailOf, errorAnswer, mediaType } from './observe.js'
 import { locationShape, timestampShape, typeOf } from './shape.js'
 import type { Group, Observation, ProbeRequest, Reply, SettingName } from './types.js'
 
@@ -86,7 +86,7 @@ function auth(): Check[] {
   const c = (id: string, topic: string, a: ProbeRequest['auth'], needs?: Check['needs']): Check => ({
     group: 'auth',
     request: { method: 'GET', path: COMPANY, auth: a },
-    rows: one(id, topic, errorAnswer(['www-authenticate'])),
+    rows: one(id, topic, authAnswer),
     needs,
   })
   const b64 = (s: string) => Buffer.from(s).toString('base64')
@@ -97,7 +97,15 @@ function auth(): Check[] {
     c('auth.no-colon', 'Basic without ":"', { kind: 'header', value: `Basic ${b64('pix-sandbox-probe-no-colon')}` }),
     c('auth.unknown-client', 'unknown client_id', { kind: 'unknown-client' }),
     c('auth.wrong-secret', 'known client_id, wrong secret', { kind: 'wrong-secret' }, 'client-id'),
+    c('auth.lowercase-scheme', 'your credentials with the scheme in lower case (basic)', { kind: 'client', variant: 'lowercase-scheme' }, 'credentials'),
+    c('auth.unpadded-base64', 'your credentials in base64 without = padding', { kind: 'client', variant: 'unpadded' }, 'credentials'),
   ]
+}
+
+/** Status, `detail` and the challenge; never the body of a 200, whose values differ by nature. */
+function authAnswer(r: Reply): Observation {
+  const detail = r.status === 200 ? undefined : detailOf(r.json)
+  return { status: r.status, ...(detail !== undefined && { detail }), 'www-authenticate': r.headers['www-authenticate'] ?? 'absent' }
 }
 
 function company(): Check[] {

@@ -5,7 +5,7 @@ import { field, parseTlv } from '../pix/tlv.js'
 import { PROBE_EMAIL } from './battery.js'
 import { curlFor } from './curl.js'
 import type { Side } from './http.js'
-import { errorAnswer, unusable } from './observe.js'
+import { errorAnswer, mediaType, unusable } from './observe.js'
 import { makeRow, unobservable, type RowMeta } from './rows.js'
 import { idShape, nameShape, textShape, timestampShape } from './shape.js'
 import { offsetText } from './zones.js'
@@ -32,6 +32,8 @@ interface Charge {
   expiryGap?: number
   ttl?: number
   ttlProblem?: string
+  /** What the location answered: its media type and format. */
+  cob?: Observation
 }
 
 type Spec = { id: string; topic: string; setting?: SettingName; observe(c: Charge): Observation | string; same?(a: Observation, b: Observation): boolean }
@@ -42,6 +44,7 @@ const SPECS: Spec[] = [
   { id: 'charges.qr-kind', topic: 'qr_code: valid, static or dynamic', observe: (c) => ({ valid_br_code: !!c.code, kind: kindOf(c.body.qr_code) }) },
   { id: 'charges.field-54', topic: 'qr_code field 54 (amount)', observe: (c) => ({ field_54: c.code?.amount === undefined ? 'absent' : c.code.amount === AMOUNT ? 'the amount' : `another amount (${c.code.amount})` }) },
   { id: 'charges.location', topic: 'location: host and path shape', observe: (c) => ({ location: locationPattern(c.location) }) },
+  { id: 'charges.location-payload', topic: 'location answer: media type, format, status', observe: (c) => c.cob ?? c.ttlProblem! },
   { id: 'charges.merchant', topic: 'merchant name (59) and city (60)', observe: (c) => ({ name: textShape(c.code?.merchantName, 25), city: textShape(c.code?.merchantCity, 15) }) },
   { id: 'charges.qr-code-name', topic: 'qr_code_name pattern', observe: (c) => ({ qr_code_name: nameShape(c.body.qr_code_name, c.code?.merchantName) }) },
   { id: 'charges.expiration-format', topic: 'expiration_date format', observe: (c) => ({ expiration_date: timestampShape(c.body.expiration_date) }) },
@@ -127,18 +130,23 @@ async function readLifetime(side: Side, c: Charge): Promise<void> {
   const reason = unusable(ex)
   if (reason) return cannot(reason)
   if (ex.reply!.status !== 200) return cannot(`status ${ex.reply!.status}`)
-  const payload = decodeCob(ex.reply!.text)
-  const ttl = (payload as { calendario?: { expiracao?: unknown } } | undefined)?.calendario?.expiracao
+  const { format, payload } = decodeCob(ex.reply!.text)
+  const cob = payload as { calendario?: { expiracao?: unknown }; status?: unknown } | undefined
+  c.cob = { content_type: mediaType(ex.reply!), format, status: cob?.status ?? 'absent' }
+  const ttl = cob?.calendario?.expiracao
   if (typeof ttl !== 'number') return cannot('no calendario.expiracao in it')
   c.ttl = ttl
 }
 
-function decodeCob(text: string): unknown {
+/** A compact JWS (its payload and `alg`), or plain JSON. */
+function decodeCob(text: string): { format: string; payload?: unknown } {
+  const parts = text.trim().split('.')
   try {
-    const parts = text.trim().split('.')
-    return JSON.parse(parts.length === 3 ? Buffer.from(parts[1]!, 'base64url').toString('utf8') : text)
+    if (parts.length !== 3) return { format: 'JSON', payload: JSON.parse(text) }
+    const header = JSON.parse(Buffer.from(parts[0]!, 'base64url').toString('utf8')) as { alg?: unknown }
+    return { format: `JWS (${String(header.alg)})`, payload: JSON.parse(Buffer.from(parts[1]!, 'base64url').toString('utf8')) }
   } catch {
-    return undefined
+    return { format: 'neither JSON nor a JWS' }
   }
 }
 

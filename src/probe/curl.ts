@@ -12,9 +12,11 @@ export function curlFor(req: ProbeRequest): string {
   else if (req.method !== 'GET' || req.body !== undefined) parts.push(`-X ${req.method}`)
   parts.push(req.absolute ? quote(req.path) : `"$PIX_BASE_URL${req.path}"`)
   switch (req.auth.kind) {
-    case 'client':
-      parts.push('-u "$PIX_CLIENT_ID:$PIX_CLIENT_SECRET"')
+    case 'client': {
+      const token = `$(printf %s "$PIX_CLIENT_ID:$PIX_CLIENT_SECRET" | base64${req.auth.variant === 'unpadded' ? " | tr -d '='" : ''})`
+      parts.push(req.auth.variant ? `-H "authorization: ${req.auth.variant === 'lowercase-scheme' ? 'basic' : 'Basic'} ${token}"` : '-u "$PIX_CLIENT_ID:$PIX_CLIENT_SECRET"')
       break
+    }
     case 'wrong-secret':
       parts.push(`-u "$PIX_CLIENT_ID:${WRONG_SECRET}"`)
       break

@@ -37,8 +37,11 @@ export function createSide(o: SideOptions): Side {
     switch (auth.kind) {
       case 'none':
         return undefined
-      case 'client':
-        return basicToken(o.clientId ?? '', o.clientSecret ?? '')
+      case 'client': {
+        const token = basicToken(o.clientId ?? '', o.clientSecret ?? '')
+        if (auth.variant === 'lowercase-scheme') return token.replace(/^Basic/, 'basic')
+        return auth.variant === 'unpadded' ? token.replace(/=+$/, '') : token
+      }
       case 'wrong-secret':
         return basicToken(o.clientId ?? UNKNOWN_CLIENT, WRONG_SECRET)
       case 'unknown-client':

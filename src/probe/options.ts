@@ -67,10 +67,10 @@ export function probeCommand(action: (o: ProbeOptions) => Promise<void> | void, 
     })
 }
 
-/** Parses `argv` (without node and the script); throws commander's error on bad usage. */
+/** Parses `argv` (without node and the script); throws commander's error on bad usage, printing nothing. */
 export async function parseProbeArgs(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<ProbeOptions> {
   let parsed: ProbeOptions | undefined
-  const cmd = probeCommand((o) => void (parsed = o), env).exitOverride()
+  const cmd = probeCommand((o) => void (parsed = o), env).exitOverride().configureOutput({ writeErr: () => {}, writeOut: () => {} })
   await cmd.parseAsync(argv, { from: 'user' })
   return parsed!
 }

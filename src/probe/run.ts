@@ -23,7 +23,8 @@ export interface ProbeIO {
 const stdio: ProbeIO = { out: (t) => process.stdout.write(t), err: (t) => process.stderr.write(t) }
 
 export async function runProbe(options: ProbeOptions, io: ProbeIO = stdio): Promise<ExitCode> {
-  const secrets = [options.clientSecret, options.clientId && options.clientSecret && basicToken(options.clientId, options.clientSecret).slice(6)]
+  const token = options.clientId && options.clientSecret ? basicToken(options.clientId, options.clientSecret).slice(6) : undefined
+  const secrets = [options.clientSecret, token, token?.replace(/=+$/, '')]
   const scrub = createScrubber(secrets)
   const fail = (message: string): ExitCode => {
     io.err(scrub(`pix-sandbox probe: ${message}\n`))

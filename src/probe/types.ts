@@ -3,7 +3,7 @@
 /** Who the request claims to be; the header itself is built per side, so secrets never sit in a check. */
 export type AuthSpec =
   | { kind: 'none' }
-  | { kind: 'client' }
+  | { kind: 'client'; variant?: 'lowercase-scheme' | 'unpadded' }
   | { kind: 'wrong-secret' }
   | { kind: 'unknown-client' }
   | { kind: 'header'; value: string }
