@@ -2,6 +2,7 @@
 import { sql as initial } from './001-initial.js'
 import { sql as controlPlane } from './002-control-plane.js'
 import { sql as webhooks } from './003-webhooks.js'
+import { sql as webhookFairness } from './004-webhook-fairness.js'
 
 export interface Migration {
   version: number
@@ -13,4 +14,5 @@ export const migrations: Migration[] = [
   { version: 1, name: 'initial', sql: initial },
   { version: 2, name: 'control-plane', sql: controlPlane },
   { version: 3, name: 'webhooks', sql: webhooks },
+  { version: 4, name: 'webhook-fairness', sql: webhookFairness },
 ]
