@@ -3,6 +3,7 @@ import { setFlagsFromString } from 'node:v8'
 import { ConfigError, loadConfig } from './config.js'
 import { ScenarioError } from './scenarios/loader.js'
 import { startSandbox, StartupError, VERSION } from './server.js'
+import { webhookExposure } from './webhooks/allowed-hosts.js'
 
 // V8 allocates objects straight into the old generation from allocation sites it has seen
 // survive a scavenge. Requests that wait for a group commit survive one now and then, so the
@@ -16,6 +17,7 @@ async function main(): Promise<void> {
   const running = await startSandbox(config)
   const { url, publicUrl } = running
   const scenario = running.sandbox.store.setup.meta.get<string>('scenario') ?? config.scenario
+  const webhooks = webhookExposure(config.host, config.webhookAllowedHosts)
   const lines = [
     `pix-sandbox ${VERSION} listening on ${url}`,
     `  base_url     ${publicUrl}/api/v1`,
@@ -29,6 +31,7 @@ async function main(): Promise<void> {
     running.adminTokenGenerated
       ? `  admin token  ${running.adminToken}  (generated; set SANDBOX_ADMIN_TOKEN to choose it)`
       : `  admin token  from SANDBOX_ADMIN_TOKEN`,
+    ...(webhooks ? [`  webhooks     ${webhooks}`] : []),
   ]
   process.stdout.write(lines.join('\n') + '\n')
 
