@@ -52,6 +52,13 @@ export interface Attempt {
   chaos: string | null
 }
 
+/**
+ * Attempts kept per delivery, newest first: more than any schedule makes (at most 20 retries,
+ * each maybe duplicated by chaos), so only manual retries, which a client can repeat without
+ * end, ever drop one. `attempts` on the delivery still counts them all.
+ */
+export const MAX_ATTEMPTS_KEPT = 100
+
 const toSub = (r: any): Subscription => ({
   id: r.id,
   companyId: r.company_id,
@@ -99,6 +106,8 @@ export function webhookStore(db: Db) {
   const updateDelivery = db.prepare(`UPDATE deliveries SET status = @status, attempts = attempts + @counted,
     next_attempt_at = @nextAttemptAt, delivered_at = @deliveredAt, last_error = @lastError WHERE id = @id`)
   const attemptsStmt = db.prepare('SELECT * FROM delivery_attempts WHERE delivery_id = ? ORDER BY seq')
+  const pruneAttempts = db.prepare(`DELETE FROM delivery_attempts WHERE delivery_id = @id AND seq <=
+    (SELECT seq FROM delivery_attempts WHERE delivery_id = @id ORDER BY seq DESC LIMIT 1 OFFSET ${MAX_ATTEMPTS_KEPT})`)
   let active: Subscription[] | undefined
   const refresh = () => void (active = undefined)
 
@@ -160,6 +169,7 @@ export function webhookStore(db: Db) {
       return db.transaction(() => {
         if (!deliveryStmt.get(id)) return false
         attemptStmt.run(id, attempt.at, attempt.statusCode, attempt.latencyMs, attempt.error, attempt.chaos)
+        pruneAttempts.run({ id })
         updateDelivery.run({ id, ...next, counted: next.counted ? 1 : 0 })
         return true
       })()

@@ -97,3 +97,18 @@ describe('other control records', () => {
     expect((await sb.admin('GET', `/faults?limit=3&cursor=${faults.next_cursor}`)).body).toMatchObject({ data: [{ times: 4 }], next_cursor: null })
   })
 })
+
+describe('delivery attempts', () => {
+  it('a delivery keeps its newest 100 attempts, however often it is retried by hand', async () => {
+    const sub = (await subscribe(AUTH.main, { url: url(30) })).body
+    const test = (await sb.request('POST', `/_sandbox/webhooks/${sub.id}/test`, { auth: AUTH.main })).body
+    const { store } = sb.sandbox
+    for (let i = 0; i < 150; i++) {
+      store.webhooks.record(test.id, { at: i, statusCode: 500, latencyMs: 1, error: `attempt ${i}`, chaos: null }, { status: 'pending', nextAttemptAt: null, deliveredAt: null, lastError: null, counted: true })
+    }
+    const attempts = store.webhooks.attempts(test.id)
+    expect(attempts).toHaveLength(100)
+    expect(attempts.at(-1)!.error).toBe('attempt 149')
+    expect(store.webhooks.delivery(test.id)!.attempts).toBe(151)
+  })
+})
