@@ -156,18 +156,24 @@ export function createWebhookWorker(deps: WorkerDeps) {
       clearTimeout(timer)
     },
     /**
-     * Sends one delivery now (it must be due) and resolves when that attempt has concluded; if
-     * its subscription or company has no free slot, it waits for one. Resolves at once when the
-     * delivery is gone, not pending or not due.
+     * Sends one delivery now, ahead of older ones of its subscription (it must be due), and
+     * resolves when that attempt has concluded; if its subscription or company has no free
+     * slot, it takes the next one that frees. Resolves at once when the delivery is gone, not
+     * pending, not due, or its subscription is disabled.
      */
     async deliver(id: string): Promise<void> {
       for (;;) {
-        round()
         const mine = inFlight.get(id)
         if (mine) return mine
         const d = store.db.open ? store.webhooks.delivery(id) : undefined
-        const due = d?.status === 'pending' && d.nextAttemptAt !== null && d.nextAttemptAt <= clock.now()
-        if (!due || inFlight.size === 0 || !store.webhooks.active().some((s) => s.id === d.webhookId)) return
+        const sub = d && store.webhooks.active().find((s) => s.id === d.webhookId)
+        if (!sub || d.status !== 'pending' || d.nextAttemptAt === null || d.nextAttemptAt > clock.now()) return
+        if (slots.free(sub) > 0) {
+          const done = run(sub, [d])
+          round()
+          return done
+        }
+        // A slot of its subscription or company is taken: waiting ends when one frees.
         await finished.promise
       }
     },
