@@ -22,10 +22,7 @@ const ChaosBody = z
   .openapi('WebhookChaos')
 const NewWebhook = z
   .object({
-    url: z
-      .string()
-      .max(MAX_URL_LENGTH, `must be at most ${MAX_URL_LENGTH} characters`)
-      .pipe(z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' })),
+    url: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).max(MAX_URL_LENGTH, `must be at most ${MAX_URL_LENGTH} characters`),
     events: z
       .array(z.enum(WEBHOOK_EVENTS))
       .min(1)
