@@ -122,7 +122,7 @@ export function createWebhookWorker(deps: WorkerDeps) {
       const sub = subs[(first + i) % subs.length]!
       const free = slots.free(sub)
       if (free === 0) continue
-      // Its own in-flight deliveries are among the oldest due: ask for that many more.
+      // At most `held` of the rows are its own sends under way: ask for that many more.
       const due = store.webhooks.dueFor(sub.id, now, free + slots.held(sub)).filter((d) => !inFlight.has(d.id)).slice(0, free)
       if (!due.length) continue
       const delayed = Boolean(sub.chaos?.delay_ms)
