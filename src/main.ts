@@ -3,6 +3,7 @@ import { setFlagsFromString } from 'node:v8'
 import { addressFor, ConfigError, loadConfig } from './config.js'
 import { ScenarioError } from './scenarios/loader.js'
 import { startSandbox, StartupError, VERSION } from './server.js'
+import { webhookExposure } from './webhooks/allowed-hosts.js'
 
 // V8 allocates objects straight into the old generation from allocation sites it has seen
 // survive a scavenge. Requests that wait for a group commit survive one now and then, so the
@@ -18,6 +19,7 @@ async function main(): Promise<void> {
   // One address for everything printed, the README's: http://127.0.0.1:<port> unless PUBLIC_URL says otherwise.
   const address = addressFor(config, running.port)
   const scenario = running.sandbox.store.setup.meta.get<string>('scenario') ?? config.scenario
+  const webhooks = webhookExposure(config.host, config.webhookAllowedHosts)
   const lines = [
     `pix-sandbox ${VERSION} listening on ${url}`,
     `  base_url     ${address}/api/v1`,
@@ -31,6 +33,7 @@ async function main(): Promise<void> {
     running.adminTokenGenerated
       ? `  admin token  ${running.adminToken}  (generated; set SANDBOX_ADMIN_TOKEN to choose it)`
       : `  admin token  from SANDBOX_ADMIN_TOKEN`,
+    ...(webhooks ? [`  webhooks     ${webhooks}`] : []),
   ]
   process.stdout.write(lines.join('\n') + '\n')
 

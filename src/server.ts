@@ -65,7 +65,7 @@ export async function startSandbox(config: Config, opts: { log?: Log; clock?: Cl
     throw err
   }
 
-  const webhooks = createWebhookWorker({ store, clock, log, seed: config.seed, userAgent: `pix-sandbox/${VERSION}` })
+  const webhooks = createWebhookWorker({ store, clock, log, seed: config.seed, userAgent: `pix-sandbox/${VERSION}`, allowedHosts: config.webhookAllowedHosts })
   sandbox.onWebhookQueued = () => webhooks.kick()
 
   const adminToken = config.adminToken ?? randomBytes(24).toString('base64url')

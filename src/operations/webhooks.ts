@@ -2,6 +2,7 @@
 import { AppError, notFound } from '../domain/errors.js'
 import { isoMillis } from '../domain/time.js'
 import type { Chaos, Subscription, WebhookFormat } from '../store/webhooks.js'
+import { MAX_SUBSCRIPTIONS } from '../webhooks/limits.js'
 import { WEBHOOK_EVENTS } from '../webhooks/outbox.js'
 import { newSecret } from '../webhooks/sign.js'
 import { emit, type Context } from './context.js'
@@ -17,6 +18,10 @@ export interface NewSubscription {
 export function subscribe(ctx: Context, input: NewSubscription): Subscription {
   return ctx.store.tx(() => {
     if (input.companyId !== null && !ctx.store.identity.company(input.companyId)) throw notFound('Company')
+    if (ctx.store.webhooks.count(input.companyId) >= MAX_SUBSCRIPTIONS) {
+      const whose = input.companyId === null ? 'global subscriptions (admin, no company_id)' : 'subscriptions per company'
+      throw new AppError('invalid_input', `at most ${MAX_SUBSCRIPTIONS} ${whose}: delete one first`)
+    }
     const now = ctx.clock.now()
     const sub: Subscription = {
       id: ctx.ids.prefixed('wh'),

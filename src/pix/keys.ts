@@ -6,6 +6,8 @@ import { isValidEmail } from '@brazilian-utils/brazilian-utils/is-valid-email'
 import type { PixType } from '../domain/types.js'
 
 const PHONE = /^\+[1-9]\d{1,14}$/
+/** The longest key of any type (an email address). */
+export const MAX_PIX_KEY_LENGTH = 77
 
 export function pixKeyProblem(type: PixType, key: string): string | null {
   switch (type) {

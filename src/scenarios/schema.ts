@@ -4,7 +4,7 @@ import { z } from '@hono/zod-openapi'
 import { MAX_AMOUNT } from '../domain/money.js'
 import { isValidTimeZone } from '../domain/time.js'
 import { PIX_TYPES } from '../domain/types.js'
-import { pixKeyProblem } from '../pix/keys.js'
+import { MAX_PIX_KEY_LENGTH, pixKeyProblem } from '../pix/keys.js'
 
 const id = z
   .string()
@@ -96,7 +96,7 @@ const rules = z
       .array(
         z
           .object({
-            when: z.object({ amount: amount.optional(), description_contains: z.string().min(1).optional() }).strict(),
+            when: z.object({ amount: amount.optional(), description_contains: z.string().min(1).max(140, 'must be at most 140 characters (a description\'s length)').optional() }).strict(),
             then: z
               .object({ auto_pay_after_seconds: seconds.optional(), auto_cancel_after_seconds: seconds.optional() })
               .strict(),
@@ -110,7 +110,7 @@ const rules = z
           .object({
             when: z
               .object({
-                pix_key: z.string().min(1).optional(),
+                pix_key: z.string().min(1).max(MAX_PIX_KEY_LENGTH, `must be at most ${MAX_PIX_KEY_LENGTH} characters`).optional(),
                 pix_type: pixType.optional(),
                 amount: amount.optional(),
                 amount_gte: amount.optional(),
@@ -126,7 +126,7 @@ const rules = z
 
 export const scenarioSchema = z
   .object({
-    $schema: z.string().optional(),
+    $schema: z.string().max(2048).optional(),
     description: z.string().max(2000).default(''),
     settings: settingsSchema.default({}),
     companies: z.array(company).default([]),

@@ -2,11 +2,12 @@
 // company, listed and cleared per company, and a cheap "is anything queued?" flag that lets the
 // hot path skip the query when nothing is.
 import type { Db } from './db.js'
+import { decodeCursor, pageOf, type ListFilter, type Page } from './paging.js'
 
 export function queueTable<T>(db: Db, table: 'outcomes' | 'faults', toItem: (row: any) => T) {
   const countStmt = db.prepare(`SELECT count(*) FROM ${table}`).pluck()
-  const allStmt = db.prepare(`SELECT * FROM ${table} ORDER BY seq`)
-  const ownStmt = db.prepare(`SELECT * FROM ${table} WHERE company_id = ? ORDER BY seq`)
+  const allStmt = db.prepare(`SELECT * FROM ${table} WHERE seq > ? ORDER BY seq LIMIT ?`)
+  const ownStmt = db.prepare(`SELECT * FROM ${table} WHERE company_id = ? AND seq > ? ORDER BY seq LIMIT ?`)
   const clearAllStmt = db.prepare(`DELETE FROM ${table}`)
   const clearOwnStmt = db.prepare(`DELETE FROM ${table} WHERE company_id = ?`)
   const countDownStmt = db.prepare(`UPDATE ${table} SET remaining = remaining - 1 WHERE seq = ? AND remaining > 1`)
@@ -23,7 +24,12 @@ export function queueTable<T>(db: Db, table: 'outcomes' | 'faults', toItem: (row
     use(seq: number): void {
       if (countDownStmt.run(seq).changes === 0 && dropLastStmt.run(seq).changes > 0) refresh()
     },
-    list: (companyId?: string): T[] => (companyId === undefined ? allStmt.all() : ownStmt.all(companyId)).map(toItem),
+    /** A page of rows, oldest first; with `companyId`, that company's own rows only. */
+    list(f: Omit<ListFilter, 'status'>): Page<T> {
+      const after = f.cursor === undefined ? 0 : (decodeCursor(f.cursor) ?? 0)
+      const rows = (f.companyId === undefined ? allStmt.all(after, f.limit + 1) : ownStmt.all(f.companyId, after, f.limit + 1)) as any[]
+      return pageOf(rows, f.limit, (r) => r.seq, toItem)
+    },
     clear(companyId?: string): number {
       const n = (companyId === undefined ? clearAllStmt.run() : clearOwnStmt.run(companyId)).changes
       refresh()

@@ -2,6 +2,7 @@
 // in memory: every event checks them, and they change rarely.
 import type { Micros } from '../clock.js'
 import type { Db } from './db.js'
+import { decodeCursor, pageOf, type ListFilter, type Page } from './paging.js'
 
 export type WebhookFormat = 'standard' | 'bcb'
 
@@ -51,6 +52,13 @@ export interface Attempt {
   chaos: string | null
 }
 
+/**
+ * Attempts kept per delivery, newest first: more than any schedule makes (at most 20 retries,
+ * each maybe duplicated by chaos), so only manual retries, which a client can repeat without
+ * end, ever drop one. `attempts` on the delivery still counts them all.
+ */
+export const MAX_ATTEMPTS_KEPT = 100
+
 const toSub = (r: any): Subscription => ({
   id: r.id,
   companyId: r.company_id,
@@ -86,7 +94,11 @@ export function webhookStore(db: Db) {
   const subStmt = db.prepare('SELECT * FROM webhooks WHERE id = ?')
   const insertDelivery = db.prepare(`INSERT INTO deliveries (id, webhook_id, event_id, event_type, company_id, body, status, next_attempt_at, created_at)
     VALUES (@id, @webhookId, @eventId, @eventType, @companyId, @body, 'pending', @nextAttemptAt, @createdAt)`)
-  const dueStmt = db.prepare("SELECT * FROM deliveries WHERE status = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at, seq LIMIT ?")
+  const dueStmt = db.prepare(
+    "SELECT * FROM deliveries WHERE webhook_id = ? AND status = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at, seq LIMIT ?",
+  )
+  const countOwn = db.prepare('SELECT count(*) FROM webhooks WHERE company_id = ?').pluck()
+  const countGlobal = db.prepare('SELECT count(*) FROM webhooks WHERE company_id IS NULL').pluck()
   const deliveryStmt = db.prepare('SELECT * FROM deliveries WHERE id = ?')
   const attemptStmt = db.prepare(
     'INSERT INTO delivery_attempts (delivery_id, at, status_code, latency_ms, error, chaos) VALUES (?, ?, ?, ?, ?, ?)',
@@ -94,6 +106,8 @@ export function webhookStore(db: Db) {
   const updateDelivery = db.prepare(`UPDATE deliveries SET status = @status, attempts = attempts + @counted,
     next_attempt_at = @nextAttemptAt, delivered_at = @deliveredAt, last_error = @lastError WHERE id = @id`)
   const attemptsStmt = db.prepare('SELECT * FROM delivery_attempts WHERE delivery_id = ? ORDER BY seq')
+  const pruneAttempts = db.prepare(`DELETE FROM delivery_attempts WHERE delivery_id = @id AND seq <=
+    (SELECT seq FROM delivery_attempts WHERE delivery_id = @id ORDER BY seq DESC LIMIT 1 OFFSET ${MAX_ATTEMPTS_KEPT})`)
   let active: Subscription[] | undefined
   const refresh = () => void (active = undefined)
 
@@ -106,11 +120,19 @@ export function webhookStore(db: Db) {
       const r = subStmt.get(id)
       return r ? toSub(r) : undefined
     },
-    list(companyId?: string): Subscription[] {
-      const rows = companyId === undefined
-        ? db.prepare('SELECT * FROM webhooks ORDER BY created_at, id').all()
-        : db.prepare('SELECT * FROM webhooks WHERE company_id = ? ORDER BY created_at, id').all(companyId)
-      return rows.map(toSub)
+    /** A page of subscriptions, oldest first (by insertion); `status` tells active from disabled. */
+    list(f: ListFilter<'active' | 'disabled'>): Page<Subscription> {
+      const where: string[] = []
+      const args: unknown[] = []
+      if (f.companyId !== undefined) where.push('company_id = ?'), args.push(f.companyId)
+      if (f.status !== undefined) where.push(f.status === 'active' ? 'disabled_at IS NULL' : 'disabled_at IS NOT NULL')
+      if (f.cursor !== undefined) where.push('rowid > ?'), args.push(decodeCursor(f.cursor) ?? 0)
+      const sql = `SELECT rowid AS seq, * FROM webhooks ${where.length ? 'WHERE ' + where.join(' AND ') : ''} ORDER BY rowid LIMIT ?`
+      return pageOf(db.prepare(sql).all(...args, f.limit + 1) as any[], f.limit, (r) => r.seq, toSub)
+    },
+    /** Subscriptions a company holds (disabled ones included); null counts the admin's global ones. */
+    count(companyId: string | null): number {
+      return (companyId === null ? countGlobal.get() : countOwn.get(companyId)) as number
     },
     remove(id: string): boolean {
       const n = db.prepare('DELETE FROM webhooks WHERE id = ?').run(id).changes
@@ -134,8 +156,9 @@ export function webhookStore(db: Db) {
     enqueue(d: Omit<Delivery, 'status' | 'attempts' | 'deliveredAt' | 'lastError'>): void {
       insertDelivery.run(d)
     },
-    due(now: Micros, limit: number) {
-      return dueStmt.all(now, limit).map(toDelivery)
+    /** One subscription's deliveries due at `now`, oldest due first. */
+    dueFor(webhookId: string, now: Micros, limit: number) {
+      return dueStmt.all(webhookId, now, limit).map(toDelivery)
     },
     delivery(id: string) {
       const r = deliveryStmt.get(id)
@@ -146,6 +169,7 @@ export function webhookStore(db: Db) {
       return db.transaction(() => {
         if (!deliveryStmt.get(id)) return false
         attemptStmt.run(id, attempt.at, attempt.statusCode, attempt.latencyMs, attempt.error, attempt.chaos)
+        pruneAttempts.run({ id })
         updateDelivery.run({ id, ...next, counted: next.counted ? 1 : 0 })
         return true
       })()

@@ -1,13 +1,20 @@
 // The delivery worker: sends due deliveries from the persistent queue, records every attempt,
 // retries on the scenario's schedule (virtual time, with up to 10% jitter, or what Retry-After
-// asks), disables a subscription that answers 410, and applies each subscription's chaos.
+// asks within the schedule's bounds), disables a subscription that answers 410, refuses hosts
+// outside WEBHOOK_ALLOWED_HOSTS, and applies each subscription's chaos.
+// Scheduling (docs/DESIGN.md, "Webhook scheduling"): a round asks each subscription for its own
+// due deliveries, as many as it has free slots (limits.ts); nothing waits for unrelated sends,
+// and a finished send starts the next round at once.
 import type { Clock, Micros } from '../clock.js'
 import { SECOND_US } from '../domain/time.js'
 import type { Log } from '../log.js'
 import type { Store } from '../store/index.js'
 import type { Delivery, Subscription } from '../store/webhooks.js'
+import { hostRefusal } from './allowed-hosts.js'
 import { createRoll } from './chaos.js'
+import { retryDelay } from './retry.js'
 import { send, type SendResult } from './send.js'
+import { createSlots } from './slots.js'
 
 export interface WorkerDeps {
   store: Store
@@ -16,18 +23,27 @@ export interface WorkerDeps {
   seed?: string
   userAgent: string
   fetch?: typeof fetch
+  /** WEBHOOK_ALLOWED_HOSTS; undefined allows any host. */
+  allowedHosts?: readonly string[]
 }
 
-const BATCH = 200
+interface Started {
+  done: Promise<void>
+  /** Held back on purpose by delay_ms chaos: not worth waiting for. */
+  delayed: boolean
+}
 
 export function createWebhookWorker(deps: WorkerDeps) {
   const { store, clock, log } = deps
   const roll = createRoll(deps.seed)
   const fetchImpl = deps.fetch ?? fetch
   const inFlight = new Map<string, Promise<void>>()
+  const slots = createSlots()
   let kicked = false
+  let turn = 0
+  let finished = signal()
 
-  function conclude(d: Delivery, attempt: number, r: SendResult, chaos: string | null): void {
+  function conclude(d: Delivery, attempt: number, r: SendResult, chaos: string | null, final = false): void {
     const now = clock.now()
     const entry = { at: now, statusCode: r.statusCode, latencyMs: Math.round(r.latencyMs * 1000) / 1000, error: r.error, chaos }
     if (r.statusCode !== null && r.statusCode >= 200 && r.statusCode < 300) {
@@ -40,7 +56,7 @@ export function createWebhookWorker(deps: WorkerDeps) {
       return
     }
     const schedule = store.setup.settings().webhook_retry_seconds
-    const wait = r.retryAfter ?? (schedule[attempt - 1] === undefined ? null : schedule[attempt - 1]! * (1 + 0.1 * roll(d.id, attempt, 'jitter')))
+    const wait = final ? null : retryDelay(schedule, attempt, r.retryAfter, roll(d.id, attempt, 'jitter'))
     const next: Micros | null = wait === null ? null : now + Math.round(wait * SECOND_US)
     store.webhooks.record(d.id, entry, {
       status: next === null ? 'failed' : 'pending',
@@ -53,6 +69,10 @@ export function createWebhookWorker(deps: WorkerDeps) {
 
   async function attempt(d: Delivery, sub: Subscription): Promise<void> {
     const n = d.attempts + 1
+    // The list can change between restarts: a refused host fails the delivery at once, as a
+    // retry could not succeed before the next restart (a manual retry can send it then).
+    const refused = hostRefusal(sub.url, deps.allowedHosts)
+    if (refused) return conclude(d, n, { statusCode: null, latencyMs: 0, error: `not sent: ${refused}`, retryAfter: null }, null, true)
     const chaos = sub.chaos ?? {}
     if (chaos.delay_ms) await new Promise((r) => setTimeout(r, chaos.delay_ms))
     if (roll(d.id, n, 'drop') < (chaos.drop ?? 0)) {
@@ -71,56 +91,106 @@ export function createWebhookWorker(deps: WorkerDeps) {
     conclude(d, n, result, badSignature ? 'bad_signature' : null)
   }
 
-  function track(d: Delivery, run: () => Promise<void>): Promise<void> {
-    const p = run()
-      .catch((err) => log.error('webhook delivery failed', { delivery: d.id, error: String(err) }))
-      .finally(() => inFlight.delete(d.id))
-    inFlight.set(d.id, p)
-    return p
+  /** Runs `list` (one subscription's deliveries) one after another, each holding a slot until the run ends. */
+  function run(sub: Subscription, list: Delivery[]): Promise<void> {
+    for (const _ of list) slots.take(sub)
+    const done = (async () => {
+      for (const d of list) await attempt(d, sub)
+    })()
+      .catch((err) => log.error('webhook delivery failed', { webhook: sub.id, error: String(err) }))
+      .finally(() => {
+        for (const d of list) {
+          inFlight.delete(d.id)
+          slots.give(sub)
+        }
+        finished.fire()
+        finished = signal()
+        if (store.db.open) kick()
+      })
+    for (const d of list) inFlight.set(d.id, done)
+    return done
   }
 
-  /** Sends everything due at `now` and waits for those sends (and any already under way). */
-  async function deliverDue(now: Micros = clock.now()): Promise<void> {
-    if (!store.db.open) return
-    const due = store.webhooks.due(now, BATCH).filter((d) => !inFlight.has(d.id))
-    const bySub = new Map<string, Delivery[]>()
-    for (const d of due) bySub.set(d.webhookId, [...(bySub.get(d.webhookId) ?? []), d])
-    const started: Promise<void>[] = []
-    for (const [id, list] of bySub) {
-      const sub = store.webhooks.get(id)
-      if (!sub || sub.disabledAt !== null) continue
-      if (sub.chaos?.reorder) {
-        // Held back together, sent newest first, one after another.
-        const newestFirst = [...list].reverse()
-        const chain = (async () => {
-          for (const d of newestFirst) await track(d, () => attempt(d, sub))
-        })()
-        newestFirst.forEach((d) => inFlight.set(d.id, chain))
-        started.push(chain)
-      } else {
-        for (const d of list) started.push(track(d, () => attempt(d, sub)))
-      }
+  /** One round: every subscription starts as many of its due deliveries as it has free slots. */
+  function round(now: Micros = clock.now()): Started[] {
+    if (!store.db.open) return []
+    const subs = store.webhooks.active()
+    const started: Started[] = []
+    // A different first subscription each round, so an owner's slots go to each of its subscriptions in turn.
+    const first = subs.length ? turn++ % subs.length : 0
+    for (let i = 0; i < subs.length; i++) {
+      const sub = subs[(first + i) % subs.length]!
+      const free = slots.free(sub)
+      if (free === 0) continue
+      // At most `held` of the rows are its own sends under way: ask for that many more.
+      const due = store.webhooks.dueFor(sub.id, now, free + slots.held(sub)).filter((d) => !inFlight.has(d.id)).slice(0, free)
+      if (!due.length) continue
+      const delayed = Boolean(sub.chaos?.delay_ms)
+      if (sub.chaos?.reorder) started.push({ done: run(sub, due.reverse()), delayed })
+      else for (const d of due) started.push({ done: run(sub, [d]), delayed })
     }
-    await Promise.all([...started, ...inFlight.values()])
+    return started
+  }
+
+  function kick(): void {
+    if (kicked) return
+    kicked = true
+    setImmediate(() => {
+      kicked = false
+      round()
+    })
   }
 
   return {
-    deliverDue,
-    /** Sends what was just queued on the next turn of the event loop, without waiting for the ticker. */
-    kick(): void {
-      if (kicked) return
-      kicked = true
-      setImmediate(() => {
-        kicked = false
-        void deliverDue()
-      })
+    /**
+     * Starts every due send there is room for, and resolves when those sends have concluded
+     * (not the ones already under way, nor those held back by delay_ms chaos), or after
+     * `maxWaitMs`, whichever comes first; the sends go on either way.
+     */
+    async deliverDue(opts: { maxWaitMs?: number } = {}): Promise<void> {
+      const waited = Promise.all(round().filter((s) => !s.delayed).map((s) => s.done)).then(() => undefined)
+      if (opts.maxWaitMs === undefined) return waited
+      let timer: NodeJS.Timeout | undefined
+      const timeout = new Promise<void>((r) => (timer = setTimeout(r, opts.maxWaitMs)))
+      await Promise.race([waited, timeout])
+      clearTimeout(timer)
     },
+    /**
+     * Sends one delivery now, ahead of older ones of its subscription (it must be due), and
+     * resolves when that attempt has concluded; if its subscription or company has no free
+     * slot, it takes the next one that frees. Resolves at once when the delivery is gone, not
+     * pending, not due, or its subscription is disabled.
+     */
+    async deliver(id: string): Promise<void> {
+      for (;;) {
+        const mine = inFlight.get(id)
+        if (mine) return mine
+        const d = store.db.open ? store.webhooks.delivery(id) : undefined
+        const sub = d && store.webhooks.active().find((s) => s.id === d.webhookId)
+        if (!sub || d.status !== 'pending' || d.nextAttemptAt === null || d.nextAttemptAt > clock.now()) return
+        if (slots.free(sub) > 0) {
+          const done = run(sub, [d])
+          round()
+          return done
+        }
+        // A slot of its subscription or company is taken: waiting ends when one frees.
+        await finished.promise
+      }
+    },
+    /** Sends what was just queued on the next turn of the event loop, without waiting for the ticker. */
+    kick,
     /** Waits for the sends under way (for a clean shutdown). */
     idle: () => Promise.all(inFlight.values()).then(() => undefined),
     retryNow(id: string): void {
       store.webhooks.retry(id, clock.now())
     },
   }
+}
+
+function signal() {
+  let fire!: () => void
+  const promise = new Promise<void>((r) => (fire = r))
+  return { promise, fire }
 }
 
 export type WebhookWorker = ReturnType<typeof createWebhookWorker>

@@ -160,6 +160,28 @@ describe('subscriptions', () => {
     expect((await sb.admin('POST', '/webhooks', { url: 'http://hooks.internal:9000/x' })).status).toBe(201)
   })
 
+  it('WEBHOOK_ALLOWED_HOSTS is checked at every send: a subscription made before it was set is refused, at once', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'webhooks-'))
+    cleanup.push(() => rmSync(dir, { recursive: true, force: true }))
+    const database = join(dir, 'store.db')
+    const rx = await startReceiver()
+    cleanup.push(() => rx.close())
+    const first = await startTestSandbox({ database })
+    const sub = (await first.admin('POST', '/webhooks', { url: `${rx.url}/hooks` })).body
+    await first.close()
+    const second = await startTestSandbox({ database, webhookAllowedHosts: ['hooks.internal'] })
+    cleanup.push(() => second.close())
+    const test = (await second.admin('POST', `/webhooks/${sub.id}/test`)).body
+    const refused = `not sent: host 127.0.0.1:${rx.port} is not in WEBHOOK_ALLOWED_HOSTS`
+    expect(test).toMatchObject({ status: 'failed', next_attempt_at: null, last_error: refused })
+    expect(test.attempts).toMatchObject([{ status_code: null, error: refused }])
+    await payNew(second)
+    await second.admin('POST', '/clock/advance', { seconds: 700 })
+    const paid = (await second.admin('GET', '/webhooks/deliveries?status=failed')).body.data
+    expect(paid.map((d: { event_type: string; attempts: unknown[] }) => [d.event_type, d.attempts.length])).toEqual([['charge.paid', 1], ['webhook.test', 1]])
+    expect(rx.received).toHaveLength(0)
+  })
+
   it('reset removes subscriptions and deliveries', async () => {
     const { sb, rx } = await setup()
     await sb.admin('POST', '/webhooks', { url: rx.url })

@@ -98,6 +98,25 @@ describe('standard format', () => {
     expect(rx.received).toHaveLength(2)
   })
 
+  it('Retry-After cannot add attempts: its value is clamped to the schedule, which alone counts them', async () => {
+    sb.apply({ settings: { webhook_retry_seconds: [1, 2] } })
+    rx.script.push({ status: 503, headers: { 'retry-after': '86400' } })
+    rx.fallback = { status: 503, headers: { 'retry-after': '0' } }
+    await sb.admin('POST', '/webhooks', { url: rx.url })
+    await pay((await charge()).transaction_id)
+    await rx.waitFor(1)
+    await new Promise((r) => setTimeout(r, 50))
+    expect((await deliveries())[0].next_attempt_at).toBe('2026-03-01T12:00:02.000000Z') // a day asked, the schedule's longest given
+    await sb.admin('POST', '/clock/advance', { seconds: 2 })
+    expect(rx.received).toHaveLength(2)
+    const [second] = await deliveries()
+    expect(second.next_attempt_at).toBe('2026-03-01T12:00:03.000000Z') // 0 asked, the schedule's shortest given
+    await sb.admin('POST', '/clock/advance', { seconds: 1 })
+    await sb.admin('POST', '/clock/advance', { seconds: 5 })
+    expect(rx.received).toHaveLength(3)
+    expect((await deliveries())[0]).toMatchObject({ status: 'failed', next_attempt_at: null })
+  })
+
   it('410 Gone disables the subscription', async () => {
     rx.script.push({ status: 410 })
     const sub = (await sb.admin('POST', '/webhooks', { url: rx.url })).body

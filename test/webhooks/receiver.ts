@@ -71,3 +71,26 @@ export async function startReceiver(port = 0): Promise<Receiver> {
   }
   return rx
 }
+
+/** A receiver that takes every request and never answers: what a hung integrator's app does. */
+export async function startSilentReceiver(): Promise<{ url: string; count: () => number; waitFor(n: number): Promise<void>; close(): Promise<void> }> {
+  let n = 0
+  const server = http.createServer(() => void n++)
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    count: () => n,
+    async waitFor(want) {
+      const until = Date.now() + 10_000
+      while (n < want) {
+        if (Date.now() > until) throw new Error(`expected ${want} requests to the silent receiver, got ${n}`)
+        await new Promise((r) => setTimeout(r, 20))
+      }
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections()
+        server.close(() => resolve())
+      }),
+  }
+}

@@ -8,6 +8,13 @@ import { eventRecord } from './records.js'
 import { EventRecord } from './schemas.js'
 
 const Clock = z.object({ now: z.string(), offset_seconds: z.number(), frozen: z.boolean() }).openapi('Clock')
+/**
+ * How long an advance waits for the webhook sends it started. A receiver on this machine answers
+ * in milliseconds; one that hangs (anyone's, another tenant's included) must not hold the answer
+ * for the 15 s delivery limit: its attempt goes on and is recorded when it ends.
+ */
+export const ADVANCE_WEBHOOK_WAIT_MS = 2000
+
 const clockReply = { 200: { description: 'The clock.', content: { 'application/json': { schema: Clock } } } }
 
 export function mountClock(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
@@ -28,7 +35,7 @@ export function mountClock(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
       method: 'post',
       path: '/clock/advance',
       summary: 'Advance virtual time and run everything that became due',
-      description: 'Expiries, automatic payments, settlements and webhook retries run, in due order, before the answer.',
+      description: `Expiries, automatic payments, settlements and webhook retries run, in due order, before the answer. A webhook send that takes longer than ${ADVANCE_WEBHOOK_WAIT_MS / 1000} s (or is held back by \`delay_ms\` chaos, or waits for a free slot of its subscription) goes on after the answer.`,
       request: {
         body: {
           required: true,
@@ -43,7 +50,7 @@ export function mountClock(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
     async (c) => {
       await ctx.fakes.ready()
       const events = advanceClock(ctx, c.get('input').body.seconds)
-      await deps.webhooks.deliverDue()
+      await deps.webhooks.deliverDue({ maxWaitMs: ADVANCE_WEBHOOK_WAIT_MS })
       return c.json({ now: isoMicros(ctx.clock.now()), events: events.map(eventRecord) })
     },
   )

@@ -34,7 +34,7 @@ export function mountScenarios(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
       path: '/reset',
       summary: 'Wipe all state and load a scenario',
       description: 'State, clock, journal, outcomes, faults and webhooks return to a fresh start. Default: the scenario the server started with.',
-      request: { body: { required: false, content: { 'application/json': { schema: z.object({ scenario: z.string().optional() }).strict() } } } },
+      request: { body: { required: false, content: { 'application/json': { schema: z.object({ scenario: z.string().min(1).max(200).optional() }).strict() } } } },
       responses: { 200: { description: 'Reset.', content: { 'application/json': { schema: Applied } } } },
     }),
     'admin',
@@ -74,7 +74,7 @@ export function mountScenarios(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
           content: {
             'application/json': {
               schema: z
-                .object({ name: z.string().min(1).optional(), document: z.record(z.string(), z.unknown()).optional() })
+                .object({ name: z.string().min(1).max(200).optional(), document: z.record(z.string(), z.unknown()).optional() })
                 .strict()
                 .refine((b) => (b.name === undefined) !== (b.document === undefined), { error: 'give exactly one of name or document', path: ['name'] }),
             },

@@ -3,7 +3,6 @@ import { z } from '@hono/zod-openapi'
 import { MAX_AMOUNT } from '../../domain/money.js'
 import { PIX_TYPES, type PixType } from '../../domain/types.js'
 import { providerSchema, transferOutcomeSchema } from '../../scenarios/schema.js'
-import { decodeCursor, pageOf } from '../../store/paging.js'
 
 const iso = z.string().openapi({ example: '2026-03-01T12:30:45.123456Z' })
 const isoOrNull = iso.nullable()
@@ -21,13 +20,6 @@ export const listQuery = z
   .strict()
 
 export const page = <T extends z.ZodType>(item: T) => z.object({ data: z.array(item), next_cursor: z.string().nullable() })
-
-/** Pages a short list held whole (queued outcomes, faults, subscriptions), oldest first. */
-export function pageList<T extends { id: number | string }>(items: T[], q: { limit: number; cursor?: string }, seq: (t: T, index: number) => number) {
-  const after = q.cursor === undefined ? -1 : (decodeCursor(q.cursor) ?? -1)
-  const rest = items.map((t, i) => ({ t, n: seq(t, i) })).filter((x) => x.n > after)
-  return pageOf(rest, q.limit, (x) => x.n, (x) => x.t)
-}
 
 export const Payer = z.object({ name: z.string().min(1).max(140), document: z.string().regex(/^\d{11}$|^\d{14}$/, 'must be a CPF (11 digits) or a CNPJ (14 digits)') })
 

@@ -62,7 +62,7 @@ export function mountWebhookDeliveries(app: OpenAPIHono<AppEnv>, deps: HttpDeps,
       const sub = store.webhooks.get(d.webhookId)
       if (sub?.disabledAt != null) throw new AppError('conflict', `Webhook is disabled: ${sub.disabledReason}`)
       deps.webhooks.retryNow(id)
-      await deps.webhooks.deliverDue()
+      await deps.webhooks.deliver(id)
       return c.json(deliveryView(store.webhooks.delivery(id)!))
     },
   )

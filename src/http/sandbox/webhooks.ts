@@ -5,12 +5,14 @@ import { AppError } from '../../domain/errors.js'
 import { isoMicros } from '../../domain/time.js'
 import { queueTestMessage, setChaos, subscribe, unsubscribe } from '../../operations/webhooks.js'
 import type { Delivery, Subscription } from '../../store/webhooks.js'
+import { hostRefusal } from '../../webhooks/allowed-hosts.js'
+import { MAX_SECRET_LENGTH, MAX_SUBSCRIPTIONS, MAX_URL_LENGTH } from '../../webhooks/limits.js'
 import { WEBHOOK_EVENTS } from '../../webhooks/outbox.js'
 import { isValidSecret } from '../../webhooks/sign.js'
 import type { AppEnv, HttpDeps, Scope } from '../env.js'
 import { controlRoute } from './control-route.js'
 import { DeliveryView, mountWebhookDeliveries } from './webhook-deliveries.js'
-import { idParam, listQuery, page, pageList } from './schemas.js'
+import { idParam, listQuery, page } from './schemas.js'
 import { companyFilter, visibleTo } from './scope.js'
 
 const probability = z.number().min(0).max(1)
@@ -20,11 +22,20 @@ const ChaosBody = z
   .openapi('WebhookChaos')
 const NewWebhook = z
   .object({
-    url: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }),
-    events: z.array(z.enum(WEBHOOK_EVENTS)).min(1).optional(),
+    url: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).max(MAX_URL_LENGTH, `must be at most ${MAX_URL_LENGTH} characters`),
+    events: z
+      .array(z.enum(WEBHOOK_EVENTS))
+      .min(1)
+      .max(WEBHOOK_EVENTS.length, `must list each event at most once (${WEBHOOK_EVENTS.length} events)`)
+      .refine((e) => new Set(e).size === e.length, 'must list each event at most once')
+      .optional(),
     format: z.enum(['standard', 'bcb']).default('standard'),
-    secret: z.string().refine(isValidSecret, 'must be whsec_ followed by at least 16 bytes in base64').optional(),
-    company_id: z.string().optional(),
+    secret: z
+      .string()
+      .max(MAX_SECRET_LENGTH, `must be at most ${MAX_SECRET_LENGTH} characters`)
+      .refine(isValidSecret, 'must be whsec_ followed by at least 16 bytes in base64')
+      .optional(),
+    company_id: z.string().max(200).optional(),
   })
   .strict()
   .openapi('NewWebhook')
@@ -74,7 +85,7 @@ export function mountWebhooks(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
       path: '/webhooks',
       tags: ['Webhooks'],
       summary: 'Subscribe a URL to events',
-      description: `Events: ${WEBHOOK_EVENTS.join(', ')} (default all). \`standard\` signs with Standard Webhooks; \`bcb\` posts \`{"pix":[...]}\` to \`<url>/pix\` (charge.paid only). Without \`company_id\`, the admin token subscribes to every company.`,
+      description: `At most ${MAX_SUBSCRIPTIONS} subscriptions per company (the admin's global ones have their own ${MAX_SUBSCRIPTIONS}); \`url\` at most ${MAX_URL_LENGTH} characters. Events: ${WEBHOOK_EVENTS.join(', ')} (default all). \`standard\` signs with Standard Webhooks; \`bcb\` posts \`{"pix":[...]}\` to \`<url>/pix\` (charge.paid only). Without \`company_id\`, the admin token subscribes to every company.`,
       request: { body: { required: true, content: { 'application/json': { schema: NewWebhook } } } },
       responses: { 201: { description: 'Subscribed; keep the secret to verify signatures.', content: { 'application/json': { schema: WebhookView } } } },
     }),
@@ -82,11 +93,8 @@ export function mountWebhooks(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
     (c) => {
       const b = c.get('input').body
       const scope = c.get('scope')
-      const host = new URL(b.url).host.toLowerCase()
-      const hostname = new URL(b.url).hostname.toLowerCase()
-      if (deps.webhookAllowedHosts && !deps.webhookAllowedHosts.includes(host) && !deps.webhookAllowedHosts.includes(hostname)) {
-        throw new AppError('invalid_input', `url: host ${host} is not in WEBHOOK_ALLOWED_HOSTS`)
-      }
+      const refused = hostRefusal(b.url, deps.webhookAllowedHosts)
+      if (refused) throw new AppError('invalid_input', `url: ${refused}`)
       const companyId = scope.admin ? (b.company_id ?? null) : companyFilter(scope, b.company_id)!
       return c.json(view(subscribe(ctx, { url: b.url, events: b.events, format: b.format, secret: b.secret, companyId })), 201)
     },
@@ -106,11 +114,8 @@ export function mountWebhooks(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
     'scoped',
     (c) => {
       const q = c.get('input').query
-      const subs = store.webhooks
-        .list(companyFilter(c.get('scope'), q.company_id))
-        .filter((s) => q.status === undefined || (q.status === 'disabled') === (s.disabledAt !== null))
-      const result = pageList(subs.map(view), q, (_s, i) => i)
-      return c.json({ data: result.data, next_cursor: result.nextCursor })
+      const result = store.webhooks.list({ ...q, companyId: companyFilter(c.get('scope'), q.company_id) })
+      return c.json({ data: result.data.map(view), next_cursor: result.nextCursor })
     },
   )
 
@@ -151,7 +156,7 @@ export function mountWebhooks(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
     async (c) => {
       const sub = visible(c.get('scope'), c.get('input').params.webhook_id)
       const id = queueTestMessage(ctx, sub.id)
-      await deps.webhooks.deliverDue()
+      await deps.webhooks.deliver(id)
       return c.json(deliveryView(store.webhooks.delivery(id)!))
     },
   )

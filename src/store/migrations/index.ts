@@ -3,6 +3,7 @@ import { sql as initial } from './001-initial.js'
 import { sql as controlPlane } from './002-control-plane.js'
 import { sql as webhooks } from './003-webhooks.js'
 import { sql as tenantEndToEnd } from './004-tenant-end-to-end.js'
+import { sql as webhookFairness } from './005-webhook-fairness.js'
 
 export interface Migration {
   version: number
@@ -15,4 +16,5 @@ export const migrations: Migration[] = [
   { version: 2, name: 'control-plane', sql: controlPlane },
   { version: 3, name: 'webhooks', sql: webhooks },
   { version: 4, name: 'tenant-end-to-end', sql: tenantEndToEnd },
+  { version: 5, name: 'webhook-fairness', sql: webhookFairness },
 ]
