@@ -108,6 +108,15 @@ describe('transfers', () => {
     }
   })
 
+  it('decide the key before the outcome, and a queued outcome before a rule', async () => {
+    const inactiveKey = await transfer({ pix_key: 'failed@pix.example' }, { 'x-sandbox-outcome': 'success' })
+    expect(inactiveKey.body).toMatchObject({ status: 'failed', message: 'Pix key not found or inactive' })
+    await sb.admin('POST', '/outcomes', { status: 'success', match: { amount: 666 } })
+    expect((await transfer({ amount: 666 })).body).toMatchObject({ status: 'success', message: 'Transfer completed' })
+    // Used up: the rule applies again.
+    expect((await transfer({ amount: 666 })).body).toMatchObject({ status: 'failed', message: 'Transfer rejected by the receiving institution' })
+  })
+
   it('chosen pending by the header wait for the control plane: time alone never settles them', async () => {
     const before = balance()
     const { transaction_id } = (await transfer({ amount: 500 }, { 'x-sandbox-outcome': 'pending' })).body
