@@ -128,6 +128,19 @@ describe('transfers', () => {
   })
 })
 
+describe('PIX keys', () => {
+  // The check-digit validators ignore anything that is not a digit: the shape is checked apart.
+  it.each([
+    ['CPF', '52998224725', 'must be a CPF of 11 digits with valid check digits'],
+    ['CNPJ', '11222333000181', 'must be a CNPJ of 14 digits with valid check digits'],
+  ])('a %s is its digits and nothing else', async (pix_type, key, reason) => {
+    expect((await transfer({ pix_key: key, pix_type })).status).toBe(200)
+    for (const bad of [`x${key}`, `${key}x`, `${key.slice(0, 3)}.${key.slice(3)}`]) {
+      expect(await transfer({ pix_key: bad, pix_type }), bad).toMatchObject({ status: 422, body: { detail: `pix_key: ${reason}` } })
+    }
+  })
+})
+
 describe('413', () => {
   it('closes the connection: the rest of the upload is never read', async () => {
     const agent = new http.Agent({ keepAlive: true })
