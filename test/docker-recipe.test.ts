@@ -458,7 +458,7 @@ describe('the Dockerfile recipe, followed on the host', () => {
   })
 
   it("makes each VOLUME the non-root USER's, in the file-system steps it skips on the host", () => {
-    expect(image.user).toBeDefined()
+    expect(image.user).toBe('node')
     expect(['root', '0']).not.toContain(image.user)
     expect(image.volumes.length).toBeGreaterThan(0)
     // The store is in a volume, so that state outlives the container.
@@ -471,11 +471,11 @@ describe('the Dockerfile recipe, followed on the host', () => {
   })
 
   it('runs CMD: HEALTHCHECK passes, the API answers, and the stop signal ends it with 0', async () => {
-    expect(image.cmd, 'the last stage has a CMD').toBeDefined()
     // Exec form, so that node is PID 1 and receives the stop signal itself.
     expect(image.cmdExec, 'CMD is in exec form').toBe(true)
     expect(image.cmd, 'CMD starts the server as `npm start` does').toEqual(['node', ...SERVER_ARGS])
-    expect(image.healthcheck, 'the last stage has a HEALTHCHECK').toBeDefined()
+    expect(image.healthcheck?.timeoutMs, 'the last stage has a HEALTHCHECK, with a 3 s timeout').toBe(3000)
+    expect(image.healthcheck!.argv.join(' '), 'it asks the health endpoint').toContain('/_sandbox/health')
 
     const port = await freePort()
     // The container's environment: the image's ENV (over a PATH to find node), where only the

@@ -1,5 +1,6 @@
 // A fresh sandbox per test: an in-memory store, the default scenario, a real HTTP server on an
-// ephemeral port. Tests talk to it over HTTP like an integrator would.
+// ephemeral port, in the test's own process. Requests go over real HTTP, as an integrator's would;
+// unlike an integrator, tests also read the store directly and move a manual clock by hand.
 import { fileURLToPath } from 'node:url'
 import { createManualClock, type Clock } from '../src/clock.js'
 import { loadConfig, type Config } from '../src/config.js'
@@ -104,9 +105,28 @@ export function tenantDoc(id: string, opts: { balance?: number; permissions?: st
   }
 }
 
-/** Counts of every table a refused request must leave untouched. */
+/** Row counts of the tables a use case writes to, for tests that count what was created. */
 export function rowCounts(s: RunningSandbox): Record<string, number> {
   const db = s.sandbox.store.db
   const count = (t: string) => db.prepare(`SELECT count(*) FROM ${t}`).pluck().get() as number
   return Object.fromEntries(['charges', 'transfers', 'ledger_entries', 'events'].map((t) => [t, count(t)]))
+}
+
+/**
+ * Everything a refused request must leave as it was: every row of every table (found in the
+ * schema, so a table added later is covered too), the settings and rules as the store serves
+ * them, and the virtual clock.
+ */
+export function storeSnapshot(s: RunningSandbox): Record<string, unknown> {
+  const { store, clock } = s.sandbox
+  const tables = store.db
+    .prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+    .pluck()
+    .all() as string[]
+  return {
+    tables: Object.fromEntries(tables.map((t) => [t, store.db.prepare(`SELECT * FROM ${t} ORDER BY rowid`).all()])),
+    settings: structuredClone(store.setup.settings()),
+    rules: structuredClone(store.setup.rules()),
+    clock: { ...clock.state(), now: clock.now() },
+  }
 }

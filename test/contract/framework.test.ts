@@ -1,7 +1,7 @@
 // A8: everything else, as the real server's framework does it.
 import http from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { AUTH, rowCounts, startTestSandbox, type TestSandbox } from '../harness.js'
+import { AUTH, storeSnapshot, startTestSandbox, type TestSandbox } from '../harness.js'
 
 let sb: TestSandbox
 beforeAll(async () => (sb = await startTestSandbox()))
@@ -46,13 +46,13 @@ describe('routing', () => {
 
 describe('limits and failures', () => {
   it('413 for a body over 1 MiB, before authentication, writing nothing', async () => {
-    const before = rowCounts(sb)
+    const before = storeSnapshot(sb)
     const big = JSON.stringify({ amount: 100, description: 'x'.repeat(2 * 1024 * 1024) })
     for (const auth of [undefined, AUTH.main]) {
       const res = await sb.request('POST', '/api/v1/hub/transactions/in', { auth, body: big, headers: { 'content-type': 'application/json' } })
       expect(res).toMatchObject({ status: 413, body: { detail: 'Request body too large' } })
     }
-    expect(rowCounts(sb)).toEqual(before)
+    expect(storeSnapshot(sb)).toEqual(before)
   })
 
   it('413 also for a chunked body without Content-Length', async () => {
@@ -85,14 +85,14 @@ describe('limits and failures', () => {
       throw new Error('disk on fire at /secret/path.ts:42')
     }
     try {
-      const before = rowCounts(sb)
+      const before = storeSnapshot(sb)
       const res = await sb.request('POST', '/api/v1/hub/transactions/out', {
         auth: AUTH.main,
         json: { amount: 100, pix_key: 'maria@example.com', pix_type: 'EMAIL' },
       })
       expect(res).toMatchObject({ status: 500, body: { detail: 'Internal server error' } })
       expect(res.text).not.toMatch(/disk on fire|secret|\.ts/)
-      expect(rowCounts(sb)).toEqual(before)
+      expect(storeSnapshot(sb)).toEqual(before)
     } finally {
       ledger.apply = original
     }

@@ -1,6 +1,6 @@
 // A3: the order of checks, first failure wins: JSON -> 401 -> 403 -> schema -> Provider -> 501 -> rules.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { AUTH, basic, rowCounts, startTestSandbox, tenantDoc, type TestSandbox } from '../harness.js'
+import { AUTH, basic, storeSnapshot, startTestSandbox, tenantDoc, type TestSandbox } from '../harness.js'
 
 let sb: TestSandbox
 beforeAll(async () => {
@@ -84,12 +84,12 @@ describe('order of checks (A3)', () => {
   })
 
   it('refused requests write nothing', async () => {
-    const before = rowCounts(sb)
+    const before = storeSnapshot(sb)
     await sb.request('POST', TRANSFER, { auth: AUTH.emptyBalance, json: validTransfer })
     await sb.request('POST', TRANSFER, { auth: AUTH.chargesOnly, json: validTransfer })
     await sb.request('POST', CHARGE, { auth: AUTH.noProvider, json: { amount: 1000 } })
     await sb.request('POST', CHARGE, { auth: AUTH.inactive, json: { amount: 1000 } })
-    expect(rowCounts(sb)).toEqual(before)
+    expect(storeSnapshot(sb)).toEqual(before)
   })
 })
 

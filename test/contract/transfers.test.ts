@@ -2,7 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { SECOND } from '../../src/clock.js'
 import { runDue } from '../../src/operations/run-due.js'
-import { AUTH, basic, rowCounts, startTestSandbox, T0, tenantDoc, type TestSandbox } from '../harness.js'
+import { AUTH, basic, storeSnapshot, startTestSandbox, T0, tenantDoc, type TestSandbox } from '../harness.js'
 
 let sb: TestSandbox
 beforeEach(async () => (sb = await startTestSandbox()))
@@ -36,10 +36,10 @@ describe('POST /hub/transactions/out', () => {
   })
 
   it('refuses an amount above the balance with 422 and records nothing', async () => {
-    const before = rowCounts(sb)
+    const before = storeSnapshot(sb)
     const res = await send({ amount: 1_000_001 })
     expect(res).toMatchObject({ status: 422, body: { detail: 'Insufficient balance' } })
-    expect(rowCounts(sb)).toEqual(before)
+    expect(storeSnapshot(sb)).toEqual(before)
     expect(balance()).toBe(1_000_000)
   })
 

@@ -1,7 +1,7 @@
 // A3 body rules in the default `simple` style: `{"detail": "<field>: <reason>"}`.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildDynamicCode } from '../../src/pix/brcode.js'
-import { AUTH, rowCounts, startTestSandbox, type TestSandbox } from '../harness.js'
+import { AUTH, storeSnapshot, startTestSandbox, type TestSandbox } from '../harness.js'
 
 let sb: TestSandbox
 beforeAll(async () => (sb = await startTestSandbox()))
@@ -155,9 +155,9 @@ describe('the body as a whole', () => {
   })
 
   it('leaves the store untouched when it refuses a body', async () => {
-    const before = rowCounts(sb)
+    const before = storeSnapshot(sb)
     await charge({ amount: 'x' })
     await transfer({ amount: 100, pix_type: 'CPF', pix_key: '1' })
-    expect(rowCounts(sb)).toEqual(before)
+    expect(storeSnapshot(sb)).toEqual(before)
   })
 })

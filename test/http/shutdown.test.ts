@@ -9,6 +9,7 @@ describe('close()', () => {
     const url = new URL(sb.url + '/api/v1/hub/transactions/in')
     const body = JSON.stringify({ amount: 1000 })
     let midway!: () => void
+    let finish!: () => void
     const started = new Promise<void>((r) => (midway = r))
     const reply = new Promise<{ status: number; text: string }>((resolve, reject) => {
       const req = http.request(url, {
@@ -21,18 +22,18 @@ describe('close()', () => {
         res.on('end', () => resolve({ status: res.statusCode!, text }))
       })
       req.on('error', reject)
-      req.write(body.slice(0, 5), () => {
-        midway()
-        setTimeout(() => req.end(body.slice(5)), 300)
-      })
+      finish = () => req.end(body.slice(5))
+      req.write(body.slice(0, 5), () => midway())
     })
     await started
+    // Half the body is on the wire; the server (in this process) gets a moment to read the headers.
     await new Promise((r) => setTimeout(r, 50))
     let closed = false
     const closing = sb.close().then(() => (closed = true))
-    await new Promise((r) => setTimeout(r, 100))
-    expect(closed).toBe(false)
     await expect(fetch(sb.url + '/_sandbox/health')).rejects.toThrow()
+    // The request cannot end before the test sends the rest: close() must still be waiting for it.
+    expect(closed).toBe(false)
+    finish()
     const res = await reply
     expect(res.status).toBe(200)
     expect(JSON.parse(res.text).status).toBe('pending')

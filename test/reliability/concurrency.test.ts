@@ -1,6 +1,8 @@
 // Concurrency: thousands of concurrent transfers and payments against a few users. No balance is
 // ever negative, every balance equals the sum of its ledger, no id repeats, no charge is
-// credited twice, and the money adds up.
+// credited twice, and the money adds up. In one process, where use cases are synchronous and never
+// interleave: this proves the checks and the group commit under load, not the SQL guards, which
+// test/store/guards.test.ts calls directly.
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { basic, startTestSandbox, tenantDoc } from '../harness.js'

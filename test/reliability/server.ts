@@ -1,5 +1,6 @@
-// The reliability suite drives the built server as a separate process (so it can be killed with
-// SIGKILL and measured from outside), on a file store in a temporary folder.
+// Crash, soak and overload drive the built server as a separate process (so it can be killed with
+// SIGKILL and measured from outside), on a file store in a temporary folder. Concurrency and the
+// fuzz test run the sandbox in the test's own process (test/harness.ts) and use only tempDir here.
 import { execSync } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'

@@ -1,7 +1,7 @@
 // Every control endpoint refuses bad bodies and unknown ids with a clear {detail} and leaves the
 // state as it was. The endpoints come from /_sandbox/openapi.json, so a new one is covered too.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { rowCounts, startTestSandbox, type TestSandbox } from '../harness.js'
+import { startTestSandbox, storeSnapshot, type TestSandbox } from '../harness.js'
 
 let sb: TestSandbox
 let operations: { method: string; path: string; hasBody: boolean; hasParams: boolean }[]
@@ -20,7 +20,7 @@ beforeAll(async () => {
 afterAll(() => sb.close())
 
 const BAD_BODIES = ['not json', '[1,2,3]', '"text"', '{"unexpected_field": true}', '{"amount": {"$gt": 0}}', '{"__proto__": {"admin": true}}']
-const snapshot = () => ({ ...rowCounts(sb), companies: sb.sandbox.store.db.prepare('SELECT count(*) FROM companies').pluck().get(), webhooks: sb.sandbox.store.db.prepare('SELECT count(*) FROM webhooks').pluck().get(), outcomes: sb.sandbox.store.db.prepare('SELECT count(*) FROM outcomes').pluck().get(), faults: sb.sandbox.store.db.prepare('SELECT count(*) FROM faults').pluck().get() })
+const snapshot = () => storeSnapshot(sb)
 
 describe('control plane bad input', () => {
   it('documents a good number of endpoints', () => {

@@ -60,7 +60,8 @@ describe('GET /pix/qr/v2/{id}', () => {
       try {
         expect((await second.request('GET', '/.well-known/jwks.json')).body).toEqual(before)
         const jws = (await second.request('GET', locationPath(charge.qr_code))).text
-        await expect(compactVerify(jws, createLocalJWKSet(before))).resolves.toBeDefined()
+        const verified = await compactVerify(jws, createLocalJWKSet(before))
+        expect(verified.protectedHeader).toMatchObject({ alg: 'ES256', kid: before.keys[0].kid })
       } finally {
         await second.close()
       }

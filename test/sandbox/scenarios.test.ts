@@ -1,7 +1,7 @@
 // Reset and scenarios through the control plane, and the extra scenarios of scenarios/.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { listScenarios } from '../../src/scenarios/loader.js'
-import { AUTH, basic, rowCounts, SCENARIOS_DIR, startTestSandbox, type TestSandbox } from '../harness.js'
+import { AUTH, basic, rowCounts, storeSnapshot, SCENARIOS_DIR, startTestSandbox, type TestSandbox } from '../harness.js'
 
 let sb: TestSandbox
 beforeEach(async () => (sb = await startTestSandbox()))
@@ -32,9 +32,9 @@ describe('POST /_sandbox/reset', () => {
   it('loads another scenario, and refuses an unknown one leaving the state as it was', async () => {
     expect((await sb.admin('POST', '/reset', { scenario: 'many-users' })).status).toBe(200)
     expect((await sb.request('GET', '/api/v1/user/company', { auth: AUTH.main })).status).toBe(401)
-    const before = rowCounts(sb)
+    const before = storeSnapshot(sb)
     expect(await sb.admin('POST', '/reset', { scenario: 'nope' })).toMatchObject({ status: 404, body: { detail: 'Scenario "nope" not found' } })
-    expect(rowCounts(sb)).toEqual(before)
+    expect(storeSnapshot(sb)).toEqual(before)
   })
 })
 
@@ -62,12 +62,12 @@ describe('/_sandbox/scenarios', () => {
   })
 
   it('refuses a broken document whole, naming the path and the problem', async () => {
-    const before = rowCounts(sb)
+    const before = storeSnapshot(sb)
     const res = await sb.admin('POST', '/scenarios', { document: { settings: { charge_ttl_seconds: 5 }, companies: [{ id: 'x', name: 'X', users: [{ id: 'u', balance: 'lots' }] }] } })
     expect(res.status).toBe(422)
     expect(res.body.detail).toBe('document: companies[0].users[0].balance: Invalid input: expected number, received string')
     expect(sb.sandbox.store.setup.settings().charge_ttl_seconds).toBe(3600)
-    expect(rowCounts(sb)).toEqual(before)
+    expect(storeSnapshot(sb)).toEqual(before)
     expect((await sb.admin('POST', '/scenarios', {})).status).toBe(422)
     expect((await sb.admin('POST', '/scenarios', { name: 'default', document: {} })).status).toBe(422)
     expect((await sb.admin('POST', '/scenarios', { name: 'ghost' })).status).toBe(404)

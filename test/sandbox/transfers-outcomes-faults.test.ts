@@ -1,6 +1,6 @@
 // Settling transfers, queued outcomes and injected faults.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { AUTH, basic, rowCounts, startTestSandbox, tenantDoc, type TestSandbox } from '../harness.js'
+import { AUTH, basic, storeSnapshot, startTestSandbox, tenantDoc, type TestSandbox } from '../harness.js'
 
 let sb: TestSandbox
 beforeEach(async () => {
@@ -41,11 +41,11 @@ describe('POST /_sandbox/transfers/{id}/settle', () => {
 
   it('refuses bad bodies and unknown ids, changing nothing', async () => {
     const t = (await send({}, AUTH.main, { 'x-sandbox-outcome': 'pending' })).body
-    const before = rowCounts(sb)
+    const before = storeSnapshot(sb)
     expect((await sb.admin('POST', `/transfers/${t.transaction_id}/settle`, { status: 'pending' })).status).toBe(422)
     expect((await sb.admin('POST', `/transfers/${t.transaction_id}/settle`, {})).status).toBe(422)
     expect((await sb.admin('POST', '/transfers/E000/settle', { status: 'success' })).status).toBe(404)
-    expect(rowCounts(sb)).toEqual(before)
+    expect(storeSnapshot(sb)).toEqual(before)
   })
 
   it('lists transfers newest first with cursor pagination and a status filter', async () => {
@@ -122,9 +122,9 @@ describe('injected faults', () => {
 
   it('write nothing when they fail a request', async () => {
     await sb.admin('POST', '/faults', { operation: 'transfer', status: 500 })
-    const before = rowCounts(sb)
+    const before = storeSnapshot(sb)
     expect(await send()).toMatchObject({ status: 500, body: { detail: 'Internal server error' } })
-    expect(rowCounts(sb)).toEqual(before)
+    expect(storeSnapshot(sb)).toEqual(before)
     // Without `times`, a fault is never used up.
     expect((await send()).status).toBe(500)
     expect((await sb.admin('GET', '/faults')).body.data).toHaveLength(1)

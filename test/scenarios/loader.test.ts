@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { listScenarios, parseScenarioText, readScenario, ScenarioError } from '../../src/scenarios/loader.js'
 import { scenarioJsonSchema } from '../../src/scenarios/json-schema.js'
-import { AUTH, rowCounts, SCENARIOS_DIR, startTestSandbox } from '../harness.js'
+import { AUTH, storeSnapshot, SCENARIOS_DIR, startTestSandbox } from '../harness.js'
 
 let dir: string
 beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'scenarios-'))))
@@ -49,10 +49,11 @@ describe('scenario files', () => {
       } catch (e) {
         return e as ScenarioError
       }
-    })()!
-    expect(err.source).toBe(file)
-    expect(err.message).toContain(file)
-    expect(err.problems).toEqual(['companies[0].users[0].balance (line 7): Too small: expected number to be >=0'])
+    })()
+    expect(err).toBeInstanceOf(ScenarioError)
+    expect(err!.source).toBe(file)
+    expect(err!.message).toContain(file)
+    expect(err!.problems).toEqual(['companies[0].users[0].balance (line 7): Too small: expected number to be >=0'])
   })
 
   it('names unknown fields (a typo must not be ignored silently)', () => {
@@ -115,7 +116,7 @@ describe('applying a scenario', () => {
   it('is all or nothing: a conflicting document changes nothing', async () => {
     const sb = await startTestSandbox()
     try {
-      const before = rowCounts(sb)
+      const before = storeSnapshot(sb)
       const companies = () => sb.sandbox.store.db.prepare('SELECT count(*) FROM companies').pluck().get()
       const count = companies()
       expect(() =>
@@ -127,7 +128,7 @@ describe('applying a scenario', () => {
         }),
       ).toThrow(/client_id "sandbox-client" is already in use/)
       expect(companies()).toBe(count)
-      expect(rowCounts(sb)).toEqual(before)
+      expect(storeSnapshot(sb)).toEqual(before)
       expect(sb.sandbox.store.setup.settings().charge_ttl_seconds).toBe(3600)
       expect((await sb.request('GET', '/api/v1/user/company', { auth: AUTH.main })).status).toBe(200)
     } finally {

@@ -12,7 +12,7 @@ describe('group commit', () => {
     const store = openStore(':memory:')
     store.tx(() => store.events.append(event('a')))
     const commit = store.pendingCommit()
-    expect(commit).toBeDefined()
+    expect(commit).toBeInstanceOf(Promise)
     store.txDecided(() => 'b', (id) => store.events.append(event(id)))
     // The second use case joins the first one's commit rather than opening its own.
     expect(store.pendingCommit()).toBe(commit)

@@ -1,6 +1,6 @@
 // Part D: deliveries to a real receiver on loopback, verified with the standardwebhooks package.
 import { Webhook } from 'standardwebhooks'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { AUTH, startTestSandbox, type TestSandbox } from '../harness.js'
 import { startReceiver, type Receiver } from './receiver.js'
 
@@ -43,7 +43,10 @@ describe('standard format', () => {
     await pay((await charge()).transaction_id)
     await sb.request('POST', '/api/v1/hub/transactions/out', { auth: AUTH.inactive, json: { amount: 666, pix_key: 'a@b.co', pix_type: 'EMAIL' } })
     await rx.waitFor(1)
-    await new Promise((r) => setTimeout(r, 300))
+    // Deliveries are written with their event: the queue holds exactly what will ever be sent.
+    expect((await deliveries()).map((d: { event_type: string }) => d.event_type)).toEqual(['transfer.failed'])
+    // An advance sends everything due and waits for it: nothing else arrives.
+    await sb.admin('POST', '/clock/advance', { seconds: 1 })
     expect(rx.received.map((m) => m.json.type)).toEqual(['transfer.failed'])
   })
 
@@ -89,7 +92,8 @@ describe('standard format', () => {
     await sb.admin('POST', '/webhooks', { url: rx.url })
     await pay((await charge()).transaction_id)
     await rx.waitFor(1)
-    await new Promise((r) => setTimeout(r, 50))
+    // The attempt is recorded once the answer has been read.
+    await vi.waitFor(async () => expect((await deliveries())[0].attempts).toHaveLength(1), { timeout: 10_000, interval: 20 })
     const [d] = await deliveries()
     expect(d.next_attempt_at).toBe('2026-03-01T12:02:00.000000Z')
     await sb.admin('POST', '/clock/advance', { seconds: 119 })
@@ -122,8 +126,10 @@ describe('standard format', () => {
     const sub = (await sb.admin('POST', '/webhooks', { url: rx.url })).body
     await pay((await charge()).transaction_id)
     await rx.waitFor(1)
-    await new Promise((r) => setTimeout(r, 50))
-    expect((await sb.admin('GET', `/webhooks/${sub.id}`)).body).toMatchObject({ disabled_reason: 'the receiver answered 410 Gone' })
+    await vi.waitFor(
+      async () => expect((await sb.admin('GET', `/webhooks/${sub.id}`)).body).toMatchObject({ disabled_reason: 'the receiver answered 410 Gone' }),
+      { timeout: 10_000, interval: 20 },
+    )
     await pay((await charge()).transaction_id)
     await sb.admin('POST', '/clock/advance', { seconds: 700 })
     expect(rx.received).toHaveLength(1)
@@ -152,7 +158,9 @@ describe('bcb format', () => {
     const paid = (await pay(c.transaction_id)).body
     await sb.request('POST', '/api/v1/hub/transactions/out', { auth: AUTH.main, json: { amount: 666, pix_key: 'a@b.co', pix_type: 'EMAIL' } })
     const [msg] = await rx.waitFor(1)
-    await new Promise((r) => setTimeout(r, 200))
+    // The failed transfer has no BCB message: it was never queued, so it can never be sent.
+    expect((await deliveries()).map((d: { event_type: string }) => d.event_type)).toEqual(['charge.paid'])
+    await sb.admin('POST', '/clock/advance', { seconds: 1 })
     expect(rx.received).toHaveLength(1)
     expect(msg!.path).toBe('/webhook/pix')
     expect(msg!.headers['webhook-signature']).toBeUndefined()

@@ -1,0 +1,54 @@
+// What the journal keeps of a request: enough to debug (the auth scheme, which requests were
+// made) and never a secret. Each case here once survived a mutation of the code that does it.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { AUTH, startTestSandbox, type TestSandbox } from '../harness.js'
+
+let sb: TestSandbox
+beforeEach(async () => (sb = await startTestSandbox()))
+afterEach(() => sb.close())
+
+const CHARGE = '/api/v1/hub/transactions/in'
+const newest = async () => (await sb.admin('GET', '/requests?limit=1')).body.data[0]
+
+describe('the journal keeps the Authorization scheme and hides the rest', () => {
+  it.each([
+    ['Basic', AUTH.main],
+    ['Bearer', 'Bearer some-opaque-token-value'],
+  ])('%s', async (scheme, auth) => {
+    await sb.request('GET', '/api/v1/user/company', { auth })
+    const headers = (await newest()).request.headers
+    expect(headers.authorization).toBe(`${scheme} [redacted]`)
+  })
+})
+
+describe('the admin token never reaches the journal', () => {
+  it('is scrubbed from request bodies, response bodies and any header', async () => {
+    const token = sb.adminToken
+    const created = await sb.request('POST', CHARGE, {
+      auth: AUTH.main,
+      json: { amount: 100, description: `note ${token} end` },
+      headers: { 'x-debug-note': `copied ${token} here` },
+    })
+    expect(created.status).toBe(200)
+    // The control plane echoes the description back: the response body holds the token too.
+    await sb.admin('GET', `/charges/${created.body.transaction_id}`)
+    const everything = JSON.stringify((await sb.admin('GET', '/requests?limit=50')).body)
+    expect(everything).not.toContain(token)
+    const [read, charge] = (await sb.admin('GET', '/requests?limit=2')).body.data
+    expect(charge.request.body.description).toBe('note [redacted] end')
+    expect(charge.request.headers['x-debug-note']).toBe('copied [redacted] here')
+    expect(read.response.body.description).toBe('note [redacted] end')
+  })
+})
+
+describe('the journal skips health checks and the documents', () => {
+  it('counts none of them, so polling them does not drown what a suite counts', async () => {
+    for (const path of ['/_sandbox/health', '/openapi.json', '/_sandbox/openapi.json', '/docs']) {
+      expect((await sb.request('GET', path)).status, path).toBe(200)
+    }
+    await sb.admin('GET', '/requests')
+    expect((await sb.admin('GET', '/requests/count')).body).toEqual({ count: 0 })
+    await sb.request('GET', '/api/v1/user/company', { auth: AUTH.main })
+    expect((await sb.admin('GET', '/requests/count')).body).toEqual({ count: 1 })
+  })
+})
