@@ -66,8 +66,9 @@ describe('the typed client generated from /openapi.json', () => {
     const types = readFileSync(join(project, 'src/pix-api.d.ts'), 'utf8')
     expect(types).toContain('"/hub/transactions/in"')
 
-    // The types bind: each wrong call below must be a compile error, or tsc reports the unused
-    // @ts-expect-error (so loose `any` types would fail this test).
+    // The types bind: each wrong call below must be a compile error, or tsc reports its expect-error
+    // directive as unused (so loose `any` types would fail this test).
+
     writeFileSync(
       join(project, 'src/wrong-calls.ts'),
       [
