@@ -68,7 +68,6 @@ describe('the typed client generated from /openapi.json', () => {
 
     // The types bind: each wrong call below must be a compile error, or tsc reports its expect-error
     // directive as unused (so loose `any` types would fail this test).
-
     writeFileSync(
       join(project, 'src/wrong-calls.ts'),
       [
