@@ -3,50 +3,21 @@
 // openapi-fetch, then the program itself (tsx), which must have created a charge. The example is
 // its own project (TypeScript 5: openapi-typescript needs its compiler API, which this project's
 // TypeScript 7 does not have): its dependencies are installed from its lockfile when missing.
-import { spawn } from 'node:child_process'
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startTestSandbox, type TestSandbox } from '../harness.js'
+import { exampleDir, installExample, run } from './example-project.js'
 
-const EXAMPLE = fileURLToPath(new URL('../../examples/typed-client/', import.meta.url))
-
-function run(cmd: string, args: string[], cwd: string, env: Record<string, string> = {}) {
-  return new Promise<{ code: number | null; stdout: string; output: string }>((resolve, reject) => {
-    const child = spawn(cmd, args, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
-    let stdout = ''
-    let output = ''
-    child.stdout.on('data', (d: Buffer) => ((stdout += d), (output += d)))
-    child.stderr.on('data', (d: Buffer) => (output += d))
-    child.on('error', reject)
-    child.on('close', (code) => resolve({ code, stdout, output }))
-  })
-}
-
-/** Whether every package of the example's lockfile is installed at its locked version. */
-function installed(): boolean {
-  const lock = JSON.parse(readFileSync(join(EXAMPLE, 'package-lock.json'), 'utf8')) as {
-    packages: Record<string, { version?: string; optional?: boolean }>
-  }
-  return Object.entries(lock.packages).every(([path, p]) => {
-    if (path === '' || p.optional) return true
-    const manifest = join(EXAMPLE, path, 'package.json')
-    return existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { version: string }).version === p.version
-  })
-}
+const EXAMPLE = exampleDir('typed-client')
 
 describe('the typed client generated from /openapi.json', () => {
   let sandbox: TestSandbox
   let project: string
 
   beforeAll(async () => {
-    if (!installed()) {
-      console.info('examples/typed-client: installing its dependencies (npm ci)')
-      const r = await run('npm', ['ci', '--no-audit', '--no-fund', '--prefer-offline'], EXAMPLE)
-      if (r.code !== 0) throw new Error(`npm ci in examples/typed-client failed:\n${r.output}`)
-    }
+    await installExample(EXAMPLE)
     sandbox = await startTestSandbox()
     // A copy of the example, as a user has it, sharing the installed dependencies.
     project = mkdtempSync(join(tmpdir(), 'pix-typed-client-'))
