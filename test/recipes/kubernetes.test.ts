@@ -2,7 +2,7 @@
 // validators, plus its types for field names the validators let through), then the promises the
 // manifests make checked against the Dockerfile, the configuration and the measured memory.
 import { execFile } from 'node:child_process'
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { posix } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
@@ -73,9 +73,9 @@ describe('the Kubernetes manifests', () => {
 
   it('use no field the schemas do not know (a misspelt field is otherwise silently dropped)', async () => {
     // The validators allow unknown fields; TypeScript's excess property check does not.
-    const dir = `${ROOT}node_modules/.cache/pix-sandbox-k8s-check/`
-    rmSync(dir, { recursive: true, force: true })
-    mkdirSync(dir, { recursive: true })
+    // Inside the repository, so that the files resolve kubernetes-models from its node_modules.
+    mkdirSync(`${ROOT}node_modules/.cache`, { recursive: true })
+    const dir = mkdtempSync(`${ROOT}node_modules/.cache/pix-sandbox-k8s-check-`) + '/'
     const source = (docs: Manifest[]) =>
       docs
         .map(({ doc }, i) => `import { I${doc.kind} as T${i} } from 'kubernetes-models/${doc.apiVersion}'\n` +
