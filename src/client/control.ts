@@ -51,11 +51,11 @@ export interface Control {
     advance(seconds: number): Promise<{ now: string; events: Schemas['Event'][] }>
   }
   outcomes: {
-    next(outcome: Body<'/outcomes'>): Promise<unknown>
+    next(outcome: Body<'/outcomes'>): Promise<{ id: number }>
     clear(): Promise<void>
   }
   faults: {
-    add(fault: Body<'/faults'>): Promise<unknown>
+    add(fault: Body<'/faults'>): Promise<{ id: number }>
     clear(): Promise<void>
   }
   requests: {
