@@ -10,8 +10,9 @@ describe('close()', () => {
     const body = JSON.stringify({ amount: 1000 })
     let midway!: () => void
     const started = new Promise<void>((r) => (midway = r))
+    let req!: http.ClientRequest
     const reply = new Promise<{ status: number; text: string }>((resolve, reject) => {
-      const req = http.request(url, {
+      req = http.request(url, {
         method: 'POST',
         headers: { authorization: AUTH.main, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
       })
@@ -21,10 +22,7 @@ describe('close()', () => {
         res.on('end', () => resolve({ status: res.statusCode!, text }))
       })
       req.on('error', reject)
-      req.write(body.slice(0, 5), () => {
-        midway()
-        setTimeout(() => req.end(body.slice(5)), 300)
-      })
+      req.write(body.slice(0, 5), () => midway())
     })
     await started
     await new Promise((r) => setTimeout(r, 50))
@@ -33,6 +31,9 @@ describe('close()', () => {
     await new Promise((r) => setTimeout(r, 100))
     expect(closed).toBe(false)
     await expect(fetch(sb.url + '/_sandbox/health')).rejects.toThrow()
+    // The rest of the body is sent only now, so however slow the machine, close() cannot have
+    // finished before the checks above.
+    req.end(body.slice(5))
     const res = await reply
     expect(res.status).toBe(200)
     expect(JSON.parse(res.text).status).toBe('pending')
