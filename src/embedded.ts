@@ -43,7 +43,7 @@ export async function startSandbox(options: StartOptions = {}): Promise<Sandbox>
     credentials: DEFAULT_CREDENTIALS,
     control,
     tenant: async (opts = {}) => {
-      const t = await control.api.POST('/companies', { body: opts as never })
+      const t = await control.api.POST('/companies', { body: opts })
       if (!t.data) throw new Error(`tenant: ${t.response.status} ${JSON.stringify(t.error)}`)
       const credentials = credential(t.data.client_id, t.data.client_secret)
       return {
@@ -58,7 +58,7 @@ export async function startSandbox(options: StartOptions = {}): Promise<Sandbox>
     reset: async () => {
       await control.reset()
       if (settings) {
-        const r = await control.api.POST('/scenarios', { body: { document: { settings: options.settings } } as never })
+        const r = await control.api.POST('/scenarios', { body: { document: { settings: options.settings } } })
         if (r.error) throw new Error(`reset: applying settings: ${r.response.status} ${JSON.stringify(r.error)}`)
       }
     },

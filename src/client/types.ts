@@ -3,6 +3,7 @@
 // nothing of the server's internals.
 import type { z } from 'zod'
 import type { Control } from './control.js'
+import type { paths } from './openapi.js'
 import type { settingsSchema } from '../scenarios/schema.js'
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent'
@@ -49,13 +50,8 @@ export interface Tenant {
   control: Control
 }
 
-export interface TenantOptions {
-  name?: string
-  api_active?: boolean
-  balance?: number
-  providers?: { in?: { name: string; operations: ('charge' | 'transfer')[] } | null; out?: { name: string; operations: ('charge' | 'transfer')[] } | null }
-  permissions?: ('charge' | 'transfer')[]
-}
+/** The body of `POST /_sandbox/companies` (generated from the control plane's OpenAPI). */
+export type TenantOptions = NonNullable<paths['/companies']['post']['requestBody']>['content']['application/json']
 
 export interface Sandbox {
   /** Where the server listens, e.g. `http://127.0.0.1:41234`. */
