@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { cpus, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import autocannon from 'autocannon'
+import { measurePerTest } from './per-test.js'
 import { memoryOf, ROOT, SERVER_ARGS, startProcess, type Proc } from './processes.js'
 import { seedHistory } from './seed.js'
 
@@ -59,8 +60,9 @@ async function peakRss<T>(pid: number, work: () => Promise<T>): Promise<{ result
   }
 }
 
+const ADMIN_TOKEN = 'bench-admin-token-0123456789'
 const startSandbox = (database: string) =>
-  startProcess(SERVER_ARGS, { DATABASE: database, LOG_LEVEL: 'warn', SANDBOX_ADMIN_TOKEN: 'bench-admin-token-0123456789' }, '/_sandbox/health')
+  startProcess(SERVER_ARGS, { DATABASE: database, LOG_LEVEL: 'warn', SANDBOX_ADMIN_TOKEN: ADMIN_TOKEN }, '/_sandbox/health')
 
 async function main(): Promise<void> {
   process.stdout.write('building...\n')
@@ -119,6 +121,12 @@ async function main(): Promise<void> {
       }
       process.stdout.write(`round ${round + 1}/${ROUNDS} done\n`)
     }
+    // What a test suite pays per file and per test, on an in-memory store (bench/per-test.ts).
+    const memory = await startSandbox(':memory:')
+    procs.push(memory)
+    const perTest = await measurePerTest(memory.url, ADMIN_TOKEN, baseline.url)
+    process.stdout.write('per-test figures done\n')
+
     const fig = (name: string) => mean(samples.get(name)!)
     const busy = new Map([CHARGE, TRANSFER, COMPANY].map((t) => [t.name, fig(`busy ${t.name}`)]))
     // The median over rounds of the ratio within each round.
@@ -155,6 +163,7 @@ async function main(): Promise<void> {
       // Requests per second of every measurement, round by round, to see the noise the medians hide.
       rounds: Object.fromEntries([...samples].map(([name, xs]) => [name, xs.map((f) => Math.round(f.rps))])),
       seed_seconds: Math.round(seedMs / 100) / 10,
+      per_test: perTest,
     }
     const targets: [string, number, string, number][] = [
       ['create charge / baseline POST', results.ratios.charge_vs_baseline_post, '>=', 0.5],
@@ -166,6 +175,11 @@ async function main(): Promise<void> {
       ['charge, 1M+1M rows / empty', results.ratios.charge_busy_vs_empty, '>=', 0.9],
       ['transfer, 1M+1M rows / empty', results.ratios.transfer_busy_vs_empty, '>=', 0.9],
       ['company, 1M+1M rows / empty', results.ratios.company_busy_vs_empty, '>=', 0.9],
+      ['startSandbox() to ready, in-process (ms)', perTest.start_ms, '<=', 50],
+      ['close() (ms)', perTest.close_ms, '<=', 20],
+      ['POST /_sandbox/reset, default scenario (ms)', perTest.reset_ms, '<=', 3],
+      ['tenant creation / bare POST, sequential', perTest.tenant_vs_baseline_post, '<=', 1.3],
+      ['create charge p50 / bare POST, sequential', perTest.charge_vs_baseline_post, '<=', 1.1],
     ]
     writeFileSync(join(ROOT, 'bench/results.json'), JSON.stringify({ ...results, targets: targets.map(([figure, value, op, target]) => ({ figure, value, target: `${op} ${target}`, met: op === '>=' ? value >= target : value <= target })) }, null, 2) + '\n')
 
@@ -183,6 +197,9 @@ async function main(): Promise<void> {
       row(['figure', 'measured', 'target', 'met']),
       row(['---', '---', '---', '---']),
       ...targets.map(([figure, value, op, target]) => row([figure, value, `${op} ${target}`, (op === '>=' ? value >= target : value <= target) ? 'yes' : 'NO'])),
+      '',
+      `per test (medians of sequential calls, one connection), fetch: tenant ${perTest.tenant_ms} ms, charge ${perTest.charge_p50_ms} ms, bare POST ${perTest.baseline_post_ms} ms`,
+      `  with node:http: tenant ${perTest.node_http.tenant_ms} ms (${perTest.node_http.tenant_vs_baseline_post}x), charge ${perTest.node_http.charge_p50_ms} ms (${perTest.node_http.charge_vs_baseline_post}x), bare POST ${perTest.node_http.baseline_post_ms} ms, reset ${perTest.node_http.reset_ms} ms`,
       '',
       'context (not targets):',
       ...Object.entries(results.context).map(([k, v]) => `  ${k.replaceAll('_', ' ')}: ${v}`),

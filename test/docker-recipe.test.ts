@@ -359,33 +359,44 @@ describe('the Dockerfile recipe, followed on the host', () => {
     expect(image.healthcheck?.timeoutMs, 'the last stage has a HEALTHCHECK, with a 3 s timeout').toBe(3000)
     expect(image.healthcheck!.argv.join(' '), 'it asks the health endpoint').toContain('/_sandbox/health')
 
-    const port = await freePort()
     // The container's environment: the image's ENV (over a PATH to find node), where only the
     // address and the store's path change: the image's /data does not exist on the host.
-    const env = {
+    const envFor = (port: number, attempt = 1) => ({
       PATH: process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin',
       ...image.env,
       HOST: '127.0.0.1',
       PORT: String(port),
-      DATABASE: join(tmp, 'data', 'pix-sandbox.db'),
-    }
+      // A retry gets a new store: the failed start already loaded the scenario into the first.
+      DATABASE: join(tmp, 'data', attempt === 1 ? 'pix-sandbox.db' : `pix-sandbox-${attempt}.db`),
+    })
     const [cmd, ...args] = image.cmd!
-    const child = spawn(cmd!, args, { cwd: app, env, stdio: ['ignore', 'pipe', 'pipe'] })
-    server = child
-    child.stdout!.on('data', (d: Buffer) => (serverOutput += d))
-    child.stderr!.on('data', (d: Buffer) => (serverOutput += d))
-    const base = `http://127.0.0.1:${port}`
-
-    const deadline = Date.now() + 15_000
+    let env = envFor(0)
+    let base = ''
     let health
-    for (;;) {
-      if (child.exitCode !== null) throw new Error(`the server exited ${child.exitCode}:\n${serverOutput}`)
-      health = await request(base, 'GET', '/_sandbox/health').catch(() => undefined)
-      if (health?.status === 200) break
-      if (Date.now() > deadline) throw new Error(`the server did not answer within 15 s:\n${serverOutput}`)
-      await new Promise((r) => setTimeout(r, 100))
+    // A free port can be taken by another test between freePort() and the server's listen: then
+    // the server says so and exits, and it is started again on another port.
+    for (let attempt = 1; ; attempt++) {
+      const port = await freePort()
+      env = envFor(port, attempt)
+      base = `http://127.0.0.1:${port}`
+      serverOutput = ''
+      const child = spawn(cmd!, args, { cwd: app, env, stdio: ['ignore', 'pipe', 'pipe'] })
+      server = child
+      child.stdout!.on('data', (d: Buffer) => (serverOutput += d))
+      child.stderr!.on('data', (d: Buffer) => (serverOutput += d))
+      const deadline = Date.now() + 15_000
+      for (;;) {
+        if (child.exitCode !== null) break
+        health = await request(base, 'GET', '/_sandbox/health').catch(() => undefined)
+        if (health?.status === 200) break
+        if (Date.now() > deadline) throw new Error(`the server did not answer within 15 s:\n${serverOutput}`)
+        await new Promise((r) => setTimeout(r, 100))
+      }
+      if (child.exitCode === null) break
+      if (!serverOutput.includes('is already in use') || attempt === 3) throw new Error(`the server exited ${child.exitCode}:\n${serverOutput}`)
     }
-    expect(health.body).toMatchObject({ status: 'ok', version, scenario: 'default' })
+    const child = server!
+    expect(health!.body).toMatchObject({ status: 'ok', version, scenario: 'default' })
     expect(serverOutput).toContain('(loaded into the new store)')
 
     const hc = image.healthcheck!

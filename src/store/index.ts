@@ -23,6 +23,7 @@ export function createStore(db: Db) {
   const setup = setupStore(db)
   const txs = transactions(db)
   let depth = 0
+  let wipeStatements: { run(): unknown }[] | undefined
   const store = {
     db,
     identity: identityStore(db),
@@ -72,8 +73,9 @@ export function createStore(db: Db) {
     },
     /** Deletes all state (the signing key excepted) in the caller's transaction. */
     wipe(): void {
-      for (const table of WIPE_ORDER) db.prepare(`DELETE FROM ${table}`).run()
-      db.prepare("DELETE FROM meta WHERE key <> 'signing_key'").run()
+      // Prepared once: preparing 16 statements was a tenth of a reset.
+      wipeStatements ??= [...WIPE_ORDER.map((t) => `DELETE FROM ${t}`), "DELETE FROM meta WHERE key <> 'signing_key'"].map((sql) => db.prepare(sql))
+      for (const statement of wipeStatements) statement.run()
       store.identity.invalidate()
       store.charges.forgetSeq()
       setup.reload()

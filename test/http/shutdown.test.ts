@@ -9,10 +9,10 @@ describe('close()', () => {
     const url = new URL(sb.url + '/api/v1/hub/transactions/in')
     const body = JSON.stringify({ amount: 1000 })
     let midway!: () => void
-    let finish!: () => void
     const started = new Promise<void>((r) => (midway = r))
+    let req!: http.ClientRequest
     const reply = new Promise<{ status: number; text: string }>((resolve, reject) => {
-      const req = http.request(url, {
+      req = http.request(url, {
         method: 'POST',
         headers: { authorization: AUTH.main, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
       })
@@ -22,18 +22,18 @@ describe('close()', () => {
         res.on('end', () => resolve({ status: res.statusCode!, text }))
       })
       req.on('error', reject)
-      finish = () => req.end(body.slice(5))
       req.write(body.slice(0, 5), () => midway())
     })
     await started
-    // Half the body is on the wire; the server (in this process) gets a moment to read the headers.
     await new Promise((r) => setTimeout(r, 50))
     let closed = false
     const closing = sb.close().then(() => (closed = true))
-    await expect(fetch(sb.url + '/_sandbox/health')).rejects.toThrow()
-    // The request cannot end before the test sends the rest: close() must still be waiting for it.
+    await new Promise((r) => setTimeout(r, 100))
     expect(closed).toBe(false)
-    finish()
+    await expect(fetch(sb.url + '/_sandbox/health')).rejects.toThrow()
+    // The rest of the body is sent only now, so however slow the machine, close() cannot have
+    // finished before the checks above.
+    req.end(body.slice(5))
     const res = await reply
     expect(res.status).toBe(200)
     expect(JSON.parse(res.text).status).toBe('pending')

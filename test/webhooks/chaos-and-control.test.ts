@@ -21,6 +21,16 @@ const payNew = async (sb: TestSandbox, amount = 1000) => {
   const c = (await sb.request('POST', '/api/v1/hub/transactions/in', { auth: AUTH.main, json: { amount } })).body
   return (await sb.admin('POST', `/charges/${c.transaction_id}/pay`)).body
 }
+/** Waits until the sandbox has recorded `n` attempts (the receiver holding a message comes first). */
+async function recorded(sb: TestSandbox, n: number): Promise<void> {
+  for (const until = Date.now() + 10_000; ; ) {
+    const all = (await sb.admin('GET', '/webhooks/deliveries')).body.data as { attempts: unknown[] }[]
+    const count = all.reduce((sum, d) => sum + d.attempts.length, 0)
+    if (count >= n) return
+    if (Date.now() > until) throw new Error(`expected ${n} recorded attempts, got ${count}`)
+    await new Promise((r) => setTimeout(r, 10))
+  }
+}
 const verifies = (secret: string, m: Received) => {
   try {
     new Webhook(secret).verify(m.body, { 'webhook-id': m.headers['webhook-id'] as string, 'webhook-timestamp': m.headers['webhook-timestamp'] as string, 'webhook-signature': m.headers['webhook-signature'] as string })
@@ -65,6 +75,7 @@ describe('chaos', () => {
     await payNew(sb)
     const [first] = await rx.waitFor(1)
     expect(verifies(sub.secret, first!)).toBe(false)
+    await recorded(sb, 1) // the refusal is recorded, so the retry is scheduled before the clock moves
     await sb.admin('DELETE', `/webhooks/${sub.id}/chaos`)
     await sb.admin('POST', '/clock/advance', { seconds: 2 })
     expect(verifies(sub.secret, rx.received[1]!)).toBe(true)

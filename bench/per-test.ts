@@ -1,0 +1,104 @@
+// What a test suite pays on every file and every test: starting and closing an embedded sandbox
+// (in this process, in memory, after the import), resetting it, creating a tenant, and one
+// charge, each the median of many sequential calls over one keep-alive connection. Tenant and
+// charge are divided by the bare Hono POST, measured in alternating batches with the same client:
+// Node's fetch, as integrators' suites call (and as the targets were set), and node:http, whose
+// lighter client shows more of the server's own cost (context, not targets).
+import { Agent, request } from 'node:http'
+import { ROOT } from './processes.js'
+
+const CALLS = Number(process.env.BENCH_CALLS ?? 1000)
+const BATCHES = 10
+
+export interface Sequential {
+  reset_ms: number
+  tenant_ms: number
+  charge_p50_ms: number
+  baseline_post_ms: number
+  tenant_vs_baseline_post: number
+  charge_vs_baseline_post: number
+}
+
+export interface PerTest extends Sequential {
+  start_ms: number
+  close_ms: number
+  /** The same calls with node:http. */
+  node_http: Sequential
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b)
+  const mid = s.length / 2
+  return s.length % 2 ? s[Math.floor(mid)]! : (s[mid - 1]! + s[mid]!) / 2
+}
+const round = (x: number, digits = 3) => Math.round(x * 10 ** digits) / 10 ** digits
+
+type Post = (url: string, headers: Record<string, string>, body: string) => Promise<number>
+
+/** Node's fetch: sequential calls reuse one keep-alive connection per origin. */
+const fetchPost: Post = async (url, headers, body) => {
+  const started = performance.now()
+  const res = await fetch(url, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body })
+  await res.arrayBuffer()
+  if (res.status >= 300) throw new Error(`${url}: ${res.status}`)
+  return performance.now() - started
+}
+
+/** node:http over a single keep-alive socket per host. */
+const agent = new Agent({ keepAlive: true, maxSockets: 1 })
+const httpPost: Post = (url, headers, body) =>
+  new Promise((resolve, reject) => {
+    const started = performance.now()
+    const req = request(url, { method: 'POST', agent, headers: { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
+      res.resume()
+      res.on('end', () => (res.statusCode! < 300 ? resolve(performance.now() - started) : reject(new Error(`${url}: ${res.statusCode}`))))
+    })
+    req.on('error', reject)
+    req.end(body)
+  })
+
+/** `sandboxUrl`: a production server on an in-memory store with `adminToken`; `baselineUrl`: bench/baseline.mjs. */
+export async function measurePerTest(sandboxUrl: string, adminToken: string, baselineUrl: string): Promise<PerTest> {
+  const { startSandbox } = (await import(`${ROOT}dist/index.js`)) as typeof import('../src/index.js')
+  const starts: number[] = []
+  const closes: number[] = []
+  for (let i = 0; i < 30; i++) {
+    const t0 = performance.now()
+    const sb = await startSandbox()
+    const t1 = performance.now()
+    await sb.close()
+    starts.push(t1 - t0)
+    closes.push(performance.now() - t1)
+  }
+
+  const admin = { authorization: `Bearer ${adminToken}` }
+  const main = { authorization: `Basic ${Buffer.from('sandbox-client:sandbox-secret').toString('base64')}` }
+  const sequential = async (post: Post): Promise<Sequential> => {
+    const kinds = {
+      baseline: () => post(`${baselineUrl}/post`, {}, '{"amount":1000}'),
+      tenant: () => post(`${sandboxUrl}/_sandbox/companies`, admin, '{"name":"Bench Ltda"}'),
+      charge: () => post(`${sandboxUrl}/api/v1/hub/transactions/in`, main, '{"amount":1000,"description":"bench"}'),
+      reset: () => post(`${sandboxUrl}/_sandbox/reset`, admin, '{}'),
+    }
+    const samples: Record<keyof typeof kinds, number[]> = { baseline: [], tenant: [], charge: [], reset: [] }
+    for (const call of Object.values(kinds)) for (let i = 0; i < 50; i++) await call() // warm-up
+    for (let b = 0; b < BATCHES; b++) {
+      for (const [kind, call] of Object.entries(kinds) as [keyof typeof kinds, () => Promise<number>][]) {
+        for (let i = 0; i < CALLS / BATCHES; i++) samples[kind].push(await call())
+      }
+    }
+    const baseline = median(samples.baseline)
+    return {
+      reset_ms: round(median(samples.reset), 2),
+      tenant_ms: round(median(samples.tenant)),
+      charge_p50_ms: round(median(samples.charge)),
+      baseline_post_ms: round(baseline),
+      tenant_vs_baseline_post: round(median(samples.tenant) / baseline),
+      charge_vs_baseline_post: round(median(samples.charge) / baseline),
+    }
+  }
+  const viaFetch = await sequential(fetchPost)
+  const viaHttp = await sequential(httpPost)
+  agent.destroy()
+  return { start_ms: round(median(starts), 1), close_ms: round(median(closes), 2), ...viaFetch, node_http: viaHttp }
+}

@@ -1,0 +1,103 @@
+#!/usr/bin/env node
+// The `pix-sandbox` command. Without a subcommand it starts the server: flags are turned into the
+// environment variables they mirror (a flag wins over its variable), validated by config.ts like
+// the environment, and main.ts does the rest, banner included. Usage errors exit 2.
+import { readFileSync } from 'node:fs'
+import { Command, CommanderError } from 'commander'
+import { ConfigError, loadConfig } from './config.js'
+import { ScenarioError, parseScenarioText } from './scenarios/loader.js'
+import { scenarioJsonSchema } from './scenarios/json-schema.js'
+import { SCENARIOS_DIR } from './embedded.js'
+import { VERSION } from './server.js'
+
+/** Flag (commander's camelCase key) -> the environment variable it mirrors. */
+const FLAGS: [flag: string, key: string, variable: string, help: string][] = [
+  ['--port <port>', 'port', 'PORT', 'port; 0 picks a free one (default 8080)'],
+  ['--host <host>', 'host', 'HOST', 'interface to listen on (default 127.0.0.1)'],
+  ['--db <path>', 'db', 'DATABASE', 'SQLite file, or :memory: (default ./data/pix-sandbox.db)'],
+  ['--scenario <name>', 'scenario', 'SCENARIO', 'scenario loaded into a new store (default default)'],
+  ['--scenarios-dir <dir>', 'scenariosDir', 'SCENARIOS_DIR', "where scenarios live (default: the package's own)"],
+  ['--public-url <url>', 'publicUrl', 'PUBLIC_URL', 'base of the BR Code locations (default http://localhost:<port>)'],
+  ['--admin-token <token>', 'adminToken', 'SANDBOX_ADMIN_TOKEN', 'control-plane bearer token, 16+ characters (default: generated); prefer the variable, flags show in ps'],
+  ['--seed <seed>', 'seed', 'SEED', 'makes ids, generated data and webhook chaos deterministic'],
+  ['--log-level <level>', 'logLevel', 'LOG_LEVEL', 'debug, info, warn, error or silent (default info)'],
+]
+
+class UsageError extends Error {}
+
+async function serve(flags: Record<string, string | undefined>): Promise<void> {
+  const given: Record<string, string> = {}
+  for (const [, key, variable] of FLAGS) if (flags[key] !== undefined) given[variable] = flags[key]
+  const env = { ...process.env, ...given }
+  if (!env.SCENARIOS_DIR) env.SCENARIOS_DIR = given.SCENARIOS_DIR = SCENARIOS_DIR
+  try {
+    loadConfig(env)
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err
+    // The same messages as for the environment, naming the flag where a flag gave the value.
+    let message = err.message
+    for (const [flag, , variable] of FLAGS) {
+      if (variable in given) message = message.replaceAll(`  ${variable}:`, `  ${flag.split(' ')[0]}:`)
+    }
+    throw new UsageError(message)
+  }
+  Object.assign(process.env, given)
+  await import('./main.js')
+}
+
+function check(files: string[]): void {
+  let failed = 0
+  for (const file of files) {
+    try {
+      parseScenarioText(readFileSync(file, 'utf8'), file)
+      process.stdout.write(`${file}: ok\n`)
+    } catch (err) {
+      failed++
+      const problems = err instanceof ScenarioError ? err.problems : [(err as Error).message]
+      for (const p of problems) process.stderr.write(`${file}: ${p}\n`)
+    }
+  }
+  if (failed) {
+    process.stderr.write(`${failed} of ${files.length} file(s) invalid\n`)
+    process.exitCode = 1
+  }
+}
+
+function program(): Command {
+  const root = new Command('pix-sandbox')
+    .description('A faithful, stateful sandbox of a PIX collection-and-transfer API.\nEach flag overrides the environment variable it mirrors (in brackets).')
+    .version(VERSION, '-v, --version')
+    .exitOverride()
+    .showHelpAfterError('(run pix-sandbox --help for usage)')
+  for (const [flag, , variable, help] of FLAGS) root.option(flag, `${help} [${variable}]`)
+  root.action((opts) => serve(opts))
+
+  const scenario = root.command('scenario').description('work with scenario files').exitOverride()
+  scenario
+    .command('check')
+    .description('validate scenario files (YAML or JSON); exits 1 if any is invalid')
+    .argument('<file...>', 'scenario files')
+    .exitOverride()
+    .action((files: string[]) => check(files))
+  scenario
+    .command('schema')
+    .description('print the JSON Schema of scenario files')
+    .exitOverride()
+    .action(() => void process.stdout.write(JSON.stringify(scenarioJsonSchema(), null, 2) + '\n'))
+  return root
+}
+
+program()
+  .parseAsync(process.argv)
+  .catch((err) => {
+    if (err instanceof CommanderError) {
+      // Help and version were printed by commander; its other errors are usage errors.
+      process.exit(err.exitCode === 0 ? 0 : 2)
+    }
+    if (err instanceof UsageError) {
+      process.stderr.write(`pix-sandbox: ${err.message}\n(run pix-sandbox --help for usage)\n`)
+      process.exit(2)
+    }
+    process.stderr.write(`pix-sandbox: ${(err as Error)?.stack ?? err}\n`)
+    process.exit(1)
+  })

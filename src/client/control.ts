@@ -1,0 +1,130 @@
+// The typed control client: openapi-fetch over the generated types of /_sandbox/openapi.json,
+// plus thin helpers for what test suites do most. Works against any sandbox, local or remote.
+import createClient, { type Client } from 'openapi-fetch'
+import type { components, paths } from './openapi.js'
+
+export type ControlPaths = paths
+export type Schemas = components['schemas']
+type Body<P extends keyof paths> = paths[P] extends { post: { requestBody?: { content: { 'application/json': infer B } } } } ? B : never
+type Query<P extends keyof paths> = paths[P] extends { get: { parameters: { query?: infer Q } } } ? NonNullable<Q> : never
+
+/** A control call the sandbox refused: `status` and the `{detail}` it answered. */
+export class SandboxRequestError extends Error {
+  constructor(
+    readonly status: number,
+    readonly detail: string,
+    what: string,
+  ) {
+    super(`${what}: ${status} ${detail}`)
+    this.name = 'SandboxRequestError'
+  }
+}
+
+export interface DeliveryMatch {
+  /** Event type, e.g. `charge.paid`. */
+  event: string
+  /** The charge's or transfer's `transaction_id`. */
+  transaction_id?: string
+  /** Delivery status to wait for (default `delivered`). */
+  status?: 'pending' | 'delivered' | 'failed'
+  timeoutMs?: number
+}
+
+export type Delivery = Schemas['WebhookDelivery']
+
+export interface Control {
+  /** The raw openapi-fetch client: every control endpoint, typed. */
+  api: Client<paths>
+  health(): Promise<Schemas['Health']>
+  reset(scenario?: string): Promise<void>
+  charges: {
+    get(id: string): Promise<Schemas['ChargeRecord']>
+    pay(id: string, payer?: { name: string; document: string }): Promise<Schemas['ChargeRecord']>
+    expire(id: string): Promise<Schemas['ChargeRecord']>
+    cancel(id: string): Promise<Schemas['ChargeRecord']>
+  }
+  transfers: {
+    get(id: string): Promise<Schemas['TransferRecord']>
+    settle(id: string, outcome: 'success' | 'failed', message?: string): Promise<Schemas['TransferRecord']>
+  }
+  clock: {
+    advance(seconds: number): Promise<{ now: string; events: Schemas['Event'][] }>
+  }
+  outcomes: {
+    next(outcome: Body<'/outcomes'>): Promise<{ id: number }>
+    clear(): Promise<void>
+  }
+  faults: {
+    add(fault: Body<'/faults'>): Promise<{ id: number }>
+    clear(): Promise<void>
+  }
+  requests: {
+    count(filter?: Omit<Query<'/requests/count'>, 'limit' | 'cursor'>): Promise<number>
+  }
+  webhooks: {
+    /** Resolves with the first delivery that matches, polling until `timeoutMs` (10 s). */
+    waitForDelivery(match: DeliveryMatch): Promise<Delivery>
+  }
+}
+
+type Result<T> = { data?: T; error?: unknown; response: Response }
+
+async function ok<T>(what: string, call: Promise<Result<T>>): Promise<T> {
+  const { data, error, response } = await call
+  if (response.ok) return data as T
+  const detail = (error as { detail?: unknown } | undefined)?.detail
+  throw new SandboxRequestError(response.status, typeof detail === 'string' ? detail : JSON.stringify(error ?? null), what)
+}
+
+const transactionOf = (d: Delivery): unknown => {
+  const body = d.body as { data?: { transaction_id?: unknown }; pix?: { txid?: unknown }[] } | undefined
+  return body?.data?.transaction_id ?? body?.pix?.[0]?.txid
+}
+
+/** A control client for the sandbox at `url`, authorized by `authorization` (`Bearer …` or `Basic …`). */
+export function createControl(url: string, authorization: string): Control {
+  const api = createClient<paths>({ baseUrl: `${url.replace(/\/+$/, '')}/_sandbox`, headers: { authorization } })
+  const id = (transaction_id: string) => ({ params: { path: { transaction_id } } })
+  return {
+    api,
+    health: () => ok('health', api.GET('/health')),
+    reset: async (scenario) => void (await ok('reset', api.POST('/reset', { body: scenario === undefined ? {} : { scenario } }))),
+    charges: {
+      get: (tx) => ok(`charge ${tx}`, api.GET('/charges/{transaction_id}', id(tx))),
+      pay: (tx, payer) => ok(`pay ${tx}`, api.POST('/charges/{transaction_id}/pay', { ...id(tx), body: payer ? { payer } : {} })),
+      expire: (tx) => ok(`expire ${tx}`, api.POST('/charges/{transaction_id}/expire', id(tx))),
+      cancel: (tx) => ok(`cancel ${tx}`, api.POST('/charges/{transaction_id}/cancel', id(tx))),
+    },
+    transfers: {
+      get: (tx) => ok(`transfer ${tx}`, api.GET('/transfers/{transaction_id}', id(tx))),
+      settle: (tx, status, message) =>
+        ok(`settle ${tx}`, api.POST('/transfers/{transaction_id}/settle', { ...id(tx), body: message === undefined ? { status } : { status, message } })),
+    },
+    clock: { advance: (seconds) => ok('clock advance', api.POST('/clock/advance', { body: { seconds } })) },
+    outcomes: {
+      next: (outcome) => ok('outcome', api.POST('/outcomes', { body: outcome })),
+      clear: async () => void (await ok('clear outcomes', api.DELETE('/outcomes'))),
+    },
+    faults: {
+      add: (fault) => ok('fault', api.POST('/faults', { body: fault })),
+      clear: async () => void (await ok('clear faults', api.DELETE('/faults'))),
+    },
+    requests: {
+      count: async (filter = {}) => (await ok('count requests', api.GET('/requests/count', { params: { query: filter } }))).count,
+    },
+    webhooks: {
+      waitForDelivery: async ({ event, transaction_id, status = 'delivered', timeoutMs = 10_000 }) => {
+        const deadline = Date.now() + timeoutMs
+        for (;;) {
+          const page = await ok('deliveries', api.GET('/webhooks/deliveries', { params: { query: { status, limit: 500 } } }))
+          const found = page.data.find((d) => d.event_type === event && (transaction_id === undefined || transactionOf(d) === transaction_id))
+          if (found) return found
+          if (Date.now() > deadline) {
+            throw new Error(`no ${status} delivery of ${event}${transaction_id ? ` for ${transaction_id}` : ''} within ${timeoutMs} ms`)
+          }
+          await new Promise((r) => setTimeout(r, 20))
+        }
+      },
+    },
+  }
+}

@@ -1,0 +1,134 @@
+// The `pix-sandbox` command from the sources: flags mirror the environment and win over it, bad
+// input is a usage error (exit 2), scenario files are checked with located errors.
+import { execFile, spawn } from 'node:child_process'
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { afterAll, describe, expect, it } from 'vitest'
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url))
+// tsx is resolved from here: the commands run in a temp folder that has no node_modules.
+const TSX = import.meta.resolve('tsx')
+const CLI = [process.execPath, '--import', TSX, join(ROOT, 'src/cli.ts')] as const
+const dir = mkdtempSync(join(tmpdir(), 'pix-cli-'))
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+interface Outcome {
+  code: number | null
+  stdout: string
+  stderr: string
+}
+
+function cli(args: string[], env: Record<string, string> = {}): Promise<Outcome> {
+  return new Promise((resolve) => {
+    execFile(CLI[0], [...CLI.slice(1), ...args], { cwd: dir, env: { ...process.env, ...env }, timeout: 30_000 }, (err, stdout, stderr) =>
+      resolve({ code: err ? ((err as { code?: number }).code ?? null) : 0, stdout, stderr }),
+    )
+  })
+}
+
+/** Starts the server; resolves with its URL and everything it printed, once it is listening. */
+function serve(args: string[], env: Record<string, string> = {}) {
+  const child = spawn(CLI[0], [...CLI.slice(1), ...args], { cwd: dir, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+  let out = ''
+  child.stderr.on('data', (d) => (out += d))
+  const ready = new Promise<{ url: string; out: () => string }>((resolve, reject) => {
+    child.stdout.on('data', (d) => {
+      out += d
+      const m = /listening on (http:\/\/\S+)/.exec(out)
+      if (m) resolve({ url: m[1]!, out: () => out })
+    })
+    child.once('exit', (code) => reject(new Error(`exited ${code}:\n${out}`)))
+  })
+  const stop = () => new Promise((resolve) => (child.exitCode !== null ? resolve(child.exitCode) : (child.once('exit', resolve), child.kill('SIGTERM'))))
+  return { ready, stop }
+}
+
+describe('pix-sandbox (serve)', () => {
+  it('flags win over the variables they mirror; no file is written with --db :memory:', async () => {
+    const s = serve(['--port', '0', '--db', ':memory:', '--log-level', 'warn', '--admin-token', 'from-the-flag-0123456789', '--scenario', 'many-users'], {
+      LOG_LEVEL: 'loud', // invalid, but overridden
+      SANDBOX_ADMIN_TOKEN: 'from-the-variable-0123456789',
+      SCENARIO: 'nope',
+    })
+    try {
+      const { url } = await s.ready
+      const health = (await (await fetch(`${url}/_sandbox/health`)).json()) as { scenario: string }
+      expect(health.scenario).toBe('many-users')
+      const byFlag = await fetch(`${url}/_sandbox/clock`, { headers: { authorization: 'Bearer from-the-flag-0123456789' } })
+      expect(byFlag.status).toBe(200)
+      const byVariable = await fetch(`${url}/_sandbox/clock`, { headers: { authorization: 'Bearer from-the-variable-0123456789' } })
+      expect(byVariable.status).toBe(401)
+    } finally {
+      expect(await s.stop()).toBe(0)
+    }
+    expect(readdirSync(dir)).toEqual([])
+  })
+
+  it('reads the environment where no flag is given', async () => {
+    const s = serve([], { PORT: '0', DATABASE: ':memory:', SCENARIO: 'short-lived-charges', LOG_LEVEL: 'warn' })
+    try {
+      const { url, out } = await s.ready
+      expect(((await (await fetch(`${url}/_sandbox/health`)).json()) as { scenario: string }).scenario).toBe('short-lived-charges')
+      expect(out()).toContain('store        :memory:')
+    } finally {
+      await s.stop()
+    }
+  })
+
+  it('refuses bad values with the configuration message, naming the flag, and exit 2', async () => {
+    const r = await cli(['--port', '99999', '--public-url', 'ftp://x'])
+    expect(r.code).toBe(2)
+    expect(r.stderr).toContain('invalid configuration:')
+    expect(r.stderr).toContain('  --port: ')
+    expect(r.stderr).toContain('  --public-url: must be an http(s) URL')
+    const fromEnv = await cli([], { LOG_LEVEL: 'loud' })
+    expect(fromEnv.code).toBe(2)
+    expect(fromEnv.stderr).toContain('  LOG_LEVEL: ')
+  })
+
+  it('refuses unknown flags, extra arguments and missing values with exit 2', async () => {
+    for (const args of [['--prot', '1'], ['serve'], ['--port']]) {
+      const r = await cli(args)
+      expect(r.code, args.join(' ')).toBe(2)
+      expect(r.stderr, args.join(' ')).toMatch(/^error: /)
+    }
+  })
+
+  it('prints help and the version with exit 0', async () => {
+    const version = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version
+    expect(await cli(['--version'])).toMatchObject({ code: 0, stdout: `${version}\n` })
+    const help = await cli(['--help'])
+    expect(help.code).toBe(0)
+    expect(help.stdout).toContain('--scenarios-dir <dir>')
+    expect(help.stdout).toContain('[SANDBOX_ADMIN_TOKEN]')
+  })
+})
+
+describe('pix-sandbox scenario', () => {
+  it('check: ok files pass; every problem of a bad file is printed with its file, path and line; exit 1', async () => {
+    writeFileSync(join(dir, 'bad.yaml'), 'settings:\n  charge_ttl_seconds: -1\ncompanies:\n  - id: acme\n    nmae: Acme\n')
+    writeFileSync(join(dir, 'broken.json'), '{"settings": ')
+    const ok = await cli(['scenario', 'check', join(ROOT, 'scenarios/default.yaml'), join(ROOT, 'scenarios/many-users.yaml')])
+    expect(ok.code).toBe(0)
+    expect(ok.stdout).toContain('default.yaml: ok')
+    const bad = await cli(['scenario', 'check', join(ROOT, 'scenarios/default.yaml'), 'bad.yaml', 'broken.json', 'missing.yaml'])
+    expect(bad.code).toBe(1)
+    expect(bad.stderr).toMatch(/^bad\.yaml: settings\.charge_ttl_seconds \(line 2\): /m)
+    expect(bad.stderr).toMatch(/^bad\.yaml: companies\[0\] \(line 4\): unknown field\(s\) "nmae"/m)
+    expect(bad.stderr).toMatch(/^broken\.json: line \d+: /m)
+    expect(bad.stderr).toMatch(/^missing\.yaml: ENOENT/m)
+    expect(bad.stderr).toContain('3 of 4 file(s) invalid')
+  })
+
+  it('check without a file is a usage error', async () => {
+    expect((await cli(['scenario', 'check'])).code).toBe(2)
+  })
+
+  it('schema prints the committed JSON Schema', async () => {
+    const r = await cli(['scenario', 'schema'])
+    expect(r.code).toBe(0)
+    expect(JSON.parse(r.stdout)).toEqual(JSON.parse(readFileSync(join(ROOT, 'scenarios/scenario.schema.json'), 'utf8')))
+  })
+})

@@ -1,0 +1,163 @@
+// The package as a user gets it: `npm pack`, then `npm install ./pix-sandbox-<v>.tgz` into an
+// empty project, and there: the CLI, an embedded sandbox (`import { startSandbox } from
+// 'pix-sandbox'`) that exits by itself after close(), and the published types. Only the
+// tarball and the registry are used: nothing of this repository's node_modules or sources.
+import { execFile, spawn } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { promisify } from 'node:util'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url))
+const VERSION: string = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version
+const INSTALL_TIMEOUT = 8 * 60_000 // better-sqlite3 compiles from source where no prebuilt binary downloads
+const run = promisify(execFile)
+
+interface Outcome {
+  code: number | null
+  stdout: string
+  stderr: string
+}
+
+/** Runs a command to its end; never throws on a non-zero exit. */
+async function exec(cmd: string, args: string[], cwd: string, timeout = 60_000): Promise<Outcome> {
+  try {
+    const { stdout, stderr } = await run(cmd, args, { cwd, timeout, env: { ...process.env, NODE_OPTIONS: '' } })
+    return { code: 0, stdout, stderr }
+  } catch (err) {
+    const e = err as { code?: number; stdout?: string; stderr?: string }
+    return { code: typeof e.code === 'number' ? e.code : null, stdout: e.stdout ?? '', stderr: e.stderr ?? '' }
+  }
+}
+
+describe('the packed tarball, installed into an empty project', () => {
+  let dir: string
+  let app: string
+  const cli = () => join(app, 'node_modules/.bin/pix-sandbox')
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'pix-pack-'))
+    app = join(dir, 'app')
+    const packed = await exec('npm', ['pack', '--pack-destination', dir], ROOT, 180_000)
+    expect(packed.code, packed.stderr).toBe(0)
+    const tarball = join(dir, `pix-sandbox-${VERSION}.tgz`)
+    writeFileSync(join(dir, 'package.json'), '{}') // keeps npm from looking above the temp folder
+    await run('mkdir', [app])
+    writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }))
+    const started = performance.now()
+    const installed = await exec('npm', ['install', '--no-audit', '--no-fund', tarball], app, INSTALL_TIMEOUT)
+    expect(installed.code, installed.stderr).toBe(0)
+    // Reported, not asserted (README, "Use it from your test suite"): tarball size and install time.
+    console.log(`pix-sandbox ${VERSION}: tarball ${(statSync(tarball).size / 1024).toFixed(0)} kB, npm install ${((performance.now() - started) / 1000).toFixed(1)} s`)
+  }, INSTALL_TIMEOUT + 180_000)
+
+  afterAll(() => {
+    if (dir) rmSync(dir, { recursive: true, force: true })
+  })
+
+  it('ships the built entries, their types and the scenarios, and no sources or tests', () => {
+    const pkg = JSON.parse(readFileSync(join(app, 'node_modules/pix-sandbox/package.json'), 'utf8'))
+    expect(pkg.private).toBeUndefined()
+    for (const f of ['dist/cli.js', 'dist/index.js', 'dist/main.js', 'dist/types/public.d.ts', 'scenarios/default.yaml']) {
+      expect(statSync(join(app, 'node_modules/pix-sandbox', f)).isFile(), f).toBe(true)
+    }
+    for (const f of ['src', 'test', 'bench']) expect(() => statSync(join(app, 'node_modules/pix-sandbox', f))).toThrow()
+  })
+
+  it('answers --version, --help, and exit 2 with a message for an unknown flag or a bad value', async () => {
+    expect((await exec(cli(), ['--version'], app)).stdout.trim()).toBe(VERSION)
+    const help = await exec(cli(), ['--help'], app)
+    expect(help.code).toBe(0)
+    for (const flag of ['--port', '--host', '--db', '--scenario', '--scenarios-dir', '--public-url', '--admin-token', '--seed', '--log-level']) {
+      expect(help.stdout).toContain(flag)
+    }
+    const unknown = await exec(cli(), ['--prot', '8080'], app)
+    expect(unknown.code).toBe(2)
+    expect(unknown.stderr).toContain("unknown option '--prot'")
+    const bad = await exec(cli(), ['--port', 'eighty'], app)
+    expect(bad.code).toBe(2)
+    expect(bad.stderr).toContain('--port:')
+  })
+
+  it('checks scenario files and prints their JSON Schema', async () => {
+    writeFileSync(join(app, 'broken.yaml'), 'companies:\n  - id: x\n    name: 42\n')
+    const ok = await exec(cli(), ['scenario', 'check', 'node_modules/pix-sandbox/scenarios/default.yaml'], app)
+    expect(ok.code, ok.stderr).toBe(0)
+    const broken = await exec(cli(), ['scenario', 'check', 'node_modules/pix-sandbox/scenarios/default.yaml', 'broken.yaml'], app)
+    expect(broken.code).toBe(1)
+    expect(broken.stderr).toMatch(/^broken\.yaml: companies\[0\]\.name \(line 3\): /m)
+    const schema = JSON.parse((await exec(cli(), ['scenario', 'schema'], app)).stdout)
+    expect(schema.title).toBe('pix-sandbox scenario')
+  })
+
+  it('starts the server from the CLI with the packaged scenarios and docs, and stops on SIGTERM', async () => {
+    const child = spawn(cli(), ['--port', '0', '--db', ':memory:', '--log-level', 'warn'], { cwd: app, stdio: ['ignore', 'pipe', 'pipe'] })
+    let out = ''
+    child.stderr.on('data', (d) => (out += d))
+    const url = await new Promise<string>((resolve, reject) => {
+      child.stdout.on('data', (d) => {
+        out += d
+        const m = /listening on (http:\/\/\S+)/.exec(out)
+        if (m) resolve(m[1]!)
+      })
+      child.once('exit', (code) => reject(new Error(`exited ${code}:\n${out}`)))
+    })
+    const health = await fetch(`${url}/_sandbox/health`)
+    expect(await health.json()).toMatchObject({ status: 'ok', version: VERSION, scenario: 'default' })
+    const company = await fetch(`${url}/api/v1/user/company`, { headers: { authorization: `Basic ${btoa('sandbox-client:sandbox-secret')}` } })
+    expect(company.status).toBe(200)
+    expect((await fetch(`${url}/docs/assets/swagger-ui-bundle.js`)).status).toBe(200)
+    const exited = new Promise((resolve) => child.once('exit', resolve))
+    child.kill('SIGTERM')
+    expect(await exited).toBe(0)
+  })
+
+  it('runs an embedded sandbox that leaves nothing behind: the script exits by itself', async () => {
+    writeFileSync(
+      join(app, 'embedded.mjs'),
+      `import { startSandbox } from 'pix-sandbox'
+const sb = await startSandbox({ settings: { charge_ttl_seconds: 60 } })
+const res = await fetch(sb.baseUrl + '/hub/transactions/in', {
+  method: 'POST', headers: { authorization: sb.credentials.main.authorization, 'content-type': 'application/json' }, body: '{"amount":1000}' })
+const charge = await res.json()
+const paid = await sb.control.charges.pay(charge.transaction_id)
+const tenant = await sb.tenant({ balance: 500 })
+const company = await fetch(tenant.baseUrl + '/user/company', { headers: { authorization: tenant.authorization } })
+await sb.reset()
+await sb.close()
+console.log(JSON.stringify({ created: res.status, paid: paid.status, tenant: company.status }))
+`,
+    )
+    const r = await exec('node', ['embedded.mjs'], app, 20_000)
+    expect(r.code, r.stderr).toBe(0)
+    expect(JSON.parse(r.stdout)).toEqual({ created: 200, paid: 'paid', tenant: 200 })
+  })
+
+  it('publishes types: a consumer typechecks against them, and a wrong call does not', async () => {
+    writeFileSync(
+      join(app, 'consumer.ts'),
+      `import { connectSandbox, startSandbox, type Sandbox, type Tenant } from 'pix-sandbox'
+export async function use(): Promise<number> {
+  const sb: Sandbox = await startSandbox({ seed: 'x', settings: { charge_ttl_seconds: 60 } })
+  const t: Tenant = await sb.tenant({ balance: 100 })
+  await t.control.charges.pay('id')
+  await connectSandbox(sb.url, sb.adminToken).transfers.settle('id', 'failed')
+  // @ts-expect-error: a settle outcome is success or failed
+  await sb.control.transfers.settle('id', 'maybe')
+  // @ts-expect-error: an unknown setting
+  await startSandbox({ settings: { charge_ttl: 60 } })
+  return sb.control.requests.count({ path: '/api/v1/hub/transactions/in' })
+}
+`,
+    )
+    writeFileSync(
+      join(app, 'tsconfig.json'),
+      JSON.stringify({ compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', strict: true, noEmit: true, types: [], lib: ['ES2022', 'DOM'] }, files: ['consumer.ts'] }),
+    )
+    const tsc = await exec(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], app)
+    expect(tsc.stdout + tsc.stderr).toBe('')
+    expect(tsc.code).toBe(0)
+  })
+})
