@@ -12,4 +12,5 @@ export function resetSandbox(ctx: Context, scenario: Scenario, name: string): vo
   })
   store.refreshCaches()
   ctx.clock.reset()
+  ctx.onChange?.({ kind: 'clock' })
 }

@@ -22,10 +22,18 @@ export function eventStore(db: Db) {
     data: JSON.parse(r.data),
   })
   const lastSeqStmt = db.prepare('SELECT coalesce(max(seq), 0) FROM events').pluck()
+  const aboutStmt = db.prepare(`
+    SELECT * FROM events WHERE company_id = @company
+      AND (json_extract(data, '$.transaction_id') = @id OR json_extract(data, '$.reference') = @id)
+    ORDER BY seq LIMIT @limit`)
   return {
     lastSeq: () => lastSeqStmt.get() as number,
     append(e: SandboxEvent): void {
       insertStmt.run(e.id, e.type, e.at, e.companyId, JSON.stringify(e.data))
+    },
+    /** A company's events about one charge or transfer (by transaction_id or ledger reference), oldest first. */
+    about(companyId: string, transactionId: string, limit = 100): (SandboxEvent & { seq: number })[] {
+      return aboutStmt.all({ company: companyId, id: transactionId, limit }).map(toEvent)
     },
     list(q: EventQuery): (SandboxEvent & { seq: number })[] {
       const where: string[] = []

@@ -1,0 +1,93 @@
+// Small pieces every page uses: ids with copy buttons, status badges, money, times, forms.
+import type { Child } from 'hono/jsx'
+import { brl, localTime } from './format.js'
+import { UI_BASE } from './session.js'
+
+const TONE: Record<string, string> = {
+  paid: 'ok', success: 'ok', delivered: 'ok', active: 'ok', true: 'ok',
+  pending: 'warn', queued: 'warn', retrying: 'warn', frozen: 'info', running: 'ok',
+  cancelled: 'bad', failed: 'bad', disabled: 'bad', revoked: 'bad', inactive: 'bad', false: 'bad', dead: 'bad',
+}
+
+/** A status as a coloured badge that also says it in words (never colour alone). */
+export const Badge = ({ value }: { value: string }) => <span class={`badge ${TONE[value] ?? 'muted'}`}>{value}</span>
+
+export const CopyButton = ({ text, label = 'Copy' }: { text: string; label?: string }) => (
+  <button type="button" class="copy" data-copy={text} aria-label={`${label}: ${text.length > 40 ? text.slice(0, 40) + '…' : text}`}>
+    {label}
+  </button>
+)
+
+/** An id shown whole, monospace, with a copy button; a link when `href` is given. */
+export const Id = ({ value, href }: { value: string | null | undefined; href?: string }) =>
+  value ? (
+    <span class="id">
+      {href ? (
+        <a href={href}>
+          <code>{value}</code>
+        </a>
+      ) : (
+        <code>{value}</code>
+      )}
+      <CopyButton text={value} />
+    </span>
+  ) : (
+    <span class="muted">—</span>
+  )
+
+export const Money = ({ cents }: { cents: number }) => <span class="money">{brl(cents)}</span>
+
+export const Time = ({ iso, tz }: { iso: string | null; tz: string }) => (iso ? <time datetime={iso}>{localTime(iso, tz)}</time> : <span class="muted">—</span>)
+
+/** A POST form to a dashboard action: one button, optional hidden fields. */
+export function Action(props: { path: string; label: string; fields?: Record<string, string>; tone?: 'primary' | 'danger'; back?: string; confirm?: string }) {
+  return (
+    <form method="post" action={`${UI_BASE}${props.path}`} class="inline">
+      {Object.entries(props.fields ?? {}).map(([k, v]) => (
+        <input type="hidden" name={k} value={v} />
+      ))}
+      {props.back && <input type="hidden" name="back" value={props.back} />}
+      <button type="submit" class={props.tone ?? ''}>
+        {props.label}
+      </button>
+    </form>
+  )
+}
+
+export const Card = ({ title, children, id, live }: { title?: string; children?: Child; id?: string; live?: string }) => (
+  <section class="card" id={id} data-live={live}>
+    {title && <h2>{title}</h2>}
+    {children}
+  </section>
+)
+
+/** What to do when a list is empty, with the command that fills it. */
+export const Empty = ({ text, command }: { text: string; command?: string }) => (
+  <div class="empty">
+    <p>{text}</p>
+    {command && (
+      <div class="row">
+        <pre>{command}</pre>
+        <CopyButton text={command} />
+      </div>
+    )}
+  </div>
+)
+
+/** "Older" and "Newest" links of a cursor-paged list. */
+export const Pager = ({ base, next, params }: { base: string; next: string | null; params: Record<string, string | undefined> }) => {
+  const q = (extra: Record<string, string>) => {
+    const s = new URLSearchParams()
+    for (const [k, v] of Object.entries({ ...params, ...extra })) if (v) s.set(k, v)
+    const t = s.toString()
+    return `${UI_BASE}${base}${t ? '?' + t : ''}`
+  }
+  return (
+    <nav class="pager" aria-label="Pages">
+      {params.cursor && <a class="button" href={q({ cursor: '' })}>Newest</a>}
+      {next && <a class="button" href={q({ cursor: next })}>Older →</a>}
+    </nav>
+  )
+}
+
+export const Json = ({ value }: { value: unknown }) => <pre class="body">{typeof value === 'string' ? value : JSON.stringify(value, null, 2)}</pre>

@@ -1,0 +1,182 @@
+// Overview: the companies (balances, Providers, permissions, credential ids), the virtual clock
+// and the scenario; for the admin, clock controls, reset, and creating a company.
+import { companyFilter } from '../../http/sandbox/scope.js'
+import { Action, Badge, Card, Id, Money, Time } from '../components.js'
+import type { Ui } from '../router.js'
+import { UI_BASE } from '../session.js'
+import { read, type View } from '../view.js'
+
+const PRESETS: [string, number][] = [['+1 min', 60], ['+1 h', 3600], ['+1 day', 86400]]
+
+function Clock({ view, clock }: { view: View; clock: { offset_seconds: number } | null }) {
+  return (
+    <Card title="Virtual clock" id="clock-card" live="clock">
+      <dl class="facts">
+        <dt>Now</dt>
+        <dd>
+          <Time iso={view.now} tz={view.tz} /> <span class="muted">({view.tz})</span>
+        </dd>
+        <dt>State</dt>
+        <dd>
+          <Badge value={view.frozen ? 'frozen' : 'running'} />
+        </dd>
+        {clock && (
+          <>
+            <dt>Offset</dt>
+            <dd>{clock.offset_seconds} s</dd>
+          </>
+        )}
+      </dl>
+      {view.scope.admin && (
+        <div class="stack">
+          <div class="row">
+            {PRESETS.map(([label, seconds]) => (
+              <Action path="/clock/advance" label={label} fields={{ seconds: String(seconds) }} />
+            ))}
+          </div>
+          <form method="post" action={`${UI_BASE}/clock/advance`} class="inline">
+            <label>
+              Advance by (seconds)
+              <input name="seconds" inputmode="decimal" size={8} required />
+            </label>
+            <button type="submit">Advance</button>
+          </form>
+          <div class="row">
+            {view.frozen ? <Action path="/clock/resume" label="Resume" /> : <Action path="/clock/freeze" label="Freeze" />}
+            <Action path="/clock/reset" label="Back to real time" />
+          </div>
+        </div>
+      )}
+    </Card>
+  )
+}
+
+export function mountOverview(ui: Ui): void {
+  const { store } = ui.deps.sandbox
+
+  ui.page('/', '', async (view) => {
+    const admin = view.scope.admin
+    const companies = store.directory.companies(companyFilter(view.scope, undefined) ?? null)
+    const [clock, scenarios] = admin ? await Promise.all([read(view, '/clock'), read(view, '/scenarios')]) : [null, []]
+    const scenario = store.setup.meta.get<string>('scenario') ?? '—'
+    return {
+      title: 'Overview',
+      body: (
+        <>
+          <div class="grid">
+            <Clock view={view} clock={clock} />
+            <Card title="Scenario">
+              <p>
+                In force: <code>{scenario}</code>
+              </p>
+              {admin && (
+                <form method="post" action={`${UI_BASE}/reset`} class="inline">
+                  <label>
+                    Reset everything to
+                    <select name="scenario">
+                      {scenarios.map((s: { name: string; description: string }) => (
+                        <option value={s.name} selected={s.name === scenario}>
+                          {s.name}
+                        </option>
+                      ))}
+                    </select>
+                  </label>
+                  <button type="submit" class="danger">Reset</button>
+                </form>
+              )}
+            </Card>
+          </div>
+          <Card title="Companies" id="companies" live="balance company user scenario">
+            <div class="scroll">
+              <table>
+                <thead>
+                  <tr>
+                    <th>Company</th>
+                    <th>API</th>
+                    <th>User</th>
+                    <th class="num">Balance</th>
+                    <th>Permissions</th>
+                    <th>Providers</th>
+                    <th>Credentials (client_id)</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {companies.flatMap((co) =>
+                    (co.users.length ? co.users : [null]).map((u, i) => (
+                      <tr data-id={co.id} data-company={co.id} data-user={u?.id}>
+                        <td>{i === 0 && <><strong>{co.name}</strong><br /><Id value={co.id} /></>}</td>
+                        <td>{i === 0 && <Badge value={co.apiActive ? 'active' : 'inactive'} />}</td>
+                        <td>{u && <Id value={u.id} />}</td>
+                        <td class="num balance">{u && <Money cents={u.balance} />}</td>
+                        <td>{u?.permissions.join(', ') || <span class="muted">none</span>}</td>
+                        <td>
+                          {u && (
+                            <>
+                              in: {u.providers.in ?? <span class="muted">none</span>}
+                              <br />
+                              out: {u.providers.out ?? <span class="muted">none</span>}
+                            </>
+                          )}
+                        </td>
+                        <td>
+                          {u?.credentials.map((cr) => (
+                            <div>
+                              <Id value={cr.clientId} /> {cr.environment !== 'sandbox' && <Badge value={cr.environment} />} {cr.revoked && <Badge value="revoked" />}
+                            </div>
+                          ))}
+                        </td>
+                      </tr>
+                    )),
+                  )}
+                </tbody>
+              </table>
+            </div>
+            <p class="muted">Secrets are stored hashed, so they cannot be shown again; a company created here shows its secret once.</p>
+          </Card>
+          {admin && (
+            <Card title="New company">
+              <form method="post" action={`${UI_BASE}/companies`} class="inline">
+                <label>
+                  Name
+                  <input name="name" maxlength={100} placeholder="(a generated name)" />
+                </label>
+                <label>
+                  Balance (cents)
+                  <input name="balance" inputmode="numeric" size={10} value="0" />
+                </label>
+                <button type="submit" class="primary">Create company</button>
+              </form>
+            </Card>
+          )}
+        </>
+      ),
+    }
+  })
+
+  ui.action('/clock/advance', (form) => ({
+    method: 'POST',
+    path: '/clock/advance',
+    body: { seconds: form.seconds?.trim() ? Number(form.seconds.replace(',', '.')) : null },
+    ok: (r) => `Advanced to ${r.body.now}; ${r.body.events.length} event(s) ran`,
+  }))
+  for (const change of ['freeze', 'resume', 'reset'] as const) {
+    ui.action(`/clock/${change}`, () => ({ method: 'POST', path: `/clock/${change}`, ok: () => `Clock: ${change}` }))
+  }
+  ui.action('/reset', (form) => ({
+    method: 'POST',
+    path: '/reset',
+    body: form.scenario ? { scenario: form.scenario } : {},
+    ok: () => `Reset to the scenario ${form.scenario ?? ''}`,
+    goTo: () => UI_BASE,
+  }))
+  ui.action('/companies', (form) => ({
+    method: 'POST',
+    path: '/companies',
+    body: { ...(form.name?.trim() && { name: form.name.trim() }), balance: form.balance?.trim() ? Number(form.balance) : 0 },
+    ok: (r) => ({
+      kind: 'ok',
+      text: 'Company created. Its secret is shown this once: copy it now.',
+      reveal: [['company_id', r.body.company_id], ['client_id', r.body.client_id], ['client_secret', r.body.client_secret], ['Basic token', r.body.token]],
+    }),
+  }))
+}
