@@ -8,6 +8,7 @@ import { controlClient } from './control.js'
 import { createLiveHub } from './live.js'
 import { mountLiveStream } from './live-stream.js'
 import { mountCharges } from './pages/charges.js'
+import { mountObserve } from './pages/observe.js'
 import { mountOverview } from './pages/overview.js'
 import { mountTransfers } from './pages/transfers.js'
 import { mountWebhooks } from './pages/webhooks.js'
@@ -23,6 +24,6 @@ export function createUi(deps: HttpDeps & { publicUrl: () => string }, onError: 
   deps.sandbox.onChange = live.notify
   const ui = createUiRouter(deps, controlClient(control), live)
   mountLiveStream(ui)
-  for (const mount of [mountOverview, mountCharges, mountTransfers, mountWebhooks]) mount(ui)
+  for (const mount of [mountOverview, mountCharges, mountTransfers, mountWebhooks, mountObserve]) mount(ui)
   return ui.app
 }

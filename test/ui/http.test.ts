@@ -1,0 +1,101 @@
+// The dashboard over plain HTTP: kept out of both OpenAPI documents and the journal; its
+// session cookie's attributes; sign-in refusals; the live hub's scoping and coalescing.
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { createLiveHub } from '../../src/ui/live.js'
+import { AUTH, startTestSandbox, type TestSandbox } from '../harness.js'
+
+describe('dashboard over HTTP', () => {
+  let s: TestSandbox
+  beforeEach(async () => {
+    s = await startTestSandbox()
+  })
+  afterEach(() => s.close())
+
+  const signIn = async (form: Record<string, string>) =>
+    fetch(`${s.url}/_sandbox/ui/sign-in`, { method: 'POST', body: new URLSearchParams(form), redirect: 'manual', headers: { origin: s.url } })
+
+  it('is in neither OpenAPI document', async () => {
+    for (const doc of ['/openapi.json', '/_sandbox/openapi.json']) {
+      const r = await s.request('GET', doc)
+      expect(Object.keys(r.body.paths).filter((p) => p.includes('/ui'))).toEqual([])
+    }
+  })
+
+  it('sends people who are not signed in to the sign-in page', async () => {
+    const r = await fetch(`${s.url}/_sandbox/ui/charges`, { redirect: 'manual' })
+    expect(r.status).toBe(303)
+    expect(r.headers.get('location')).toBe('/_sandbox/ui/sign-in?next=%2F_sandbox%2Fui%2Fcharges')
+    expect((await fetch(`${s.url}/_sandbox/ui/live`)).status).toBe(401)
+  })
+
+  it('sets a signed, HttpOnly, SameSite=Strict session cookie that expires', async () => {
+    const r = await signIn({ token: s.adminToken })
+    expect(r.status).toBe(303)
+    const cookie = r.headers.get('set-cookie')!
+    expect(cookie).toMatch(/^pix_sandbox_ui=[\w-]+\.[\w%]+;/)
+    expect(cookie).toContain('HttpOnly')
+    expect(cookie).toContain('SameSite=Strict')
+    expect(cookie).toMatch(/Max-Age=\d+/)
+    expect(cookie).toContain('Path=/_sandbox/ui')
+    // A tampered cookie is no session.
+    const forged = cookie.split(';')[0]!.replace(/\.(.)/, '.x$1')
+    expect((await fetch(`${s.url}/_sandbox/ui`, { headers: { cookie: forged }, redirect: 'manual' })).status).toBe(303)
+    expect((await fetch(`${s.url}/_sandbox/ui`, { headers: { cookie: cookie.split(';')[0]! } })).status).toBe(200)
+  })
+
+  it('refuses wrong credentials with a page that says so, and production credentials too', async () => {
+    const forms: Record<string, string>[] = [{ token: 'nope' }, { client_id: 'sandbox-client', client_secret: 'nope' }, { client_id: 'production-client', client_secret: 'production-secret' }, {}]
+    for (const form of forms) {
+      const r = await signIn(form)
+      expect(r.status).toBe(401)
+      expect(await r.text()).toContain('Not authenticated')
+      expect(r.headers.get('set-cookie')).toBeNull()
+    }
+  })
+
+  it('keeps its own pages out of the request journal', async () => {
+    const r = await signIn({ token: s.adminToken })
+    const cookie = r.headers.get('set-cookie')!.split(';')[0]!
+    await fetch(`${s.url}/_sandbox/ui/charges`, { headers: { cookie } })
+    await s.request('GET', '/api/v1/user/company', { auth: AUTH.main })
+    const journal = await s.admin('GET', '/requests')
+    expect(journal.body.data.map((e: any) => e.path)).toEqual(['/api/v1/user/company'])
+  })
+})
+
+describe('live hub', () => {
+  const event = (companyId: string | null, id: string) => ({ kind: 'event' as const, event: { id: `evt_${id}`, type: 'charge.created', at: 0, companyId, data: { transaction_id: id } } })
+
+  it('does nothing with no listener, and coalesces changes into one message per flush, scoped per listener', () => {
+    vi.useFakeTimers()
+    try {
+      const hub = createLiveHub()
+      hub.notify(event('a', 'before'))
+      const admin: string[] = []
+      const companyA: string[] = []
+      hub.listen({ scope: { admin: true }, send: (t) => admin.push(t) })
+      hub.listen({ scope: { admin: false, companyId: 'a', principal: {} as any }, send: (t) => companyA.push(t) })
+      hub.notify(event('a', 'mine'))
+      hub.notify(event('b', 'theirs'))
+      hub.notify({ kind: 'clock' })
+      hub.notify({ kind: 'request', companyId: 'b' })
+      vi.runAllTimers()
+      expect(admin).toHaveLength(1)
+      expect(companyA).toHaveLength(1)
+      const a = JSON.parse(companyA[0]!.split('data: ')[1]!)
+      expect(a.ids).toContain('mine')
+      expect(JSON.stringify(a)).not.toContain('theirs')
+      expect(a.topics.sort()).toEqual(['charge', 'clock', 'event'])
+      expect(admin[0]).toContain('theirs')
+      expect(admin[0]).not.toContain('before')
+      // Beyond the kept changes, a company still hears of its own topics, never another's ids.
+      for (let i = 0; i < 2000; i++) hub.notify(event('b', `flood${i}`))
+      hub.notify(event('a', 'late'))
+      vi.runAllTimers()
+      expect(companyA[1]).toContain('charge')
+      expect(companyA[1]).not.toContain('flood')
+    } finally {
+      vi.useRealTimers()
+    }
+  })
+})
