@@ -9,8 +9,12 @@ const TONE: Record<string, string> = {
   cancelled: 'bad', failed: 'bad', disabled: 'bad', revoked: 'bad', inactive: 'bad', false: 'bad', dead: 'bad',
 }
 
-/** A status as a coloured badge that also says it in words (never colour alone). */
-export const Badge = ({ value }: { value: string }) => <span class={`badge ${TONE[value] ?? 'muted'}`}>{value}</span>
+const httpTone = (code: string) => (code < '300' ? 'ok' : code < '500' ? 'warn' : 'bad')
+
+/** A status (or an HTTP status code) as a coloured badge that also says it in words (never colour alone). */
+export const Badge = ({ value }: { value: string }) => (
+  <span class={`badge ${TONE[value] ?? (/^\d{3}$/.test(value) ? httpTone(value) : 'muted')}`}>{value}</span>
+)
 
 export const CopyButton = ({ text, label = 'Copy' }: { text: string; label?: string }) => (
   <button type="button" class="copy" data-copy={text} aria-label={`${label}: ${text.length > 40 ? text.slice(0, 40) + '…' : text}`}>

@@ -3,10 +3,10 @@
 export const CSS = `
 :root { color-scheme: light dark; --bg: #f6f7f9; --fg: #1b1f24; --muted: #5c6670; --card: #fff; --line: #dfe3e8;
   --accent: #0a66c2; --ok: #1a7f37; --ok-bg: #dcf5e3; --warn: #9a6700; --warn-bg: #fff4d0; --bad: #c62828; --bad-bg: #fde3e3;
-  --info: #3b5bdb; --info-bg: #e3e9ff; --code-bg: #eef1f4; }
+  --info: #3b5bdb; --info-bg: #e3e9ff; --code-bg: #eef1f4; --on-accent: #fff; }
 @media (prefers-color-scheme: dark) { :root { --bg: #0f1216; --fg: #e6e9ed; --muted: #9aa4ae; --card: #171b21; --line: #2b323b;
   --accent: #6cb2ff; --ok: #6fdc8c; --ok-bg: #143d22; --warn: #f0c450; --warn-bg: #3d3110; --bad: #ff8a80; --bad-bg: #4a1c1c;
-  --info: #9db2ff; --info-bg: #1d2750; --code-bg: #222831; } }
+  --info: #9db2ff; --info-bg: #1d2750; --code-bg: #222831; --on-accent: #0f1216; } }
 * { box-sizing: border-box; }
 body { margin: 0; font: 15px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif; background: var(--bg); color: var(--fg); }
 a { color: var(--accent); }
@@ -18,11 +18,12 @@ header nav a { padding: 4px 10px; border-radius: 6px; text-decoration: none; col
 header nav a[aria-current=page] { background: var(--code-bg); font-weight: 600; }
 header .who { display: flex; align-items: center; gap: 8px; color: var(--muted); font-size: 13px; }
 main { max-width: 1240px; margin: 0 auto; padding: 16px 20px 40px; }
-h1 { font-size: 22px; margin: 8px 0 16px; } h2 { font-size: 17px; margin: 0 0 12px; }
+h1 { font-size: 22px; margin: 8px 0 16px; overflow-wrap: anywhere; } h2 { font-size: 17px; margin: 0 0 12px; }
 .card { background: var(--card); border: 1px solid var(--line); border-radius: 10px; padding: 16px; margin-bottom: 16px; min-width: 0; }
-.grid { display: grid; grid-template-columns: repeat(auto-fit, minmax(340px, 1fr)); gap: 16px; }
+.grid { display: grid; grid-template-columns: repeat(auto-fit, minmax(340px, 1fr)); gap: 16px; margin-bottom: 16px; }
 .grid > .card { margin-bottom: 0; }
 .stack > * + * { margin-top: 12px; }
+form.stack { display: flex; flex-direction: column; align-items: flex-start; gap: 8px; } form.stack > * + * { margin-top: 0; } form.stack label { width: 100%; }
 .scroll { overflow-x: auto; }
 table { border-collapse: collapse; width: 100%; }
 th, td { text-align: left; padding: 7px 8px; border-bottom: 1px solid var(--line); vertical-align: top; }
@@ -35,11 +36,12 @@ dl.facts dt { color: var(--muted); } dl.facts dd { margin: 0; min-width: 0; over
 .badge.bad { color: var(--bad); background: var(--bad-bg); } .badge.info { color: var(--info); background: var(--info-bg); }
 .badge.muted { color: var(--muted); }
 .id { display: inline-flex; align-items: center; gap: 4px; max-width: 100%; }
-.id code { overflow-wrap: anywhere; }
+.id code { white-space: nowrap; }
+dl.facts .id code, .flash .id code { white-space: normal; overflow-wrap: anywhere; }
 button, .button { font: inherit; font-size: 14px; padding: 6px 12px; border-radius: 6px; border: 1px solid var(--line); background: var(--card); color: var(--fg); cursor: pointer; text-decoration: none; display: inline-block; }
-button.primary { background: var(--accent); border-color: var(--accent); color: #fff; }
+button.primary { background: var(--accent); border-color: var(--accent); color: var(--on-accent); font-weight: 600; }
 button.danger { color: var(--bad); border-color: var(--bad); }
-button.copy { font-size: 12px; padding: 1px 6px; }
+button.copy { font-size: 12px; padding: 1px 6px; white-space: nowrap; flex: none; }
 input, select, textarea { font: inherit; font-size: 14px; padding: 6px 8px; border-radius: 6px; border: 1px solid var(--line); background: var(--bg); color: var(--fg); max-width: 100%; }
 textarea.code { width: 100%; min-height: 84px; resize: vertical; overflow-wrap: anywhere; }
 form.inline { display: inline-flex; flex-wrap: wrap; gap: 6px; align-items: center; margin: 0; }
@@ -65,9 +67,11 @@ tr.fresh { animation: fresh 2s ease-out; }
 .pager { display: flex; gap: 8px; margin-top: 12px; }
 @media (max-width: 700px) {
   header { padding: 8px 12px; } main { padding: 12px; }
+  header nav { flex-wrap: wrap; flex-basis: 100%; order: 3; }
   .charge-top { grid-template-columns: 1fr; }
   .grid { grid-template-columns: 1fr; }
   .hide-narrow { display: none; }
+  .id code { white-space: normal; word-break: break-all; }
   th, td { padding: 6px 4px; }
 }
 `

@@ -2,6 +2,7 @@
 // pending, the queue of next outcomes, and the magic values of the scenario in force.
 import { isoMicros } from '../../domain/time.js'
 import { query } from '../control.js'
+import { brl } from '../format.js'
 import { Action, Badge, Card, Empty, Id, Json, Money, Pager, Time } from '../components.js'
 import type { Form, Ui } from '../router.js'
 import { UI_BASE } from '../session.js'
@@ -11,6 +12,12 @@ const PAGE = 25
 export const transferHref = (id: string) => `${UI_BASE}/transfers/${encodeURIComponent(id)}`
 const num = (v: string | undefined) => (v?.trim() ? Number(v.replace(',', '.')) : undefined)
 const text = (v: string | undefined) => (v?.trim() ? v.trim() : undefined)
+
+/** A rule's condition in words; amounts in cents and in reais. */
+const when = (w: object) =>
+  Object.entries(w)
+    .map(([k, v]) => (k.startsWith('amount') ? `${k} = ${v} (${brl(v as number)})` : `${k} = ${v}`))
+    .join(', ')
 
 function CheatSheet({ ui }: { ui: Ui }) {
   const rules = ui.deps.sandbox.store.setup.rules()
@@ -30,7 +37,7 @@ function CheatSheet({ ui }: { ui: Ui }) {
             <tbody>
               {rules.transfers.map((r) => (
                 <tr>
-                  <td>transfer {Object.entries(r.when).map(([k, v]) => `${k} = ${k.startsWith('amount') ? `${v} (${(v as number) / 100} reais)` : v}`).join(', ')}</td>
+                  <td>transfer {when(r.when)}</td>
                   <td>
                     <Badge value={r.then.status} /> {r.then.message}
                     {r.then.settle_after_seconds !== undefined && ` → ${r.then.final_status ?? 'success'} after ${r.then.settle_after_seconds} s (virtual)`}
@@ -39,7 +46,7 @@ function CheatSheet({ ui }: { ui: Ui }) {
               ))}
               {rules.charges.map((r) => (
                 <tr>
-                  <td>charge {Object.entries(r.when).map(([k, v]) => `${k} = ${v}`).join(', ')}</td>
+                  <td>charge {when(r.when)}</td>
                   <td>
                     {r.then.auto_pay_after_seconds !== undefined && `paid after ${r.then.auto_pay_after_seconds} s (virtual)`}
                     {r.then.auto_cancel_after_seconds !== undefined && `cancelled after ${r.then.auto_cancel_after_seconds} s (virtual)`}
