@@ -72,6 +72,11 @@ tr.fresh { animation: fresh 2s ease-out; }
   .grid { grid-template-columns: 1fr; }
   .hide-narrow { display: none; }
   .id code { white-space: normal; word-break: break-all; }
+  table.stacked thead { display: none; }
+  table.stacked tr { display: block; padding: 6px 0; border-bottom: 1px solid var(--line); }
+  table.stacked td { display: grid; grid-template-columns: 96px 1fr; gap: 8px; border: none; padding: 2px 0; text-align: left; }
+  table.stacked td::before { content: attr(data-label); color: var(--muted); font-size: 13px; }
+  table.stacked td:has(> div:empty) { display: none; }
   th, td { padding: 6px 4px; }
 }
 `

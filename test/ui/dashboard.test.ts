@@ -113,6 +113,19 @@ describe.skipIf(!CHROMIUM)(`dashboard in a browser${SKIP_REASON ? ` (${SKIP_REAS
     await page.locator('#charge').getByText('(expired)').waitFor()
   })
 
+  it('pays whatever charge a pasted code points at, and says why when no charge matches', async () => {
+    const charge = await createCharge(4321)
+    await signInAsAdmin(page, s)
+    await page.goto(`${s.url}/_sandbox/ui/charges`)
+    await page.getByLabel(/copy-and-paste BR Code/).fill('not a code')
+    await page.getByRole('button', { name: 'Pay', exact: true }).click()
+    await page.getByRole('alert').getByText('qr_code: must be a valid BR Code (format and CRC)').waitFor()
+    await page.getByLabel(/copy-and-paste BR Code/).fill(charge.qr_code)
+    await page.getByRole('button', { name: 'Pay', exact: true }).click()
+    await page.getByRole('heading', { name: `Charge ${charge.transaction_id}` }).waitFor()
+    await page.locator('#charge .badge', { hasText: 'paid' }).first().waitFor()
+  })
+
   it('refuses a cross-site POST even with the session cookie', async () => {
     const charge = await createCharge(700)
     await signInAsAdmin(page, s)

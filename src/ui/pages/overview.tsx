@@ -1,10 +1,18 @@
 // Overview: the companies (balances, Providers, permissions, credential ids), the virtual clock
 // and the scenario; for the admin, clock controls, reset, and creating a company.
+import type { Child } from 'hono/jsx'
 import { companyFilter } from '../../http/sandbox/scope.js'
 import { Action, Badge, Card, Id, Money, Time } from '../components.js'
 import type { Ui } from '../router.js'
 import { UI_BASE } from '../session.js'
 import { read, type View } from '../view.js'
+
+/** A table cell whose content stays one block when narrow screens stack the table. */
+const Cell = ({ label, class: cls, children }: { label: string; class?: string; children?: Child }) => (
+  <td data-label={label} class={cls}>
+    <div>{children}</div>
+  </td>
+)
 
 const PRESETS: [string, number][] = [['+1 min', 60], ['+1 h', 3600], ['+1 day', 86400]]
 
@@ -88,7 +96,7 @@ export function mountOverview(ui: Ui): void {
           </div>
           <Card title="Companies" id="companies" live="balance company user scenario">
             <div class="scroll">
-              <table>
+              <table class="stacked">
                 <thead>
                   <tr>
                     <th>Company</th>
@@ -104,12 +112,12 @@ export function mountOverview(ui: Ui): void {
                   {companies.flatMap((co) =>
                     (co.users.length ? co.users : [null]).map((u, i) => (
                       <tr data-id={co.id} data-company={co.id} data-user={u?.id}>
-                        <td>{i === 0 && <><strong>{co.name}</strong><br /><Id value={co.id} /></>}</td>
-                        <td>{i === 0 && <Badge value={co.apiActive ? 'active' : 'inactive'} />}</td>
-                        <td>{u && <Id value={u.id} />}</td>
-                        <td class="num balance">{u && <Money cents={u.balance} />}</td>
-                        <td>{u?.permissions.join(', ') || <span class="muted">none</span>}</td>
-                        <td>
+                        <Cell label="Company">{i === 0 && <><strong>{co.name}</strong><br /><Id value={co.id} /></>}</Cell>
+                        <Cell label="API">{i === 0 && <Badge value={co.apiActive ? 'active' : 'inactive'} />}</Cell>
+                        <Cell label="User">{u && <Id value={u.id} />}</Cell>
+                        <Cell label="Balance" class="num balance">{u && <Money cents={u.balance} />}</Cell>
+                        <Cell label="Permissions">{u?.permissions.join(', ') || <span class="muted">none</span>}</Cell>
+                        <Cell label="Providers">
                           {u && (
                             <>
                               in: {u.providers.in ?? <span class="muted">none</span>}
@@ -117,14 +125,14 @@ export function mountOverview(ui: Ui): void {
                               out: {u.providers.out ?? <span class="muted">none</span>}
                             </>
                           )}
-                        </td>
-                        <td>
+                        </Cell>
+                        <Cell label="Credentials">
                           {u?.credentials.map((cr) => (
                             <div>
                               <Id value={cr.clientId} /> {cr.environment !== 'sandbox' && <Badge value={cr.environment} />} {cr.revoked && <Badge value="revoked" />}
                             </div>
                           ))}
-                        </td>
+                        </Cell>
                       </tr>
                     )),
                   )}
