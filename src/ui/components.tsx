@@ -58,8 +58,9 @@ export function Action(props: { path: string; label: string; fields?: Record<str
   )
 }
 
-export const Card = ({ title, children, id, live }: { title?: string; children?: Child; id?: string; live?: string }) => (
-  <section class="card" id={id} data-live={live}>
+/** A card; `live` names the topics that re-render it, `ids` limits that to changes of these records. */
+export const Card = ({ title, children, id, live, ids }: { title?: string; children?: Child; id?: string; live?: string; ids?: string }) => (
+  <section class="card" id={id} data-live={live} data-ids={ids}>
     {title && <h2>{title}</h2>}
     {children}
   </section>

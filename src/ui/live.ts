@@ -64,7 +64,9 @@ export function createLiveHub() {
       flooded.forEach((t) => topics.add(t))
       if (topics.size === 0) continue
       const ids = [...new Set(seen.map((i) => i.id).filter((x): x is string => x !== null))]
-      client.send(`event: change\ndata: ${JSON.stringify({ topics: [...topics], ids })}\n\n`)
+      // `partial`: some changes were told without their ids, so views of one record refresh anyway.
+      const partial = overflow.length > 0 || flooded.size > 0
+      client.send(`event: change\ndata: ${JSON.stringify({ topics: [...topics], ids, partial })}\n\n`)
     }
   }
 

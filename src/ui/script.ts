@@ -59,7 +59,10 @@ export const JS = `
   source.addEventListener('change', (e) => {
     const change = JSON.parse(e.data)
     window.liveLog.push(change)
-    const wanted = regions().some((el) => el.dataset.live.split(' ').some((t) => change.topics.includes(t)))
+    // A region of one record (data-ids) refreshes for its own ids, or when ids were left out.
+    const wants = (el) => el.dataset.live.split(' ').some((t) => change.topics.includes(t) &&
+      (!el.dataset.ids || t === 'clock' || change.partial || el.dataset.ids.split(' ').some((id) => change.ids.includes(id))))
+    const wanted = regions().some(wants)
     if (wanted) refresh()
   })
   source.addEventListener('open', () => document.body.setAttribute('data-live-open', 'true'))

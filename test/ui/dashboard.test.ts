@@ -100,17 +100,20 @@ describe.skipIf(!CHROMIUM)(`dashboard in a browser${SKIP_REASON ? ` (${SKIP_REAS
     await page.getByRole('alert').getByText(refusal.body.detail).waitFor()
   })
 
-  it('cancels a pending charge on screen when the clock is advanced past its expiry', async () => {
+  it('cancels a pending charge on its open page, without a reload, when the clock is advanced past its expiry', async () => {
     const charge = await createCharge(2500)
     await signInAsAdmin(page, s)
     await page.goto(`${s.url}/_sandbox/ui/charges/${charge.transaction_id}`)
     await page.locator('#charge .badge', { hasText: 'pending' }).first().waitFor()
-    await page.goto(`${s.url}/_sandbox/ui`)
-    await page.getByRole('button', { name: '+1 h' }).click()
-    await page.getByRole('status').getByText(/Advanced to/).waitFor()
-    await page.goto(`${s.url}/_sandbox/ui/charges?status=cancelled`)
-    await page.getByRole('link', { name: charge.transaction_id }).click()
+    await liveOpen(page)
+    // The clock is moved from another tab of the dashboard.
+    const other = await page.context().newPage()
+    await other.goto(`${s.url}/_sandbox/ui`)
+    await other.getByRole('button', { name: '+1 h' }).click()
+    await other.getByRole('status').getByText(/Advanced to/).waitFor()
     await page.locator('#charge').getByText('(expired)').waitFor()
+    expect(await page.getByRole('button', { name: 'Pay', exact: true }).count()).toBe(0)
+    expect((await s.admin('GET', `/charges/${charge.transaction_id}`)).body.status).toBe('cancelled')
   })
 
   it('pays whatever charge a pasted code points at, and says why when no charge matches', async () => {

@@ -131,7 +131,7 @@ export function mountCharges(ui: Ui): void {
       title: `Charge ${ch.transaction_id}`,
       body: (
         <>
-          <section class="card" id="charge" data-live="charge clock">
+          <section class="card" id="charge" data-live="charge clock" data-ids={ch.transaction_id}>
             <div class="charge-top">
               <div>
                 <div class="qr" id="qr" role="img" aria-label="QR code of the charge">
@@ -203,7 +203,7 @@ export function mountCharges(ui: Ui): void {
             </textarea>
             <CopyButton text={ch.qr_code} label="Copy code" />
           </section>
-          <Card title="Timeline" id="timeline" live="charge balance">
+          <Card title="Timeline" id="timeline" live="charge balance" ids={ch.transaction_id}>
             <ol class="timeline">
               {events.map((e) => (
                 <li>

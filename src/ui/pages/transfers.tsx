@@ -208,7 +208,7 @@ export function mountTransfers(ui: Ui): void {
       title: `Transfer ${t.transaction_id}`,
       body: (
         <>
-          <Card id="transfer" live="transfer balance clock">
+          <Card id="transfer" live="transfer balance clock" ids={t.transaction_id}>
             <dl class="facts">
               <dt>Status</dt>
               <dd>
@@ -258,7 +258,7 @@ export function mountTransfers(ui: Ui): void {
               </div>
             )}
           </Card>
-          <Card title="Ledger entries" id="ledger" live="transfer balance">
+          <Card title="Ledger entries" id="ledger" live="transfer balance" ids={t.transaction_id}>
             {entries.length === 0 ? (
               <p class="muted">No ledger entry for this transfer.</p>
             ) : (
