@@ -41,6 +41,10 @@ describe.skipIf(!CHROMIUM)(`dashboard in a browser${SKIP_REASON ? ` (${SKIP_REAS
     await signInAsAdmin(page, s)
     await page.getByText('Loja Exemplo Ltda').waitFor()
     expect(await balanceText()).toBe('R$ 10.000,00')
+    // The admin may reveal the secrets the scenario file declares.
+    const row = page.locator('tr[data-user="loja-exemplo-user"]')
+    for (const summary of await row.locator('details.secret summary').all()) await summary.click()
+    await row.getByText('sandbox-secret', { exact: true }).waitFor()
     // Signing out ends the session: the pages ask to sign in again.
     await page.getByRole('button', { name: 'Sign out' }).click()
     await page.goto(`${s.url}/_sandbox/ui/charges`)

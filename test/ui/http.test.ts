@@ -53,6 +53,18 @@ describe('dashboard over HTTP', () => {
     }
   })
 
+  it('shows the scenario file\'s secrets to the admin only, never to a company', async () => {
+    const page = async (form: Record<string, string>) => {
+      const cookie = (await signIn(form)).headers.get('set-cookie')!.split(';')[0]!
+      return (await fetch(`${s.url}/_sandbox/ui`, { headers: { cookie } })).text()
+    }
+    expect(await page({ token: s.adminToken })).toContain('<code>sandbox-secret</code>')
+    const own = await page({ client_id: 'sandbox-client', client_secret: 'sandbox-secret' })
+    expect(own).toContain('sandbox-client')
+    expect(own).not.toContain('sandbox-secret')
+    expect(own).not.toContain('no-provider-secret')
+  })
+
   it('keeps its own pages out of the request journal', async () => {
     const r = await signIn({ token: s.adminToken })
     const cookie = r.headers.get('set-cookie')!.split(';')[0]!

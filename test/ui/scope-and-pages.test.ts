@@ -57,6 +57,7 @@ describe.skipIf(!CHROMIUM)(`dashboard scope and pages in a browser${SKIP_REASON 
     await page.goto(`${s.url}/_sandbox/ui`)
     expect(await page.getByRole('button', { name: '+1 h' }).count()).toBe(0)
     expect(await page.getByText('Loja Exemplo Ltda').count()).toBe(0)
+    expect(await page.getByText('Reveal secret').count()).toBe(0)
     await page.evaluate(async (url) => {
       await fetch(url, { method: 'POST', body: new URLSearchParams({ seconds: '3600' }), redirect: 'manual' })
     }, `${s.url}/_sandbox/ui/clock/advance`)

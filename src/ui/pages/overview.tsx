@@ -2,7 +2,8 @@
 // and the scenario; for the admin, clock controls, reset, and creating a company.
 import type { Child } from 'hono/jsx'
 import { companyFilter } from '../../http/sandbox/scope.js'
-import { Action, Badge, Card, Id, Money, Time } from '../components.js'
+import { Action, Badge, Card, CopyButton, Id, Money, Time } from '../components.js'
+import { knownSecrets } from '../known-secrets.js'
 import type { Ui } from '../router.js'
 import { UI_BASE } from '../session.js'
 import { read, type View } from '../view.js'
@@ -61,12 +62,14 @@ function Clock({ view, clock }: { view: View; clock: { offset_seconds: number } 
 
 export function mountOverview(ui: Ui): void {
   const { store } = ui.deps.sandbox
+  const known = knownSecrets(ui.deps)
 
   ui.page('/', '', async (view) => {
     const admin = view.scope.admin
     const companies = store.directory.companies(companyFilter(view.scope, undefined) ?? null)
     const [clock, scenarios] = admin ? await Promise.all([read(view, '/clock'), read(view, '/scenarios')]) : [null, []]
     const scenario = store.setup.meta.get<string>('scenario') ?? '—'
+    const secrets = admin ? known() : new Map<string, string>()
     return {
       title: 'Overview',
       body: (
@@ -130,6 +133,12 @@ export function mountOverview(ui: Ui): void {
                           {u?.credentials.map((cr) => (
                             <div>
                               <Id value={cr.clientId} /> {cr.environment !== 'sandbox' && <Badge value={cr.environment} />} {cr.revoked && <Badge value="revoked" />}
+                              {secrets.has(cr.clientId) && (
+                                <details class="secret">
+                                  <summary>Reveal secret</summary>
+                                  <code>{secrets.get(cr.clientId)}</code> <CopyButton text={secrets.get(cr.clientId)!} />
+                                </details>
+                              )}
                             </div>
                           ))}
                         </Cell>
@@ -139,7 +148,10 @@ export function mountOverview(ui: Ui): void {
                 </tbody>
               </table>
             </div>
-            <p class="muted">Secrets are stored hashed, so they cannot be shown again; a company created here shows its secret once.</p>
+            <p class="muted">
+              Secrets are stored hashed: {admin ? 'the admin sees those the scenario file declares, and ' : ''}a company created here shows its secret
+              once.
+            </p>
           </Card>
           {admin && (
             <Card title="New company">
