@@ -58,9 +58,9 @@ export function Action(props: { path: string; label: string; fields?: Record<str
   )
 }
 
-/** A card; `live` names the topics that re-render it, `ids` limits that to changes of these records. */
-export const Card = ({ title, children, id, live, ids }: { title?: string; children?: Child; id?: string; live?: string; ids?: string }) => (
-  <section class="card" id={id} data-live={live} data-ids={ids}>
+/** A card; `live` names the topics that re-render it, `ids` limits that to changes of these records, `poll` re-reads it while it waits for the webhook worker. */
+export const Card = ({ title, children, id, live, ids, poll }: { title?: string; children?: Child; id?: string; live?: string; ids?: string; poll?: boolean }) => (
+  <section class="card" id={id} data-live={live} data-ids={ids} data-poll={poll ? 'true' : undefined}>
     {title && <h2>{title}</h2>}
     {children}
   </section>

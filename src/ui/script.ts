@@ -66,5 +66,8 @@ export const JS = `
     if (wanted) refresh()
   })
   source.addEventListener('open', () => document.body.setAttribute('data-live-open', 'true'))
+  // Webhook attempts are made by the worker, which tells no stream: while a region says it waits
+  // for some (data-poll), it is read again every few seconds.
+  setInterval(() => { if (document.querySelector('[data-poll]') && !document.hidden) refresh() }, 3000)
 })()
 `

@@ -1,5 +1,7 @@
 // The dashboard in a browser, continued: a company sees its own records only (list, URL, live
 // stream) and cannot run admin actions; transfers settle; the journal, events and faults pages.
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { AUTH, basic, startTestSandbox, type TestSandbox } from '../harness.js'
@@ -99,6 +101,37 @@ describe.skipIf(!CHROMIUM)(`dashboard scope and pages in a browser${SKIP_REASON 
     await page.getByText('pending@pix.example').first().waitFor()
     await page.goto(`${s.url}/_sandbox/ui/events`)
     await page.getByText('scenario.applied').first().waitFor()
+  })
+
+  it('shows a webhook delivery and its attempt arrive without a reload, with the body sent', async () => {
+    const received: string[] = []
+    const receiver = createServer((req, res) => {
+      let body = ''
+      req.on('data', (c) => (body += c))
+      req.on('end', () => {
+        received.push(body)
+        res.writeHead(204).end()
+      })
+    })
+    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r))
+    try {
+      const port = (receiver.address() as AddressInfo).port
+      expect((await s.admin('POST', '/webhooks', { url: `http://127.0.0.1:${port}/hook`, events: ['charge.paid'] })).status).toBe(201)
+      await signInAsAdmin(page, s)
+      await page.goto(`${s.url}/_sandbox/ui/webhooks`)
+      await page.getByText('No deliveries yet').waitFor()
+      await liveOpen(page)
+      const id = await charge(AUTH.main, 1234)
+      await s.admin('POST', `/charges/${id}/pay`)
+      await page.locator('#deliveries .badge', { hasText: 'delivered' }).waitFor()
+      await page.locator('#deliveries').getByText('204').waitFor()
+      await page.locator('#deliveries summary', { hasText: 'Body sent' }).click()
+      const shown = JSON.parse((await page.locator('#deliveries pre.body').textContent())!)
+      expect(shown).toEqual(JSON.parse(received[0]!))
+      expect(shown.data.transaction_id).toBe(id)
+    } finally {
+      receiver.close()
+    }
   })
 
   it('adds and removes a fault', async () => {

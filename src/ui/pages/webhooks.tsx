@@ -100,7 +100,7 @@ export function mountWebhooks(ui: Ui): void {
               <button type="submit" class="primary">Subscribe</button>
             </form>
           </Card>
-          <Card title="Deliveries" id="deliveries" live="event delivery webhook">
+          <Card title="Deliveries" id="deliveries" live="event delivery webhook" poll={deliveries.data.some((d: any) => d.status === 'pending')}>
             {deliveries.data.length === 0 ? (
               <p class="muted">No deliveries yet: they appear when a subscribed event happens (pay a charge), or with Send test.</p>
             ) : (
