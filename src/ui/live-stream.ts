@@ -9,13 +9,28 @@ export function mountLiveStream(ui: Ui): void {
     const encoder = new TextEncoder()
     let stop: (() => void) | null = null
     let heartbeat: NodeJS.Timeout | undefined
+    let forget: (() => void) | undefined
     const end = () => {
       stop?.()
       stop = null
       clearInterval(heartbeat)
+      forget?.()
     }
+    const stopping = ui.deps.stopping
     const body = new ReadableStream<Uint8Array>({
       start(controller) {
+        // The server is closing: end the stream so the connection does not hold the close up.
+        const close = () => {
+          end()
+          try {
+            controller.close()
+          } catch {
+            // already closed
+          }
+        }
+        if (stopping?.aborted) return close()
+        stopping?.addEventListener('abort', close, { once: true })
+        forget = () => stopping?.removeEventListener('abort', close)
         const send = (text: string) => {
           try {
             controller.enqueue(encoder.encode(text))
@@ -37,7 +52,8 @@ export function mountLiveStream(ui: Ui): void {
       cancel: end,
     })
     return new Response(body, {
-      headers: { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-store', 'X-Accel-Buffering': 'no' },
+      // Connection: close, so that a stream ended by a closing server frees its socket at once.
+      headers: { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-store', 'X-Accel-Buffering': 'no', Connection: 'close' },
     })
   })
 }

@@ -65,6 +65,25 @@ describe('dashboard over HTTP', () => {
     expect(own).not.toContain('no-provider-secret')
   })
 
+  it('streams scoped changes, and ends the stream when the server closes instead of holding the close up', async () => {
+    const cookie = (await signIn({ client_id: 'sandbox-client', client_secret: 'sandbox-secret' })).headers.get('set-cookie')!.split(';')[0]!
+    const res = await fetch(`${s.url}/_sandbox/ui/live`, { headers: { cookie } })
+    expect(res.headers.get('content-type')).toBe('text/event-stream; charset=utf-8')
+    const reader = res.body!.getReader()
+    const decoder = new TextDecoder()
+    let text = ''
+    expect(decoder.decode((await reader.read()).value)).toContain(': connected')
+    const charge = await s.request('POST', '/api/v1/hub/transactions/in', { auth: AUTH.main, json: { amount: 100 } })
+    while (!text.includes(charge.body.transaction_id)) text += decoder.decode((await reader.read()).value)
+    expect(text).toMatch(/^event: change\ndata: \{"topics":\[/)
+    // The server's force-close of lingering connections comes after 10 s; the stream must not wait for it.
+    const closed = s.close().then(() => 'closed')
+    const bound = new Promise((r) => setTimeout(r, 5000, 'still open')).then(String)
+    expect(await Promise.race([closed, bound])).toBe('closed')
+    let done = false
+    while (!done) done = (await reader.read()).done
+  })
+
   it('keeps its own pages out of the request journal', async () => {
     const r = await signIn({ token: s.adminToken })
     const cookie = r.headers.get('set-cookie')!.split(';')[0]!
