@@ -96,3 +96,57 @@ export const Pager = ({ base, next, params }: { base: string; next: string | nul
 }
 
 export const Json = ({ value }: { value: unknown }) => <pre class="body">{typeof value === 'string' ? value : JSON.stringify(value, null, 2)}</pre>
+
+/** A labelled select; an option is its value, or [value, text]. */
+export function Select({ label, name, options, selected }: { label: string; name: string; options: (string | [string, string])[]; selected?: string }) {
+  return (
+    <label>
+      {label}
+      <select name={name}>
+        {options.map((o) => {
+          const [value, text] = typeof o === 'string' ? [o, o] : o
+          return (
+            <option value={value} selected={value === selected}>
+              {text}
+            </option>
+          )
+        })}
+      </select>
+    </label>
+  )
+}
+
+/** A table that scrolls sideways when narrow; a heading is its text, or [text, class]. */
+export function Table({ head, children, class: cls }: { head: (string | [string, string])[]; children?: Child; class?: string }) {
+  return (
+    <div class="scroll">
+      <table class={cls}>
+        <thead>
+          <tr>
+            {head.map((h) => (typeof h === 'string' ? <th>{h}</th> : <th class={h[1]}>{h[0]}</th>))}
+          </tr>
+        </thead>
+        <tbody>{children}</tbody>
+      </table>
+    </div>
+  )
+}
+
+/** The filters of a list: a GET form in a card. */
+export const Filters = ({ path, children }: { path: string; children?: Child }) => (
+  <Card>
+    <form method="get" action={`${UI_BASE}${path}`} class="inline">
+      {children}
+      <button type="submit">Filter</button>
+    </form>
+  </Card>
+)
+
+/** For the admin, the company an outcome or fault is for (blank: every company); companies get their own. */
+export const ForCompany = ({ admin }: { admin: boolean }) =>
+  admin ? (
+    <label>
+      company_id (blank: all)
+      <input name="company_id" />
+    </label>
+  ) : null

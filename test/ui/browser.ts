@@ -2,7 +2,8 @@
 // Without chromium they are skipped with a message saying how to get it.
 import { existsSync } from 'node:fs'
 import { chromium, type Browser, type Page } from 'playwright-core'
-import type { TestSandbox } from '../harness.js'
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest'
+import { startTestSandbox, type TestSandbox } from '../harness.js'
 
 const CANDIDATES = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].filter((p): p is string => !!p)
 export const CHROMIUM = CANDIDATES.find((p) => existsSync(p))
@@ -41,3 +42,25 @@ export async function signInAsCompany(page: Page, s: TestSandbox, clientId: stri
 
 /** Waits until the page's live stream is connected (so changes made next are not missed). */
 export const liveOpen = (page: Page) => page.locator('body[data-live-open="true"]').waitFor()
+
+/** One browser per test file; a fresh sandbox and page per test, handed to `use`. */
+export function useBrowser(use: (s: TestSandbox, page: Page) => void): void {
+  let browser: Browser | undefined
+  let s: TestSandbox | undefined
+  let page: Page | undefined
+  beforeAll(async () => {
+    browser = await launch()
+  })
+  afterAll(async () => {
+    await browser?.close()
+  })
+  beforeEach(async () => {
+    s = await startTestSandbox()
+    page = await newPage(browser!)
+    use(s, page)
+  })
+  afterEach(async () => {
+    await page?.context().close()
+    await s?.close()
+  })
+}

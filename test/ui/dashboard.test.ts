@@ -3,31 +3,20 @@
 import jsQRModule from 'jsqr'
 import { PNG } from 'pngjs'
 
+import type { Page } from 'playwright-core'
+import { describe, expect, it } from 'vitest'
+import { AUTH, type TestSandbox } from '../harness.js'
+import { CHROMIUM, liveOpen, signInAsAdmin, SKIP_REASON, useBrowser } from './browser.js'
+
 // jsqr is CommonJS with a default export; under ESM it arrives wrapped.
 const jsQR = ((jsQRModule as any).default ?? jsQRModule) as unknown as typeof import('jsqr').default
-import type { Browser, Page } from 'playwright-core'
-import { afterAll, beforeAll, beforeEach, afterEach, describe, expect, it } from 'vitest'
-import { AUTH, startTestSandbox, type TestSandbox } from '../harness.js'
-import { CHROMIUM, launch, liveOpen, newPage, signInAsAdmin, SKIP_REASON } from './browser.js'
 
 describe.skipIf(!CHROMIUM)(`dashboard in a browser${SKIP_REASON ? ` (${SKIP_REASON})` : ''}`, () => {
-  let browser: Browser
   let s: TestSandbox
   let page: Page
-
-  beforeAll(async () => {
-    browser = await launch()
-  })
-  afterAll(async () => {
-    await browser?.close()
-  })
-  beforeEach(async () => {
-    s = await startTestSandbox()
-    page = await newPage(browser)
-  })
-  afterEach(async () => {
-    await page.context().close()
-    await s.close()
+  useBrowser((sandbox, p) => {
+    s = sandbox
+    page = p
   })
 
   const createCharge = async (amount: number, auth = AUTH.main) => {

@@ -2,29 +2,17 @@
 // stream) and cannot run admin actions; transfers settle; the journal, events and faults pages.
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import type { Browser, Page } from 'playwright-core'
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { AUTH, basic, startTestSandbox, type TestSandbox } from '../harness.js'
-import { CHROMIUM, launch, liveOpen, newPage, signInAsAdmin, signInAsCompany, SKIP_REASON } from './browser.js'
+import type { Page } from 'playwright-core'
+import { describe, expect, it } from 'vitest'
+import { AUTH, basic, type TestSandbox } from '../harness.js'
+import { CHROMIUM, liveOpen, signInAsAdmin, signInAsCompany, SKIP_REASON, useBrowser } from './browser.js'
 
 describe.skipIf(!CHROMIUM)(`dashboard scope and pages in a browser${SKIP_REASON ? ` (${SKIP_REASON})` : ''}`, () => {
-  let browser: Browser
   let s: TestSandbox
   let page: Page
-
-  beforeAll(async () => {
-    browser = await launch()
-  })
-  afterAll(async () => {
-    await browser?.close()
-  })
-  beforeEach(async () => {
-    s = await startTestSandbox()
-    page = await newPage(browser)
-  })
-  afterEach(async () => {
-    await page.context().close()
-    await s.close()
+  useBrowser((sandbox, p) => {
+    s = sandbox
+    page = p
   })
 
   const charge = async (auth: string, amount: number) => {

@@ -5,7 +5,8 @@ import { raw } from 'hono/html'
 import QRCode from 'qrcode'
 import { isoMicros } from '../../domain/time.js'
 import { query } from '../control.js'
-import { Action, Badge, Card, CopyButton, Empty, Id, Money, Pager, Time } from '../components.js'
+import { Action, Badge, Card, CopyButton, Empty, Filters, Id, Money, Pager, Select, Table, Time } from '../components.js'
+import { filters } from '../fields.js'
 import { isoToMicros } from '../format.js'
 import type { Ui } from '../router.js'
 import { UI_BASE } from '../session.js'
@@ -15,34 +16,6 @@ const STATUSES = ['pending', 'paid', 'cancelled']
 const PAGE = 25
 
 export const chargeHref = (id: string) => `${UI_BASE}/charges/${encodeURIComponent(id)}`
-
-function Filters({ view, status, company, companies }: { view: View; status?: string; company?: string; companies: string[] }) {
-  return (
-    <form method="get" action={`${UI_BASE}/charges`} class="inline">
-      <label>
-        Status
-        <select name="status">
-          <option value="">any</option>
-          {STATUSES.map((s) => (
-            <option selected={s === status}>{s}</option>
-          ))}
-        </select>
-      </label>
-      {view.scope.admin && (
-        <label>
-          Company
-          <select name="company_id">
-            <option value="">any</option>
-            {companies.map((id) => (
-              <option selected={id === company}>{id}</option>
-            ))}
-          </select>
-        </label>
-      )}
-      <button type="submit">Filter</button>
-    </form>
-  )
-}
 
 export function PayACode() {
   return (
@@ -64,34 +37,22 @@ export function mountCharges(ui: Ui): void {
     `curl -s -u sandbox-client:sandbox-secret -H 'content-type: application/json' -d '{"amount": 1000}' ${view.publicUrl}/api/v1/hub/transactions/in`
 
   ui.page('/charges', '/charges', async (view, c) => {
-    const status = c.req.query('status') || undefined
-    const company = c.req.query('company_id') || undefined
-    const cursor = c.req.query('cursor') || undefined
+    const { status, company_id: company, cursor } = filters(c, 'status', 'company_id', 'cursor')
     const page = await read(view, `/charges${query({ status, company_id: company, cursor, limit: PAGE })}`)
     const companies = view.scope.admin ? store.directory.companies(null).map((co) => co.id) : []
     return {
       title: 'Charges',
       body: (
         <>
-          <Card>
-            <Filters view={view} status={status} company={company} companies={companies} />
-          </Card>
+          <Filters path="/charges">
+            <Select label="Status" name="status" options={[['', 'any'], ...STATUSES]} selected={status} />
+            {view.scope.admin && <Select label="Company" name="company_id" options={[['', 'any'], ...companies]} selected={company} />}
+          </Filters>
           <Card id="charges" live="charge">
             {page.data.length === 0 ? (
               <Empty text={cursor ? 'No older charges.' : 'No charges yet: create one with'} command={cursor ? undefined : curl(view)} />
             ) : (
-              <div class="scroll">
-                <table>
-                  <thead>
-                    <tr>
-                      <th>Charge (transaction_id)</th>
-                      <th class="num">Amount</th>
-                      <th>Status</th>
-                      {view.scope.admin && <th class="hide-narrow">Company</th>}
-                      <th class="hide-narrow">Created</th>
-                    </tr>
-                  </thead>
-                  <tbody>
+              <Table head={['Charge (transaction_id)', ['Amount', 'num'], 'Status', ...(view.scope.admin ? [['Company', 'hide-narrow'] as [string, string]] : []), ['Created', 'hide-narrow']]}>
                     {page.data.map((ch: any) => (
                       <tr data-id={ch.transaction_id}>
                         <td>
@@ -109,9 +70,7 @@ export function mountCharges(ui: Ui): void {
                         </td>
                       </tr>
                     ))}
-                  </tbody>
-                </table>
-              </div>
+              </Table>
             )}
             <Pager base="/charges" next={page.next_cursor} params={{ status, company_id: company, cursor }} />
           </Card>

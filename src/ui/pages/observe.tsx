@@ -2,28 +2,25 @@
 // response as journaled, redacted), Events (the log, latest first) and Faults (add, clear).
 import { encodeCursor } from '../../store/paging.js'
 import { query } from '../control.js'
-import { Action, Badge, Card, Empty, Id, Json, Pager, Time } from '../components.js'
+import { filters, numberField as num } from '../fields.js'
+import { Action, Badge, Card, Empty, Filters, ForCompany, Id, Json, Pager, Select, Table, Time } from '../components.js'
 import type { Form, Ui } from '../router.js'
 import { UI_BASE } from '../session.js'
 import { read } from '../view.js'
 
 const LATEST_EVENTS = 100
-const num = (v: string | undefined) => (v?.trim() ? Number(v) : undefined)
 
 export function mountObserve(ui: Ui): void {
   const { store } = ui.deps.sandbox
 
   ui.page('/requests', '/requests', async (view, c) => {
-    const path = c.req.query('path') || undefined
-    const status = c.req.query('status') || undefined
-    const cursor = c.req.query('cursor') || undefined
+    const { path, status, cursor } = filters(c, 'path', 'status', 'cursor')
     const page = await read(view, `/requests${query({ path, status, cursor, limit: 25 })}`)
     return {
       title: 'Requests',
       body: (
         <>
-          <Card>
-            <form method="get" action={`${UI_BASE}/requests`} class="inline">
+          <Filters path="/requests">
               <label>
                 Path (exact)
                 <input name="path" value={path ?? ''} placeholder="/api/v1/hub/transactions/in" />
@@ -32,25 +29,13 @@ export function mountObserve(ui: Ui): void {
                 Status
                 <input name="status" value={status ?? ''} size={4} inputmode="numeric" />
               </label>
-              <button type="submit">Filter</button>
-            </form>
-          </Card>
+          </Filters>
           <Card id="requests" live="request">
             {page.data.length === 0 ? (
               <Empty text="No requests yet: they appear here as your application calls the sandbox, e.g." command={`curl -s -u sandbox-client:sandbox-secret ${view.publicUrl}/api/v1/user/company`} />
             ) : (
               <div class="scroll">
-                <table>
-                  <thead>
-                    <tr>
-                      <th>When</th>
-                      <th>Request</th>
-                      <th>Status</th>
-                      <th class="num">ms</th>
-                      <th class="hide-narrow">Company</th>
-                    </tr>
-                  </thead>
-                  <tbody>
+                <Table head={['When', 'Request', 'Status', ['ms', 'num'], ['Company', 'hide-narrow']]}>
                     {page.data.map((r: any) => (
                       <tr data-id={String(r.id)}>
                         <td>
@@ -79,8 +64,7 @@ export function mountObserve(ui: Ui): void {
                         <td class="hide-narrow">{r.company_id ?? <span class="muted">—</span>}</td>
                       </tr>
                     ))}
-                  </tbody>
-                </table>
+                </Table>
               </div>
             )}
             <Pager base="/requests" next={page.next_cursor} params={{ path, status, cursor }} />
@@ -91,37 +75,26 @@ export function mountObserve(ui: Ui): void {
   })
 
   ui.page('/events', '/events', async (view, c) => {
-    const type = c.req.query('type') || undefined
+    const { type, cursor: asked } = filters(c, 'type', 'cursor')
     // The log reads oldest first; the default view starts near its end, shown newest first.
-    const cursor = c.req.query('cursor') || encodeCursor(Math.max(0, store.events.lastSeq() - LATEST_EVENTS))
+    const cursor = asked ?? encodeCursor(Math.max(0, store.events.lastSeq() - LATEST_EVENTS))
     const page = await read(view, `/events${query({ type, cursor, limit: LATEST_EVENTS })}`)
     return {
       title: 'Events',
       body: (
         <>
-          <Card>
-            <form method="get" action={`${UI_BASE}/events`} class="inline">
+          <Filters path="/events">
               <label>
                 Type
                 <input name="type" value={type ?? ''} placeholder="charge.paid" />
               </label>
-              <button type="submit">Filter</button>
-            </form>
-          </Card>
+          </Filters>
           <Card id="events" live="event">
             {page.data.length === 0 ? (
               <p class="muted">No recent events. Events are written as charges, transfers and balances change.</p>
             ) : (
               <div class="scroll">
-                <table>
-                  <thead>
-                    <tr>
-                      <th>At (virtual)</th>
-                      <th>Type</th>
-                      <th>Data</th>
-                    </tr>
-                  </thead>
-                  <tbody>
+                <Table head={['At (virtual)', 'Type', 'Data']}>
                     {[...page.data].reverse().map((e: any) => (
                       <tr data-id={e.id}>
                         <td>
@@ -139,8 +112,7 @@ export function mountObserve(ui: Ui): void {
                         </td>
                       </tr>
                     ))}
-                  </tbody>
-                </table>
+                </Table>
               </div>
             )}
             <nav class="pager">
@@ -170,18 +142,7 @@ export function mountObserve(ui: Ui): void {
               <p class="muted">No faults: the contract answers normally. Add one below to make its operations fail or slow down.</p>
             ) : (
               <div class="scroll">
-                <table>
-                  <thead>
-                    <tr>
-                      <th>Operation</th>
-                      <th>Status</th>
-                      <th class="num">Delay</th>
-                      <th>Calls left</th>
-                      <th>Company</th>
-                      <th>Since</th>
-                    </tr>
-                  </thead>
-                  <tbody>
+                <Table head={['Operation', 'Status', ['Delay', 'num'], 'Calls left', 'Company', 'Since']}>
                     {faults.data.map((f: any) => (
                       <tr>
                         <td>{f.operation}</td>
@@ -194,31 +155,15 @@ export function mountObserve(ui: Ui): void {
                         </td>
                       </tr>
                     ))}
-                  </tbody>
-                </table>
+                </Table>
                 <Action path="/faults/clear" label="Remove all faults" tone="danger" />
               </div>
             )}
           </Card>
           <Card title="Add a fault">
             <form method="post" action={`${UI_BASE}/faults`} class="row">
-              <label>
-                Operation
-                <select name="operation">
-                  <option>charge</option>
-                  <option>transfer</option>
-                  <option>company</option>
-                </select>
-              </label>
-              <label>
-                Status
-                <select name="status">
-                  <option value="">none (delay only)</option>
-                  <option selected>500</option>
-                  <option>501</option>
-                  <option>503</option>
-                </select>
-              </label>
+              <Select label="Operation" name="operation" options={['charge', 'transfer', 'company']} />
+              <Select label="Status" name="status" options={[['', 'none (delay only)'], '500', '501', '503']} selected="500" />
               <label>
                 Delay (ms)
                 <input name="delay_ms" size={6} value="0" inputmode="numeric" />
@@ -227,12 +172,7 @@ export function mountObserve(ui: Ui): void {
                 Times (blank: until cleared)
                 <input name="times" size={6} inputmode="numeric" />
               </label>
-              {view.scope.admin && (
-                <label>
-                  company_id (blank: all)
-                  <input name="company_id" />
-                </label>
-              )}
+              <ForCompany admin={view.scope.admin} />
               <button type="submit" class="primary">Add fault</button>
             </form>
           </Card>

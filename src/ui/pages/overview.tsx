@@ -2,7 +2,8 @@
 // and the scenario; for the admin, clock controls, reset, and creating a company.
 import type { Child } from 'hono/jsx'
 import { companyFilter } from '../../http/sandbox/scope.js'
-import { Action, Badge, Card, CopyButton, Id, Money, Time } from '../components.js'
+import { Action, Badge, Card, CopyButton, Id, Money, Select, Table, Time } from '../components.js'
+import { numberField, textField } from '../fields.js'
 import { knownSecrets } from '../known-secrets.js'
 import type { Ui } from '../router.js'
 import { UI_BASE } from '../session.js'
@@ -82,16 +83,7 @@ export function mountOverview(ui: Ui): void {
               </p>
               {admin && (
                 <form method="post" action={`${UI_BASE}/reset`} class="inline">
-                  <label>
-                    Reset everything to
-                    <select name="scenario">
-                      {scenarios.map((s: { name: string; description: string }) => (
-                        <option value={s.name} selected={s.name === scenario}>
-                          {s.name}
-                        </option>
-                      ))}
-                    </select>
-                  </label>
+                  <Select label="Reset everything to" name="scenario" options={scenarios.map((s: { name: string }) => s.name)} selected={scenario} />
                   <button type="submit" class="danger">Reset</button>
                 </form>
               )}
@@ -99,19 +91,7 @@ export function mountOverview(ui: Ui): void {
           </div>
           <Card title="Companies" id="companies" live="balance company user scenario">
             <div class="scroll">
-              <table class="stacked">
-                <thead>
-                  <tr>
-                    <th>Company</th>
-                    <th>API</th>
-                    <th>User</th>
-                    <th class="num">Balance</th>
-                    <th>Permissions</th>
-                    <th>Providers</th>
-                    <th>Credentials (client_id)</th>
-                  </tr>
-                </thead>
-                <tbody>
+              <Table class="stacked" head={['Company', 'API', 'User', ['Balance', 'num'], 'Permissions', 'Providers', 'Credentials (client_id)']}>
                   {companies.flatMap((co) =>
                     (co.users.length ? co.users : [null]).map((u, i) => (
                       <tr data-id={co.id} data-company={co.id} data-user={u?.id}>
@@ -145,8 +125,7 @@ export function mountOverview(ui: Ui): void {
                       </tr>
                     )),
                   )}
-                </tbody>
-              </table>
+              </Table>
             </div>
             <p class="muted">
               Secrets are stored hashed: {admin ? 'the admin sees those the scenario file declares, and ' : ''}a company created here shows its secret
@@ -176,7 +155,7 @@ export function mountOverview(ui: Ui): void {
   ui.action('/clock/advance', (form) => ({
     method: 'POST',
     path: '/clock/advance',
-    body: { seconds: form.seconds?.trim() ? Number(form.seconds.replace(',', '.')) : null },
+    body: { seconds: numberField(form.seconds) ?? null },
     ok: (r) => `Advanced to ${r.body.now}; ${r.body.events.length} event(s) ran`,
   }))
   for (const change of ['freeze', 'resume', 'reset'] as const) {
@@ -192,7 +171,7 @@ export function mountOverview(ui: Ui): void {
   ui.action('/companies', (form) => ({
     method: 'POST',
     path: '/companies',
-    body: { ...(form.name?.trim() && { name: form.name.trim() }), balance: form.balance?.trim() ? Number(form.balance) : 0 },
+    body: { ...(textField(form.name) && { name: textField(form.name) }), balance: numberField(form.balance) ?? 0 },
     ok: (r) => ({
       kind: 'ok',
       text: 'Company created. Its secret is shown this once: copy it now.',

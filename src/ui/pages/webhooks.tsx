@@ -1,17 +1,17 @@
 // Webhooks: subscriptions (create, reveal the secret, delete, chaos, send a test) and the
 // deliveries with every attempt and the exact body sent, with Retry.
 import { query } from '../control.js'
-import { Action, Badge, Card, CopyButton, Empty, Id, Json, Pager, Time } from '../components.js'
+import { filters, numberField as prob } from '../fields.js'
+import { Action, Badge, Card, CopyButton, Empty, Id, Json, Pager, Select, Table, Time } from '../components.js'
 import type { Form, Ui } from '../router.js'
 import { UI_BASE } from '../session.js'
 import { read } from '../view.js'
 
 const EVENTS = ['charge.paid', 'charge.cancelled', 'transfer.succeeded', 'transfer.failed', 'transfer.pending']
-const prob = (v: string | undefined) => (v?.trim() ? Number(v.replace(',', '.')) : undefined)
 
 export function mountWebhooks(ui: Ui): void {
   ui.page('/webhooks', '/webhooks', async (view, c) => {
-    const cursor = c.req.query('cursor') || undefined
+    const { cursor } = filters(c, 'cursor')
     const [subs, deliveries] = await Promise.all([read(view, '/webhooks?limit=100'), read(view, `/webhooks/deliveries${query({ cursor, limit: 25 })}`)])
     return {
       title: 'Webhooks',
@@ -82,13 +82,7 @@ export function mountWebhooks(ui: Ui): void {
                 URL
                 <input name="url" size={36} required placeholder="http://127.0.0.1:3000/webhooks" />
               </label>
-              <label>
-                Format
-                <select name="format">
-                  <option>standard</option>
-                  <option>bcb</option>
-                </select>
-              </label>
+              <Select label="Format" name="format" options={['standard', 'bcb']} />
               <fieldset class="row">
                 <legend class="muted">Events (none ticked: all)</legend>
                 {EVENTS.map((e) => (
@@ -105,17 +99,7 @@ export function mountWebhooks(ui: Ui): void {
               <p class="muted">No deliveries yet: they appear when a subscribed event happens (pay a charge), or with Send test.</p>
             ) : (
               <div class="scroll">
-                <table>
-                  <thead>
-                    <tr>
-                      <th>Delivery</th>
-                      <th>Event</th>
-                      <th>Status</th>
-                      <th>Attempts</th>
-                      <th></th>
-                    </tr>
-                  </thead>
-                  <tbody>
+                <Table head={['Delivery', 'Event', 'Status', 'Attempts', '']}>
                     {deliveries.data.map((d: any) => (
                       <tr data-id={d.id}>
                         <td>
@@ -147,8 +131,7 @@ export function mountWebhooks(ui: Ui): void {
                         </td>
                       </tr>
                     ))}
-                  </tbody>
-                </table>
+                </Table>
               </div>
             )}
             <Pager base="/webhooks" next={deliveries.next_cursor} params={{ cursor }} />
