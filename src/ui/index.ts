@@ -20,8 +20,8 @@ export function createUi(deps: HttpDeps & { publicUrl: () => string }, onError: 
   // Its own instance of the control plane's routes, answering errors as the mounted one does.
   const control: OpenAPIHono<AppEnv> = sandboxApp(deps)
   control.onError(onError)
-  const live = createLiveHub()
-  deps.sandbox.onChange = live.notify
+  // The sandbox tells of its changes only while a dashboard listens: none, no cost at all.
+  const live = createLiveHub((active) => (deps.sandbox.onChange = active ? live.notify : undefined))
   const ui = createUiRouter(deps, controlClient(control), live)
   mountLiveStream(ui)
   for (const mount of [mountOverview, mountCharges, mountTransfers, mountWebhooks, mountObserve]) mount(ui)

@@ -40,7 +40,9 @@ function itemsOf(change: Change): Item[] {
 
 const visible = (scope: Scope, item: Item) => scope.admin || item.topic === 'clock' || item.companyId === scope.companyId
 
-export function createLiveHub() {
+/** `onActive(true)` when the first listener arrives, `(false)` when the last leaves: the sandbox
+ * is told to call `notify` only while someone listens. */
+export function createLiveHub(onActive: (active: boolean) => void = () => {}) {
   const clients = new Set<Client>()
   let pending: Item[] = []
   // Beyond MAX_ITEMS: the (topic, company) pairs; beyond MAX_PAIRS: the topics alone, told to
@@ -85,7 +87,10 @@ export function createLiveHub() {
     listen(client: Client): (() => void) | null {
       if (clients.size >= MAX_CLIENTS) return null
       clients.add(client)
-      return () => void clients.delete(client)
+      if (clients.size === 1) onActive(true)
+      return () => {
+        if (clients.delete(client) && clients.size === 0) onActive(false)
+      }
     },
 
     get listeners() {

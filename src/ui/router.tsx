@@ -78,7 +78,6 @@ export function createUiRouter(deps: HttpDeps & { publicUrl: () => string }, con
 
   const viewOf = (c: Context<UiEnv>, flash?: Flash): View => {
     const state = ctx.clock.state()
-    const url = new URL(c.req.url)
     return {
       scope: c.get('signedIn').scope,
       control,
@@ -88,14 +87,15 @@ export function createUiRouter(deps: HttpDeps & { publicUrl: () => string }, con
       frozen: state.frozenAtUs !== null,
       publicUrl: deps.publicUrl(),
       flash,
-      here: url.pathname + url.search,
     }
   }
 
   /** Where a form may send the browser back to: a dashboard page, never elsewhere. */
   const backOf = (form: Form, c: Context) => {
     const back = form.back ?? ''
-    return back.startsWith(`${UI_BASE}`) && !back.startsWith('//') ? back : c.req.header('referer')?.startsWith(new URL(c.req.url).origin + UI_BASE) ? new URL(c.req.header('referer')!).pathname : UI_BASE
+    if (back.startsWith(UI_BASE)) return back
+    const referer = c.req.header('referer')
+    return referer?.startsWith(new URL(c.req.url).origin + UI_BASE) ? new URL(referer).pathname : UI_BASE
   }
 
   const ui = {

@@ -14,8 +14,6 @@ export interface View {
   frozen: boolean
   publicUrl: string
   flash?: Flash
-  /** The current page's path and query, where actions come back to. */
-  here: string
 }
 
 /** Asks the control plane a GET; throws the reply when refused so the page shows its detail. */

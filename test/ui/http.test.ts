@@ -97,15 +97,18 @@ describe('dashboard over HTTP', () => {
 describe('live hub', () => {
   const event = (companyId: string | null, id: string) => ({ kind: 'event' as const, event: { id: `evt_${id}`, type: 'charge.created', at: 0, companyId, data: { transaction_id: id } } })
 
-  it('does nothing with no listener, and coalesces changes into one message per flush, scoped per listener', () => {
+  it('is switched on by the first listener and off by the last, and coalesces changes into one message per flush, scoped per listener', () => {
     vi.useFakeTimers()
     try {
-      const hub = createLiveHub()
+      const active: boolean[] = []
+      const hub = createLiveHub((a) => active.push(a))
       hub.notify(event('a', 'before'))
       const admin: string[] = []
       const companyA: string[] = []
-      hub.listen({ scope: { admin: true }, send: (t) => admin.push(t) })
-      hub.listen({ scope: { admin: false, companyId: 'a', principal: {} as any }, send: (t) => companyA.push(t) })
+      const leaveAdmin = hub.listen({ scope: { admin: true }, send: (t) => admin.push(t) })!
+      const leaveA = hub.listen({ scope: { admin: false, companyId: 'a', principal: {} as any }, send: (t) => companyA.push(t) })!
+      // The sandbox is asked to tell changes only from the first listener on.
+      expect(active).toEqual([true])
       hub.notify(event('a', 'mine'))
       hub.notify(event('b', 'theirs'))
       hub.notify({ kind: 'clock' })
@@ -125,6 +128,9 @@ describe('live hub', () => {
       vi.runAllTimers()
       expect(companyA[1]).toContain('charge')
       expect(companyA[1]).not.toContain('flood')
+      leaveA()
+      leaveAdmin()
+      expect(active).toEqual([true, false])
     } finally {
       vi.useRealTimers()
     }
