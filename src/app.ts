@@ -12,6 +12,7 @@ import { mountLocation } from './http/location.js'
 import { PrefixRouter } from './http/prefix-router.js'
 import type { LocationSigner } from './pix/location.js'
 import { sandboxApp, sandboxDocument, SANDBOX_BASE } from './http/sandbox/index.js'
+import { createUi, UI_BASE } from './ui/index.js'
 
 export const MAX_BODY_BYTES = 1024 * 1024
 
@@ -41,6 +42,8 @@ export function createApp(deps: HttpDeps & { publicUrl: () => string }, signer: 
   const sandbox = sandboxApp(deps)
   app.route(CONTRACT_BASE, contract)
   app.route(SANDBOX_BASE, sandbox)
+  // The dashboard: HTML pages on a plain router, so neither OpenAPI document lists them.
+  app.route(UI_BASE, createUi(deps, onError))
 
   // Built on first request and kept: the routes never change after start.
   let contractDoc: unknown

@@ -70,6 +70,7 @@ export async function startSandbox(config: Config, opts: { log?: Log; clock?: Cl
 
   const adminToken = config.adminToken ?? randomBytes(24).toString('base64url')
   let publicUrl = config.publicUrl ?? ''
+  const stopping = new AbortController()
   const signer = await createLocationSigner(store.setup.meta.get('signing_key'), (jwk) => store.setup.meta.set('signing_key', jwk))
   const app = createApp({
     sandbox,
@@ -84,6 +85,7 @@ export async function startSandbox(config: Config, opts: { log?: Log; clock?: Cl
     journal: createRequestJournal([adminToken]),
     webhookAllowedHosts: config.webhookAllowedHosts,
     publicUrl: () => publicUrl,
+    stopping: stopping.signal,
   }, signer)
 
   const server: ServerType = await new Promise<ServerType>((resolve, reject) => {
@@ -112,6 +114,7 @@ export async function startSandbox(config: Config, opts: { log?: Log; clock?: Cl
   const close = () =>
     (closing ??= new Promise<void>((resolve) => {
       clearInterval(ticker)
+      stopping.abort()
       // In-flight requests finish; idle keep-alive connections are closed so close() can return.
       const force = setTimeout(() => (server as any).closeAllConnections?.(), 10_000)
       force.unref()

@@ -34,4 +34,6 @@ export interface HttpDeps {
   log: Log
   version: string
   environment: 'sandbox'
+  /** Aborted when the server starts to close: long-lived responses (the dashboard's stream) end. */
+  stopping?: AbortSignal
 }

@@ -1,10 +1,11 @@
-// Records every request in the journal (the journal's own endpoints, health checks and the
-// documentation excepted, so polling them does not drown what a test suite wants to count).
+// Records every request in the journal (the journal's own endpoints, health checks, the
+// documentation and the dashboard excepted, so polling them does not drown what a test suite
+// wants to count), and tells the live views.
 import type { MiddlewareHandler } from 'hono'
 import type { AppEnv, HttpDeps } from './env.js'
 import { rawHeaders, rawUrl } from './headers.js'
 
-const SKIP = /^\/(?:_sandbox\/(?:requests|health|openapi\.json)|docs|openapi\.json|favicon\.ico)(?:\/|$)/
+const SKIP = /^\/(?:_sandbox\/(?:requests|health|openapi\.json|ui)|docs|openapi\.json|favicon\.ico)(?:\/|$)/
 
 /**
  * `inner` runs inside the journaled span, as part of this same middleware: each middleware
@@ -31,6 +32,7 @@ export function journal(deps: HttpDeps, inner: MiddlewareHandler<AppEnv>): Middl
     const requestBody = status === 413 || c.req.method === 'GET' ? null : await c.req.text().catch(() => null)
     const url = rawUrl(c)
     const q = url.indexOf('?')
+    const companyId = c.get('principal')?.company.id ?? null
     deps.journal.record({
       at,
       method: c.req.method,
@@ -38,11 +40,12 @@ export function journal(deps: HttpDeps, inner: MiddlewareHandler<AppEnv>): Middl
       query: q < 0 ? '' : url.slice(q),
       status,
       durationMs: Math.round((performance.now() - started) * 1000) / 1000,
-      companyId: c.get('principal')?.company.id ?? null,
+      companyId,
       // The headers as received; the journal redacts when it is read.
       rawHeaders: rawHeaders(c),
       requestBody,
       responseBody,
     })
+    deps.sandbox.onChange?.({ kind: 'request', companyId })
   }
 }

@@ -5,7 +5,10 @@ import { SECOND_US } from '../domain/time.js'
 import type { Context } from './context.js'
 import { runDue } from './run-due.js'
 
-const save = (ctx: Context) => ctx.store.setup.meta.set('clock', ctx.clock.state())
+const save = (ctx: Context) => {
+  ctx.store.setup.meta.set('clock', ctx.clock.state())
+  ctx.onChange?.({ kind: 'clock' })
+}
 
 /** Moves time forward and runs everything that became due, in due order; returns its events. */
 export function advanceClock(ctx: Context, seconds: number): SandboxEvent[] {

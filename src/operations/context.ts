@@ -17,7 +17,12 @@ export interface Context {
   fakes: Fakes
   /** Told when an event queued a webhook delivery, so the worker can send it without waiting. */
   onWebhookQueued?: () => void
+  /** Told of every change a live view may show (the dashboard's stream); runs inside use cases, so it must be cheap. */
+  onChange?: (change: Change) => void
 }
+
+/** What changed: an event (written in the caller's transaction), a clock move, or a journaled request. */
+export type Change = { kind: 'event'; event: SandboxEvent } | { kind: 'clock' } | { kind: 'request'; companyId: string | null }
 
 /** The ISPB written into end-to-end ids: a placeholder, as the sandbox is no real institution. */
 export const SANDBOX_ISPB = '00000000'
@@ -33,6 +38,7 @@ export function emit(
   const event = { id: ctx.ids.prefixed('evt'), type, at, companyId, data }
   ctx.store.events.append(event)
   if (enqueueEvent(ctx.store, () => ctx.ids.prefixed('msg'), event) > 0) ctx.onWebhookQueued?.()
+  ctx.onChange?.({ kind: 'event', event })
   return event
 }
 

@@ -19,4 +19,5 @@ export function resetSandbox(ctx: Context, scenario: Scenario, name: string): vo
     throw err
   }
   store.refreshCaches()
+  ctx.onChange?.({ kind: 'clock' })
 }

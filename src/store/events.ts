@@ -9,6 +9,9 @@ export interface EventQuery {
   limit: number
 }
 
+/** How many of a company's latest events `about` searches. */
+export const ABOUT_WINDOW = 20_000
+
 export function eventStore(db: Db) {
   const insertStmt = db.prepare(
     'INSERT INTO events (id, type, at, company_id, data) VALUES (?, ?, ?, ?, ?)',
@@ -22,10 +25,21 @@ export function eventStore(db: Db) {
     data: JSON.parse(r.data),
   })
   const lastSeqStmt = db.prepare('SELECT coalesce(max(seq), 0) FROM events').pluck()
+  // No index on the ids inside `data` (it would cost every write): the search reads the
+  // company's latest ABOUT_WINDOW events only, through the (company_id, seq) index.
+  const aboutStmt = db.prepare(`
+    SELECT * FROM events WHERE company_id = @company
+      AND seq > coalesce((SELECT seq FROM events WHERE company_id = @company ORDER BY seq DESC LIMIT 1 OFFSET @window), 0)
+      AND (json_extract(data, '$.transaction_id') = @id OR json_extract(data, '$.reference') = @id)
+    ORDER BY seq LIMIT @limit`)
   return {
     lastSeq: () => lastSeqStmt.get() as number,
     append(e: SandboxEvent): void {
       insertStmt.run(e.id, e.type, e.at, e.companyId, JSON.stringify(e.data))
+    },
+    /** A company's recent events about one charge or transfer (by transaction_id or ledger reference), oldest first. */
+    about(companyId: string, transactionId: string, limit = 100): (SandboxEvent & { seq: number })[] {
+      return aboutStmt.all({ company: companyId, id: transactionId, limit, window: ABOUT_WINDOW }).map(toEvent)
     },
     list(q: EventQuery): (SandboxEvent & { seq: number })[] {
       const where: string[] = []

@@ -7,6 +7,7 @@ import { transactions } from './transactions.js'
 import { eventStore } from './events.js'
 import { faultStore } from './faults.js'
 import { outcomeStore } from './outcomes.js'
+import { directoryStore } from './directory.js'
 import { identityStore } from './identity.js'
 import { ledgerStore } from './ledger.js'
 import { setupStore } from './setup.js'
@@ -27,6 +28,7 @@ export function createStore(db: Db) {
   const store = {
     db,
     identity: identityStore(db),
+    directory: directoryStore(db),
     ledger: ledgerStore(db),
     events: eventStore(db),
     charges: chargeStore(db),

@@ -4,6 +4,7 @@
 import { timingSafeEqual } from 'node:crypto'
 import type { MiddlewareHandler } from 'hono'
 import { AppError, notFound } from '../../domain/errors.js'
+import type { Principal } from '../../domain/types.js'
 import { authenticateRequest } from '../auth.js'
 import type { AppEnv, HttpDeps, Scope } from '../env.js'
 import { header } from '../headers.js'
@@ -17,18 +18,35 @@ const sameSecret = (a: string, b: string) => {
 /** The control plane takes both, so its 401 announces both. */
 const CHALLENGES = ['Basic', 'Bearer'] as const
 
+/**
+ * The key under which an in-process caller (the dashboard, which has signed its user in already)
+ * hands the scope to `app.request(..., env)`. A symbol: nothing arriving over HTTP can carry it.
+ */
+export const IN_PROCESS_SCOPE = Symbol('in-process scope')
+
+/** Whether `token` is the admin token (compared in constant time). */
+export const isAdminToken = (deps: Pick<HttpDeps, 'adminToken'>, token: string): boolean => sameSecret(token, deps.adminToken)
+
+/** The scope of a company's authenticated credentials: that company only. */
+export const companyScope = (principal: Principal): Scope => ({ admin: false, companyId: principal.company.id, principal })
+
 export function controlAuth(deps: HttpDeps): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     c.set('challenges', CHALLENGES)
+    const given = (c.env as { [IN_PROCESS_SCOPE]?: Scope } | undefined)?.[IN_PROCESS_SCOPE]
+    if (given) {
+      if (!given.admin) c.set('principal', given.principal)
+      c.set('scope', given)
+      return next()
+    }
     const auth = header(c, 'authorization') ?? ''
     const space = auth.indexOf(' ')
     const scheme = auth.slice(0, space).toLowerCase()
     let scope: Scope
-    if (scheme === 'bearer' && sameSecret(auth.slice(space + 1).trim(), deps.adminToken)) {
+    if (scheme === 'bearer' && isAdminToken(deps, auth.slice(space + 1).trim())) {
       scope = { admin: true }
     } else if (scheme === 'basic') {
-      const principal = authenticateRequest(c, deps.authenticate)
-      scope = { admin: false, companyId: principal.company.id, principal }
+      scope = companyScope(authenticateRequest(c, deps.authenticate))
     } else {
       throw new AppError('not_authenticated')
     }

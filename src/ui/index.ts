@@ -1,0 +1,29 @@
+// The QA dashboard at /_sandbox/ui: server-rendered pages (hono/jsx) over the control plane,
+// with one live stream. HTML only: none of it is in either OpenAPI document.
+import type { OpenAPIHono } from '@hono/zod-openapi'
+import type { ErrorHandler } from 'hono'
+import type { AppEnv, HttpDeps } from '../http/env.js'
+import { sandboxApp } from '../http/sandbox/index.js'
+import { controlClient } from './control.js'
+import { createLiveHub } from './live.js'
+import { mountLiveStream } from './live-stream.js'
+import { mountCharges } from './pages/charges.js'
+import { mountObserve } from './pages/observe.js'
+import { mountOverview } from './pages/overview.js'
+import { mountTransfers } from './pages/transfers.js'
+import { mountWebhooks } from './pages/webhooks.js'
+import { createUiRouter } from './router.js'
+
+export { UI_BASE } from './session.js'
+
+export function createUi(deps: HttpDeps & { publicUrl: () => string }, onError: ErrorHandler<AppEnv>) {
+  // Its own instance of the control plane's routes, answering errors as the mounted one does.
+  const control: OpenAPIHono<AppEnv> = sandboxApp(deps)
+  control.onError(onError)
+  // The sandbox tells of its changes only while a dashboard listens: none, no cost at all.
+  const live = createLiveHub((active) => (deps.sandbox.onChange = active ? live.notify : undefined))
+  const ui = createUiRouter(deps, controlClient(control), live)
+  mountLiveStream(ui)
+  for (const mount of [mountOverview, mountCharges, mountTransfers, mountWebhooks, mountObserve]) mount(ui)
+  return ui.app
+}

@@ -1,0 +1,197 @@
+// Requests (the journal, newest first, filtered by path and status; a row opens the request and
+// response as journaled, redacted), Events (the log, latest first) and Faults (add, clear).
+import { encodeCursor } from '../../store/paging.js'
+import { query } from '../control.js'
+import { filters, numberField as num } from '../fields.js'
+import { Action, Badge, Card, Empty, Filters, ForCompany, Id, Json, Pager, Select, Table, Time } from '../components.js'
+import type { Form, Ui } from '../router.js'
+import { UI_BASE } from '../session.js'
+import { read } from '../view.js'
+
+const LATEST_EVENTS = 100
+
+export function mountObserve(ui: Ui): void {
+  const { store } = ui.deps.sandbox
+
+  ui.page('/requests', '/requests', async (view, c) => {
+    const { path, status, cursor } = filters(c, 'path', 'status', 'cursor')
+    const page = await read(view, `/requests${query({ path, status, cursor, limit: 25 })}`)
+    return {
+      title: 'Requests',
+      body: (
+        <>
+          <Filters path="/requests">
+              <label>
+                Path (exact)
+                <input name="path" value={path ?? ''} placeholder="/api/v1/hub/transactions/in" />
+              </label>
+              <label>
+                Status
+                <input name="status" value={status ?? ''} size={4} inputmode="numeric" />
+              </label>
+          </Filters>
+          <Card id="requests" live="request">
+            {page.data.length === 0 ? (
+              <Empty text="No requests yet: they appear here as your application calls the sandbox, e.g." command={`curl -s -u sandbox-client:sandbox-secret ${view.publicUrl}/api/v1/user/company`} />
+            ) : (
+              <div class="scroll">
+                <Table head={['When', 'Request', 'Status', ['ms', 'num'], ['Company', 'hide-narrow']]}>
+                    {page.data.map((r: any) => (
+                      <tr data-id={String(r.id)}>
+                        <td>
+                          <Time iso={r.at} tz={view.tz} />
+                        </td>
+                        <td>
+                          <details>
+                            <summary>
+                              <code>
+                                {r.method} {r.path}
+                                {r.query}
+                              </code>
+                            </summary>
+                            <h3>Request headers</h3>
+                            <Json value={r.request.headers} />
+                            <h3>Request body</h3>
+                            <Json value={r.request.body ?? '(none)'} />
+                            <h3>Response body</h3>
+                            <Json value={r.response.body ?? '(none)'} />
+                          </details>
+                        </td>
+                        <td>
+                          <Badge value={String(r.status)} />
+                        </td>
+                        <td class="num">{r.duration_ms}</td>
+                        <td class="hide-narrow">{r.company_id ?? <span class="muted">—</span>}</td>
+                      </tr>
+                    ))}
+                </Table>
+              </div>
+            )}
+            <Pager base="/requests" next={page.next_cursor} params={{ path, status, cursor }} />
+          </Card>
+        </>
+      ),
+    }
+  })
+
+  ui.page('/events', '/events', async (view, c) => {
+    const { type, cursor: asked } = filters(c, 'type', 'cursor')
+    // The log reads oldest first; the default view starts near its end, shown newest first.
+    const cursor = asked ?? encodeCursor(Math.max(0, store.events.lastSeq() - LATEST_EVENTS))
+    const page = await read(view, `/events${query({ type, cursor, limit: LATEST_EVENTS })}`)
+    return {
+      title: 'Events',
+      body: (
+        <>
+          <Filters path="/events">
+              <label>
+                Type
+                <input name="type" value={type ?? ''} placeholder="charge.paid" />
+              </label>
+          </Filters>
+          <Card id="events" live="event">
+            {page.data.length === 0 ? (
+              <p class="muted">No recent events. Events are written as charges, transfers and balances change.</p>
+            ) : (
+              <div class="scroll">
+                <Table head={['At (virtual)', 'Type', 'Data']}>
+                    {[...page.data].reverse().map((e: any) => (
+                      <tr data-id={e.id}>
+                        <td>
+                          <Time iso={e.at} tz={view.tz} />
+                          <div>
+                            <Id value={e.id} />
+                          </div>
+                        </td>
+                        <td>
+                          <code>{e.type}</code>
+                          <div class="muted">{e.company_id}</div>
+                        </td>
+                        <td>
+                          <code>{JSON.stringify(e.data)}</code>
+                        </td>
+                      </tr>
+                    ))}
+                </Table>
+              </div>
+            )}
+            <nav class="pager">
+              <a class="button" href={`${UI_BASE}/events${query({ type, cursor: encodeCursor(0) })}`}>
+                From the start
+              </a>
+              {page.next_cursor && (
+                <a class="button" href={`${UI_BASE}/events${query({ type, cursor: page.next_cursor })}`}>
+                  Newer →
+                </a>
+              )}
+            </nav>
+          </Card>
+        </>
+      ),
+    }
+  })
+
+  ui.page('/faults', '/faults', async (view) => {
+    const faults = await read(view, '/faults?limit=100')
+    return {
+      title: 'Faults',
+      body: (
+        <>
+          <Card id="faults" live="fault">
+            {faults.data.length === 0 ? (
+              <p class="muted">No faults: the contract answers normally. Add one below to make its operations fail or slow down.</p>
+            ) : (
+              <div class="scroll">
+                <Table head={['Operation', 'Status', ['Delay', 'num'], 'Calls left', 'Company', 'Since']}>
+                    {faults.data.map((f: any) => (
+                      <tr>
+                        <td>{f.operation}</td>
+                        <td>{f.status ? <Badge value={String(f.status)} /> : '—'}</td>
+                        <td class="num">{f.delay_ms} ms</td>
+                        <td>{f.times ?? 'until cleared'}</td>
+                        <td>{f.company_id ?? 'every company'}</td>
+                        <td>
+                          <Time iso={f.created_at} tz={view.tz} />
+                        </td>
+                      </tr>
+                    ))}
+                </Table>
+                <Action path="/faults/clear" label="Remove all faults" tone="danger" />
+              </div>
+            )}
+          </Card>
+          <Card title="Add a fault">
+            <form method="post" action={`${UI_BASE}/faults`} class="row">
+              <Select label="Operation" name="operation" options={['charge', 'transfer', 'company']} />
+              <Select label="Status" name="status" options={[['', 'none (delay only)'], '500', '501', '503']} selected="500" />
+              <label>
+                Delay (ms)
+                <input name="delay_ms" size={6} value="0" inputmode="numeric" />
+              </label>
+              <label>
+                Times (blank: until cleared)
+                <input name="times" size={6} inputmode="numeric" />
+              </label>
+              <ForCompany admin={view.scope.admin} />
+              <button type="submit" class="primary">Add fault</button>
+            </form>
+          </Card>
+        </>
+      ),
+    }
+  })
+
+  ui.action('/faults', (form: Form) => ({
+    method: 'POST',
+    path: '/faults',
+    body: {
+      operation: form.operation,
+      ...(num(form.status) !== undefined && { status: num(form.status) }),
+      ...(num(form.delay_ms) !== undefined && { delay_ms: num(form.delay_ms) }),
+      ...(num(form.times) !== undefined && { times: num(form.times) }),
+      ...(form.company_id?.trim() && { company_id: form.company_id.trim() }),
+    },
+    ok: () => 'Fault added',
+  }))
+  ui.action('/faults/clear', () => ({ method: 'DELETE', path: '/faults', ok: () => 'Faults removed' }))
+}

@@ -1,0 +1,110 @@
+// The transfer rules people can see and change: the queue of next outcomes (add, clear) and the
+// magic values of the scenario in force, as a cheat sheet.
+import { Action, Badge, Card, ForCompany, Json, Select, Table } from '../components.js'
+import { numberField as num, textField as text } from '../fields.js'
+import { brl } from '../format.js'
+import type { Form, Ui } from '../router.js'
+import { UI_BASE } from '../session.js'
+import { read, type View } from '../view.js'
+
+export const TRANSFER_STATUSES = ['success', 'pending', 'failed']
+
+/** A rule's condition in words; amounts in cents and in reais. */
+const when = (w: object) =>
+  Object.entries(w)
+    .map(([k, v]) => (k.startsWith('amount') ? `${k} = ${v} (${brl(v as number)})` : `${k} = ${v}`))
+    .join(', ')
+
+export function CheatSheet({ ui }: { ui: Ui }) {
+  const rules = ui.deps.sandbox.store.setup.rules()
+  return (
+    <Card title="Magic values (the scenario in force)">
+      {rules.transfers.length + rules.charges.length === 0 ? (
+        <p class="muted">This scenario has no rules.</p>
+      ) : (
+        <div class="scroll">
+          <Table head={['When', 'Then']}>
+              {rules.transfers.map((r) => (
+                <tr>
+                  <td>transfer {when(r.when)}</td>
+                  <td>
+                    <Badge value={r.then.status} /> {r.then.message}
+                    {r.then.settle_after_seconds !== undefined && ` → ${r.then.final_status ?? 'success'} after ${r.then.settle_after_seconds} s (virtual)`}
+                  </td>
+                </tr>
+              ))}
+              {rules.charges.map((r) => (
+                <tr>
+                  <td>charge {when(r.when)}</td>
+                  <td>
+                    {r.then.auto_pay_after_seconds !== undefined && `paid after ${r.then.auto_pay_after_seconds} s (virtual)`}
+                    {r.then.auto_cancel_after_seconds !== undefined && `cancelled after ${r.then.auto_cancel_after_seconds} s (virtual)`}
+                  </td>
+                </tr>
+              ))}
+          </Table>
+        </div>
+      )}
+      <p class="muted">A request may also pick its outcome with the header X-Sandbox-Outcome: success | pending | failed.</p>
+    </Card>
+  )
+}
+
+export async function Outcomes({ view }: { view: View }) {
+  const queued = await read(view, '/outcomes?limit=100')
+  return (
+    <Card title="Next outcomes" id="outcomes" live="outcome transfer">
+      {queued.data.length === 0 ? (
+        <p class="muted">None queued: transfers follow the rules and magic values.</p>
+      ) : (
+        <div class="scroll">
+          <Json value={queued.data} />
+          <Action path="/outcomes/clear" label="Clear queued outcomes" tone="danger" />
+        </div>
+      )}
+      <form method="post" action={`${UI_BASE}/outcomes`} class="row">
+        <Select label="Status" name="status" options={TRANSFER_STATUSES} />
+        <label>
+          Message
+          <input name="message" maxlength={200} />
+        </label>
+        <label>
+          Settle after (s)
+          <input name="settle_after_seconds" size={6} inputmode="numeric" />
+        </label>
+        <Select label="Final status" name="final_status" options={[['', '—'], 'success', 'failed']} />
+        <label>
+          Only for key
+          <input name="pix_key" />
+        </label>
+        <label>
+          Times
+          <input name="times" size={4} value="1" inputmode="numeric" />
+        </label>
+        <ForCompany admin={view.scope.admin} />
+        <button type="submit" class="primary">Queue</button>
+      </form>
+    </Card>
+  )
+}
+
+export function mountOutcomes(ui: Ui): void {
+  ui.action('/outcomes', (form: Form) => {
+    const match = { ...(text(form.pix_key) && { pix_key: text(form.pix_key) }) }
+    return {
+      method: 'POST',
+      path: '/outcomes',
+      body: {
+        status: form.status,
+        ...(text(form.message) && { message: text(form.message) }),
+        ...(num(form.settle_after_seconds) !== undefined && { settle_after_seconds: num(form.settle_after_seconds) }),
+        ...(text(form.final_status) && { final_status: text(form.final_status) }),
+        ...(num(form.times) !== undefined && { times: num(form.times) }),
+        ...(text(form.company_id) && { company_id: text(form.company_id) }),
+        match,
+      },
+      ok: () => 'Outcome queued',
+    }
+  })
+  ui.action('/outcomes/clear', () => ({ method: 'DELETE', path: '/outcomes', ok: () => 'Queued outcomes cleared' }))
+}

@@ -1,0 +1,181 @@
+// Overview: the companies (balances, Providers, permissions, credential ids), the virtual clock
+// and the scenario; for the admin, clock controls, reset, and creating a company.
+import type { Child } from 'hono/jsx'
+import { companyFilter } from '../../http/sandbox/scope.js'
+import { Action, Badge, Card, CopyButton, Id, Money, Select, Table, Time } from '../components.js'
+import { numberField, textField } from '../fields.js'
+import { knownSecrets } from '../known-secrets.js'
+import type { Ui } from '../router.js'
+import { UI_BASE } from '../session.js'
+import { read, type View } from '../view.js'
+
+/** A table cell whose content stays one block when narrow screens stack the table. */
+const Cell = ({ label, class: cls, children }: { label: string; class?: string; children?: Child }) => (
+  <td data-label={label} class={cls}>
+    <div>{children}</div>
+  </td>
+)
+
+const PRESETS: [string, number][] = [['+1 min', 60], ['+1 h', 3600], ['+1 day', 86400]]
+
+function Clock({ view, clock }: { view: View; clock: { offset_seconds: number } | null }) {
+  return (
+    <Card title="Virtual clock" id="clock-card" live="clock">
+      <dl class="facts">
+        <dt>Now</dt>
+        <dd>
+          <Time iso={view.now} tz={view.tz} /> <span class="muted">({view.tz})</span>
+        </dd>
+        <dt>State</dt>
+        <dd>
+          <Badge value={view.frozen ? 'frozen' : 'running'} />
+        </dd>
+        {clock && (
+          <>
+            <dt>Offset</dt>
+            <dd>{clock.offset_seconds} s</dd>
+          </>
+        )}
+      </dl>
+      {view.scope.admin && (
+        <div class="stack">
+          <div class="row">
+            {PRESETS.map(([label, seconds]) => (
+              <Action path="/clock/advance" label={label} fields={{ seconds: String(seconds) }} />
+            ))}
+          </div>
+          <form method="post" action={`${UI_BASE}/clock/advance`} class="inline">
+            <label>
+              Advance by (seconds)
+              <input name="seconds" inputmode="decimal" size={8} required />
+            </label>
+            <button type="submit">Advance</button>
+          </form>
+          <div class="row">
+            {view.frozen ? <Action path="/clock/resume" label="Resume" /> : <Action path="/clock/freeze" label="Freeze" />}
+            <Action path="/clock/reset" label="Back to real time" />
+          </div>
+        </div>
+      )}
+    </Card>
+  )
+}
+
+export function mountOverview(ui: Ui): void {
+  const { store } = ui.deps.sandbox
+  const known = knownSecrets(ui.deps)
+
+  ui.page('/', '', async (view) => {
+    const admin = view.scope.admin
+    const companies = store.directory.companies(companyFilter(view.scope, undefined) ?? null)
+    const [clock, scenarios] = admin ? await Promise.all([read(view, '/clock'), read(view, '/scenarios')]) : [null, []]
+    const scenario = store.setup.meta.get<string>('scenario') ?? '—'
+    const secrets = admin ? known() : new Map<string, string>()
+    return {
+      title: 'Overview',
+      body: (
+        <>
+          <div class="grid">
+            <Clock view={view} clock={clock} />
+            <Card title="Scenario">
+              <p>
+                In force: <code>{scenario}</code>
+              </p>
+              {admin && (
+                <form method="post" action={`${UI_BASE}/reset`} class="inline">
+                  <Select label="Reset everything to" name="scenario" options={scenarios.map((s: { name: string }) => s.name)} selected={scenario} />
+                  <button type="submit" class="danger">Reset</button>
+                </form>
+              )}
+            </Card>
+          </div>
+          <Card title="Companies" id="companies" live="balance company user scenario">
+            <div class="scroll">
+              <Table class="stacked" head={['Company', 'API', 'User', ['Balance', 'num'], 'Permissions', 'Providers', 'Credentials (client_id)']}>
+                  {companies.flatMap((co) =>
+                    (co.users.length ? co.users : [null]).map((u, i) => (
+                      <tr data-id={co.id} data-company={co.id} data-user={u?.id}>
+                        <Cell label="Company">{i === 0 && <><strong>{co.name}</strong><br /><Id value={co.id} /></>}</Cell>
+                        <Cell label="API">{i === 0 && <Badge value={co.apiActive ? 'active' : 'inactive'} />}</Cell>
+                        <Cell label="User">{u && <Id value={u.id} />}</Cell>
+                        <Cell label="Balance" class="num balance">{u && <Money cents={u.balance} />}</Cell>
+                        <Cell label="Permissions">{u?.permissions.join(', ') || <span class="muted">none</span>}</Cell>
+                        <Cell label="Providers">
+                          {u && (
+                            <>
+                              in: {u.providers.in ?? <span class="muted">none</span>}
+                              <br />
+                              out: {u.providers.out ?? <span class="muted">none</span>}
+                            </>
+                          )}
+                        </Cell>
+                        <Cell label="Credentials">
+                          {u?.credentials.map((cr) => (
+                            <div>
+                              <Id value={cr.clientId} /> {cr.environment !== 'sandbox' && <Badge value={cr.environment} />} {cr.revoked && <Badge value="revoked" />}
+                              {secrets.has(cr.clientId) && (
+                                <details class="secret">
+                                  <summary>Reveal secret</summary>
+                                  <code>{secrets.get(cr.clientId)}</code> <CopyButton text={secrets.get(cr.clientId)!} />
+                                </details>
+                              )}
+                            </div>
+                          ))}
+                        </Cell>
+                      </tr>
+                    )),
+                  )}
+              </Table>
+            </div>
+            <p class="muted">
+              Secrets are stored hashed: {admin ? 'the admin sees those the scenario file declares, and ' : ''}a company created here shows its secret
+              once.
+            </p>
+          </Card>
+          {admin && (
+            <Card title="New company">
+              <form method="post" action={`${UI_BASE}/companies`} class="inline">
+                <label>
+                  Name
+                  <input name="name" maxlength={100} placeholder="(a generated name)" />
+                </label>
+                <label>
+                  Balance (cents)
+                  <input name="balance" inputmode="numeric" size={10} value="0" />
+                </label>
+                <button type="submit" class="primary">Create company</button>
+              </form>
+            </Card>
+          )}
+        </>
+      ),
+    }
+  })
+
+  ui.action('/clock/advance', (form) => ({
+    method: 'POST',
+    path: '/clock/advance',
+    body: { seconds: numberField(form.seconds) ?? null },
+    ok: (r) => `Advanced to ${r.body.now}; ${r.body.events.length} event(s) ran`,
+  }))
+  for (const change of ['freeze', 'resume', 'reset'] as const) {
+    ui.action(`/clock/${change}`, () => ({ method: 'POST', path: `/clock/${change}`, ok: () => `Clock: ${change}` }))
+  }
+  ui.action('/reset', (form) => ({
+    method: 'POST',
+    path: '/reset',
+    body: form.scenario ? { scenario: form.scenario } : {},
+    ok: () => `Reset to the scenario ${form.scenario ?? ''}`,
+    goTo: () => UI_BASE,
+  }))
+  ui.action('/companies', (form) => ({
+    method: 'POST',
+    path: '/companies',
+    body: { ...(textField(form.name) && { name: textField(form.name) }), balance: numberField(form.balance) ?? 0 },
+    ok: (r) => ({
+      kind: 'ok',
+      text: 'Company created. Its secret is shown this once: copy it now.',
+      reveal: [['company_id', r.body.company_id], ['client_id', r.body.client_id], ['client_secret', r.body.client_secret], ['Basic token', r.body.token]],
+    }),
+  }))
+}

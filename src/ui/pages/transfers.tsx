@@ -1,0 +1,164 @@
+// Transfers: the list, a transfer's page with its ledger entries and Settle buttons while it is
+// pending; with the queue of next outcomes and the magic values (outcomes.tsx).
+import { isoMicros } from '../../domain/time.js'
+import { query } from '../control.js'
+import { Action, Badge, Card, Empty, Filters, Id, Money, Pager, Select, Table, Time } from '../components.js'
+import { filters, textField as text } from '../fields.js'
+import type { Form, Ui } from '../router.js'
+import { UI_BASE } from '../session.js'
+import { read } from '../view.js'
+import { CheatSheet, mountOutcomes, Outcomes, TRANSFER_STATUSES } from './outcomes.js'
+
+const PAGE = 25
+export const transferHref = (id: string) => `${UI_BASE}/transfers/${encodeURIComponent(id)}`
+
+export function mountTransfers(ui: Ui): void {
+  const { store } = ui.deps.sandbox
+  mountOutcomes(ui)
+
+  ui.page('/transfers', '/transfers', async (view, c) => {
+    const { status, company_id: company, cursor } = filters(c, 'status', 'company_id', 'cursor')
+    const page = await read(view, `/transfers${query({ status, company_id: company, cursor, limit: PAGE })}`)
+    const curl = `curl -s -u sandbox-client:sandbox-secret -H 'content-type: application/json' -d '{"amount": 2500, "pix_key": "pending@pix.example", "pix_type": "EMAIL"}' ${view.publicUrl}/api/v1/hub/transactions/out`
+    return {
+      title: 'Transfers',
+      body: (
+        <>
+          <Filters path="/transfers">
+              <Select label="Status" name="status" options={[['', 'any'], ...TRANSFER_STATUSES]} selected={status} />
+              {view.scope.admin && (
+                <label>
+                  company_id
+                  <input name="company_id" value={company ?? ''} />
+                </label>
+              )}
+          </Filters>
+          <Card id="transfers" live="transfer">
+            {page.data.length === 0 ? (
+              <Empty text={cursor ? 'No older transfers.' : 'No transfers yet: send one with'} command={cursor ? undefined : curl} />
+            ) : (
+              <div class="scroll">
+                <Table head={['Transfer (transaction_id)', ['Amount', 'num'], 'Status', ['Key', 'hide-narrow'], ['Created', 'hide-narrow']]}>
+                    {page.data.map((t: any) => (
+                      <tr data-id={t.transaction_id}>
+                        <td>
+                          <Id value={t.transaction_id} href={transferHref(t.transaction_id)} />
+                        </td>
+                        <td class="num">
+                          <Money cents={t.amount} />
+                        </td>
+                        <td>
+                          <Badge value={t.status} />
+                        </td>
+                        <td class="hide-narrow">
+                          <code>{t.pix_key}</code> <span class="muted">{t.pix_type}</span>
+                        </td>
+                        <td class="hide-narrow">
+                          <Time iso={t.created_at} tz={view.tz} />
+                        </td>
+                      </tr>
+                    ))}
+                </Table>
+              </div>
+            )}
+            <Pager base="/transfers" next={page.next_cursor} params={{ status, company_id: company, cursor }} />
+          </Card>
+          <Outcomes view={view} />
+          <CheatSheet ui={ui} />
+        </>
+      ),
+    }
+  })
+
+  ui.page('/transfers/:id', '/transfers', async (view, c) => {
+    const t = await read(view, `/transfers/${encodeURIComponent(c.req.param('id') ?? '')}`)
+    const entries = store.events.about(t.company_id, t.transaction_id).filter((e) => e.type === 'balance.changed')
+    const here = transferHref(t.transaction_id)
+    return {
+      title: `Transfer ${t.transaction_id}`,
+      body: (
+        <>
+          <Card id="transfer" live="transfer balance clock" ids={t.transaction_id}>
+            <dl class="facts">
+              <dt>Status</dt>
+              <dd>
+                <Badge value={t.status} /> {t.message}
+              </dd>
+              <dt>Amount</dt>
+              <dd>
+                <Money cents={t.amount} />
+              </dd>
+              <dt>Key</dt>
+              <dd>
+                <code>{t.pix_key}</code> ({t.pix_type})
+              </dd>
+              <dt>end_to_end_id</dt>
+              <dd>
+                <Id value={t.transaction_id} />
+              </dd>
+              <dt>Company</dt>
+              <dd>
+                <Id value={t.company_id} />
+              </dd>
+              <dt>Created</dt>
+              <dd>
+                <Time iso={t.created_at} tz={view.tz} />
+              </dd>
+              {t.settle_at && (
+                <>
+                  <dt>Settles</dt>
+                  <dd>
+                    {t.final_status} at <Time iso={t.settle_at} tz={view.tz} />
+                  </dd>
+                </>
+              )}
+              {t.settled_at && (
+                <>
+                  <dt>Settled</dt>
+                  <dd>
+                    <Time iso={t.settled_at} tz={view.tz} />
+                  </dd>
+                </>
+              )}
+            </dl>
+            {t.status === 'pending' && (
+              <div class="row" id="transfer-actions">
+                <Action path={`/transfers/${t.transaction_id}/settle`} label="Settle success" fields={{ status: 'success' }} tone="primary" back={here} />
+                <Action path={`/transfers/${t.transaction_id}/settle`} label="Settle failed" fields={{ status: 'failed' }} tone="danger" back={here} />
+              </div>
+            )}
+          </Card>
+          <Card title="Ledger entries" id="ledger" live="transfer balance" ids={t.transaction_id}>
+            {entries.length === 0 ? (
+              <p class="muted">No ledger entry for this transfer.</p>
+            ) : (
+              <Table head={['When', 'Kind', ['Amount', 'num'], ['Balance after', 'num']]}>
+                  {entries.map((e) => (
+                    <tr>
+                      <td>
+                        <Time iso={isoMicros(e.at)} tz={view.tz} />
+                      </td>
+                      <td>{String(e.data.kind)}</td>
+                      <td class="num">
+                        <Money cents={Number(e.data.amount)} />
+                      </td>
+                      <td class="num">
+                        <Money cents={Number(e.data.balance)} />
+                      </td>
+                    </tr>
+                  ))}
+              </Table>
+            )}
+          </Card>
+        </>
+      ),
+    }
+  })
+
+  ui.action('/transfers/:id/settle', (form: Form, _view, c) => ({
+    method: 'POST',
+    path: `/transfers/${encodeURIComponent(c.req.param('id') ?? '')}/settle`,
+    body: { status: form.status, ...(text(form.message) && { message: text(form.message) }) },
+    ok: (r) => `Transfer settled: ${r.body.status}`,
+  }))
+}

@@ -1,0 +1,171 @@
+// Webhooks: subscriptions (create, reveal the secret, delete, chaos, send a test) and the
+// deliveries with every attempt and the exact body sent, with Retry.
+import { query } from '../control.js'
+import { filters, numberField as prob } from '../fields.js'
+import { Action, Badge, Card, CopyButton, Empty, Id, Json, Pager, Select, Table, Time } from '../components.js'
+import type { Form, Ui } from '../router.js'
+import { UI_BASE } from '../session.js'
+import { read } from '../view.js'
+
+const EVENTS = ['charge.paid', 'charge.cancelled', 'transfer.succeeded', 'transfer.failed', 'transfer.pending']
+
+export function mountWebhooks(ui: Ui): void {
+  ui.page('/webhooks', '/webhooks', async (view, c) => {
+    const { cursor } = filters(c, 'cursor')
+    const [subs, deliveries] = await Promise.all([read(view, '/webhooks?limit=100'), read(view, `/webhooks/deliveries${query({ cursor, limit: 25 })}`)])
+    return {
+      title: 'Webhooks',
+      body: (
+        <>
+          <Card title="Subscriptions" id="subscriptions" live="webhook">
+            {subs.data.length === 0 ? (
+              <Empty text="No subscriptions yet: add one below, or with" command={`curl -s -H "Authorization: Bearer $SANDBOX_ADMIN_TOKEN" -H 'content-type: application/json' -d '{"url": "http://127.0.0.1:3000/webhooks"}' ${view.publicUrl}/_sandbox/webhooks`} />
+            ) : (
+              subs.data.map((w: any) => (
+                <div class="card" data-id={w.id}>
+                  <dl class="facts">
+                    <dt>Id</dt>
+                    <dd>
+                      <Id value={w.id} /> {w.disabled_at ? <Badge value="disabled" /> : <Badge value="active" />} {w.disabled_reason}
+                    </dd>
+                    <dt>URL</dt>
+                    <dd>
+                      <code>{w.url}</code> <span class="muted">({w.format})</span>
+                    </dd>
+                    <dt>Events</dt>
+                    <dd>{w.events.join(', ')}</dd>
+                    <dt>Company</dt>
+                    <dd>{w.company_id ?? 'every company'}</dd>
+                    <dt>Secret</dt>
+                    <dd>
+                      <details>
+                        <summary>Reveal</summary>
+                        <code>{w.secret}</code> <CopyButton text={w.secret} />
+                      </details>
+                    </dd>
+                    <dt>Chaos</dt>
+                    <dd>{w.chaos ? <code>{JSON.stringify(w.chaos)}</code> : <span class="muted">none</span>}</dd>
+                  </dl>
+                  <div class="row">
+                    <Action path={`/webhooks/${w.id}/test`} label="Send test" />
+                    {w.chaos && <Action path={`/webhooks/${w.id}/chaos/clear`} label="Clear chaos" />}
+                    <Action path={`/webhooks/${w.id}/delete`} label="Delete" tone="danger" />
+                  </div>
+                  <form method="post" action={`${UI_BASE}/webhooks/${w.id}/chaos`} class="row">
+                    <label>
+                      drop (0..1)
+                      <input name="drop" size={4} value={w.chaos?.drop ?? ''} />
+                    </label>
+                    <label>
+                      duplicate
+                      <input name="duplicate" size={4} value={w.chaos?.duplicate ?? ''} />
+                    </label>
+                    <label>
+                      bad_signature
+                      <input name="bad_signature" size={4} value={w.chaos?.bad_signature ?? ''} />
+                    </label>
+                    <label>
+                      delay_ms
+                      <input name="delay_ms" size={6} value={w.chaos?.delay_ms ?? ''} />
+                    </label>
+                    <label>
+                      reorder
+                      <input type="checkbox" name="reorder" value="true" checked={w.chaos?.reorder === true} />
+                    </label>
+                    <button type="submit">Set chaos</button>
+                  </form>
+                </div>
+              ))
+            )}
+            <form method="post" action={`${UI_BASE}/webhooks`} class="row">
+              <label>
+                URL
+                <input name="url" size={36} required placeholder="http://127.0.0.1:3000/webhooks" />
+              </label>
+              <Select label="Format" name="format" options={['standard', 'bcb']} />
+              <fieldset class="row">
+                <legend class="muted">Events (none ticked: all)</legend>
+                {EVENTS.map((e) => (
+                  <label class="row">
+                    <input type="checkbox" name={`event:${e}`} value="on" /> {e}
+                  </label>
+                ))}
+              </fieldset>
+              <button type="submit" class="primary">Subscribe</button>
+            </form>
+          </Card>
+          <Card title="Deliveries" id="deliveries" live="event delivery webhook" poll={deliveries.data.some((d: any) => d.status === 'pending')}>
+            {deliveries.data.length === 0 ? (
+              <p class="muted">No deliveries yet: they appear when a subscribed event happens (pay a charge), or with Send test.</p>
+            ) : (
+              <div class="scroll">
+                <Table head={['Delivery', 'Event', 'Status', 'Attempts', '']}>
+                    {deliveries.data.map((d: any) => (
+                      <tr data-id={d.id}>
+                        <td>
+                          <Id value={d.id} />
+                          <div class="muted">
+                            to <code>{d.webhook_id}</code>, <Time iso={d.created_at} tz={view.tz} />
+                          </div>
+                        </td>
+                        <td>
+                          <code>{d.event_type}</code>
+                        </td>
+                        <td>
+                          <Badge value={d.status} /> {d.last_error && <div class="muted">{d.last_error}</div>}
+                        </td>
+                        <td>
+                          {d.attempts.length === 0 && <span class="muted">none yet</span>}
+                          {d.attempts.map((a: any) => (
+                            <div>
+                              {a.status_code ?? a.error ?? '—'} <span class="muted">{a.latency_ms ?? '?'} ms</span> {a.chaos && <Badge value={String(a.chaos)} />}
+                            </div>
+                          ))}
+                          <details>
+                            <summary>Body sent</summary>
+                            <Json value={d.body} />
+                          </details>
+                        </td>
+                        <td>
+                          <Action path={`/webhooks/deliveries/${d.id}/retry`} label="Retry" />
+                        </td>
+                      </tr>
+                    ))}
+                </Table>
+              </div>
+            )}
+            <Pager base="/webhooks" next={deliveries.next_cursor} params={{ cursor }} />
+          </Card>
+        </>
+      ),
+    }
+  })
+
+  ui.action('/webhooks', (form: Form) => {
+    const events = EVENTS.filter((e) => form[`event:${e}`] === 'on')
+    return {
+      method: 'POST',
+      path: '/webhooks',
+      body: { url: (form.url ?? '').trim(), format: form.format, ...(events.length && { events }) },
+      ok: (r) => ({ kind: 'ok', text: `Subscribed ${r.body.id}. Its signing secret:`, reveal: [['secret', r.body.secret]] }),
+    }
+  })
+  ui.action('/webhooks/:id/delete', (_f, _v, c) => ({ method: 'DELETE', path: `/webhooks/${encodeURIComponent(c.req.param('id') ?? '')}`, ok: () => 'Subscription deleted' }))
+  ui.action('/webhooks/:id/test', (_f, _v, c) => ({
+    method: 'POST',
+    path: `/webhooks/${encodeURIComponent(c.req.param('id') ?? '')}/test`,
+    ok: (r) => `Test sent: ${r.body.status}`,
+  }))
+  ui.action('/webhooks/:id/chaos', (form: Form, _v, c) => {
+    const body: Record<string, unknown> = {}
+    for (const k of ['drop', 'duplicate', 'bad_signature', 'delay_ms']) if (prob(form[k]) !== undefined) body[k] = prob(form[k])
+    if (form.reorder === 'true') body.reorder = true
+    return { method: 'PUT', path: `/webhooks/${encodeURIComponent(c.req.param('id') ?? '')}/chaos`, body, ok: () => 'Chaos set' }
+  })
+  ui.action('/webhooks/:id/chaos/clear', (_f, _v, c) => ({ method: 'DELETE', path: `/webhooks/${encodeURIComponent(c.req.param('id') ?? '')}/chaos`, ok: () => 'Chaos cleared' }))
+  ui.action('/webhooks/deliveries/:id/retry', (_f, _v, c) => ({
+    method: 'POST',
+    path: `/webhooks/deliveries/${encodeURIComponent(c.req.param('id') ?? '')}/retry`,
+    ok: (r) => `Delivery ${r.body.status}`,
+  }))
+}

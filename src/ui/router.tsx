@@ -1,0 +1,152 @@
+// The dashboard's router: assets, sign-in and sign-out, the session check, and two helpers every
+// section uses: `page` (a GET rendered for the signed-in person) and `action` (a POST that calls
+// the control plane and comes back with its answer, or its refusal's `detail`, as a message).
+import { Hono, type Context } from 'hono'
+import { csrf } from 'hono/csrf'
+import type { Child } from 'hono/jsx'
+import { isoMicros } from '../domain/time.js'
+import type { HttpDeps } from '../http/env.js'
+import { detailOf, type Control, type ControlReply } from './control.js'
+import { Page } from './layout.js'
+import type { LiveHub } from './live.js'
+import { JS } from './script.js'
+import { createSessions, UI_BASE, type Flash, type SignedIn } from './session.js'
+import { mountSignIn } from './sign-in.js'
+import { CSS } from './style.js'
+import { Refused, type View } from './view.js'
+
+export type UiEnv = { Variables: { signedIn: SignedIn } }
+export type Form = Record<string, string>
+
+export interface Rendered {
+  title: string
+  body: Child
+  status?: 404 | 200
+}
+
+export interface Call {
+  method: 'POST' | 'PUT' | 'DELETE' | 'PATCH'
+  path: string
+  body?: unknown
+  /** The message shown when the call succeeds, from its answer. */
+  ok: (reply: ControlReply) => string | Flash
+  /** Where to go afterwards (default: back where the form was). */
+  goTo?: (reply: ControlReply) => string
+}
+
+const SECURITY_HEADERS = {
+  'Content-Security-Policy': "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'same-origin',
+  'Cache-Control': 'no-store',
+}
+
+export function createUiRouter(deps: HttpDeps & { publicUrl: () => string }, control: Control, live: LiveHub) {
+  const ctx = deps.sandbox
+  const sessions = createSessions(ctx.store)
+  const app = new Hono<UiEnv>()
+
+  app.use(async (c, next) => {
+    await next()
+    for (const [k, v] of Object.entries(SECURITY_HEADERS)) if (!c.res.headers.has(k)) c.res.headers.set(k, v)
+  })
+  // Cross-site form posts are refused (Origin checked against the dashboard's own).
+  app.use(csrf())
+
+  const asset = (body: string, type: string) => (c: Context) => c.body(body, 200, { 'Content-Type': type, 'Cache-Control': 'no-cache' })
+  app.get('/assets/ui.css', asset(CSS, 'text/css; charset=utf-8'))
+  app.get('/assets/ui.js', asset(JS, 'text/javascript; charset=utf-8'))
+
+  mountSignIn(app, deps, sessions)
+
+  app.use(async (c, next) => {
+    const signedIn = await sessions.current(c)
+    if (!signedIn) {
+      if (c.req.method === 'GET' && c.req.header('x-ui-live') === undefined && !c.req.path.endsWith('/live')) {
+        return c.redirect(`${UI_BASE}/sign-in?next=${encodeURIComponent(c.req.path)}`, 303)
+      }
+      return c.text('Not signed in', 401)
+    }
+    c.set('signedIn', signedIn)
+    await next()
+  })
+
+  app.post('/sign-out', (c) => {
+    sessions.end(c, c.get('signedIn').id)
+    return c.redirect(`${UI_BASE}/sign-in`, 303)
+  })
+
+  const viewOf = (c: Context<UiEnv>, flash?: Flash): View => {
+    const state = ctx.clock.state()
+    return {
+      scope: c.get('signedIn').scope,
+      control,
+      tz: ctx.store.setup.settings().timezone,
+      nowUs: ctx.clock.now(),
+      now: isoMicros(ctx.clock.now()),
+      frozen: state.frozenAtUs !== null,
+      publicUrl: deps.publicUrl(),
+      flash,
+    }
+  }
+
+  /** Where a form may send the browser back to: a dashboard page, never elsewhere. */
+  const backOf = (form: Form, c: Context) => {
+    const back = form.back ?? ''
+    if (back.startsWith(UI_BASE)) return back
+    const referer = c.req.header('referer')
+    return referer?.startsWith(new URL(c.req.url).origin + UI_BASE) ? new URL(referer).pathname : UI_BASE
+  }
+
+  const ui = {
+    app,
+    deps,
+    live,
+    /** A GET page; `section` is the navigation entry it belongs to. */
+    page(path: string, section: string, render: (view: View, c: Context<UiEnv>) => Promise<Rendered> | Rendered) {
+      app.get(path, async (c) => {
+        const signedIn = c.get('signedIn')
+        // A live refresh re-renders the page without taking the flash meant for the next page.
+        const flash = c.req.header('x-ui-live') === undefined ? sessions.takeFlash(signedIn) : undefined
+        const view = viewOf(c, flash)
+        let rendered: Rendered
+        try {
+          rendered = await render(view, c)
+        } catch (err) {
+          if (!(err instanceof Refused)) throw err
+          view.flash = { kind: 'error', text: detailOf(err.reply) }
+          rendered = { title: err.reply.status === 404 ? 'Not found' : 'Refused', body: <p><a href={UI_BASE}>Back to the overview</a></p>, status: err.reply.status === 404 ? 404 : 200 }
+        }
+        return c.html(<Page view={view} title={rendered.title} section={section}>{rendered.body}</Page>, rendered.status ?? 200)
+      })
+    },
+    /** A POST: reads the form, asks the control plane, and redirects with the answer as the message. */
+    action(path: string, call: (form: Form, view: View, c: Context<UiEnv>) => Call | Promise<Call>) {
+      app.post(path, async (c) => {
+        const form = Object.fromEntries(Object.entries(await c.req.parseBody()).filter(([, v]) => typeof v === 'string')) as Form
+        const signedIn = c.get('signedIn')
+        const view = viewOf(c)
+        const back = backOf(form, c)
+        let spec: Call
+        try {
+          spec = await call(form, view, c)
+        } catch (err) {
+          if (!(err instanceof Refused)) throw err
+          sessions.flash(signedIn, { kind: 'error', text: detailOf(err.reply) })
+          return c.redirect(back, 303)
+        }
+        const reply = await control(signedIn.scope, spec.method, spec.path, spec.body)
+        if (!reply.ok) {
+          sessions.flash(signedIn, { kind: 'error', text: detailOf(reply) })
+          return c.redirect(back, 303)
+        }
+        const message = spec.ok(reply)
+        sessions.flash(signedIn, typeof message === 'string' ? { kind: 'ok', text: message } : message)
+        return c.redirect(spec.goTo?.(reply) ?? back, 303)
+      })
+    },
+  }
+  return ui
+}
+
+export type Ui = ReturnType<typeof createUiRouter>

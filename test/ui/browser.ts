@@ -1,0 +1,66 @@
+// Browser tests drive Debian's chromium through playwright-core (browsers are never downloaded).
+// Without chromium they are skipped with a message saying how to get it.
+import { existsSync } from 'node:fs'
+import { chromium, type Browser, type Page } from 'playwright-core'
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest'
+import { startTestSandbox, type TestSandbox } from '../harness.js'
+
+const CANDIDATES = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].filter((p): p is string => !!p)
+export const CHROMIUM = CANDIDATES.find((p) => existsSync(p))
+export const SKIP_REASON = CHROMIUM ? '' : 'browser tests skipped: no chromium found (apt-get install -y chromium, or set CHROMIUM_PATH)'
+if (!CHROMIUM) console.warn(SKIP_REASON)
+
+export function launch(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM!,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  })
+}
+
+export async function newPage(browser: Browser, opts: { width?: number; height?: number; dark?: boolean } = {}): Promise<Page> {
+  const context = await browser.newContext({
+    viewport: { width: opts.width ?? 1280, height: opts.height ?? 900 },
+    colorScheme: opts.dark ? 'dark' : 'light',
+  })
+  return context.newPage()
+}
+
+export async function signInAsAdmin(page: Page, s: TestSandbox): Promise<void> {
+  await page.goto(`${s.url}/_sandbox/ui`)
+  await page.getByLabel(/Admin token/).fill(s.adminToken)
+  await page.getByRole('button', { name: 'Sign in as admin' }).click()
+  await page.getByRole('heading', { name: 'Overview' }).waitFor()
+}
+
+export async function signInAsCompany(page: Page, s: TestSandbox, clientId: string, secret: string): Promise<void> {
+  await page.goto(`${s.url}/_sandbox/ui/sign-in`)
+  await page.getByLabel('client_id').fill(clientId)
+  await page.getByLabel('client_secret').fill(secret)
+  await page.getByRole('button', { name: 'Sign in as this company' }).click()
+  await page.getByRole('heading', { name: 'Overview' }).waitFor()
+}
+
+/** Waits until the page's live stream is connected (so changes made next are not missed). */
+export const liveOpen = (page: Page) => page.locator('body[data-live-open="true"]').waitFor()
+
+/** One browser per test file; a fresh sandbox and page per test, handed to `use`. */
+export function useBrowser(use: (s: TestSandbox, page: Page) => void): void {
+  let browser: Browser | undefined
+  let s: TestSandbox | undefined
+  let page: Page | undefined
+  beforeAll(async () => {
+    browser = await launch()
+  })
+  afterAll(async () => {
+    await browser?.close()
+  })
+  beforeEach(async () => {
+    s = await startTestSandbox()
+    page = await newPage(browser!)
+    use(s, page)
+  })
+  afterEach(async () => {
+    await page?.context().close()
+    await s?.close()
+  })
+}
