@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs'
 import { Command, CommanderError } from 'commander'
 import { ConfigError, loadConfig } from './config.js'
+import { probeCommand, runProbe } from './probe/index.js'
 import { ScenarioError, parseScenarioText } from './scenarios/loader.js'
 import { scenarioJsonSchema } from './scenarios/json-schema.js'
 import { SCENARIOS_DIR } from './embedded.js'
@@ -84,6 +85,7 @@ function program(): Command {
     .description('print the JSON Schema of scenario files')
     .exitOverride()
     .action(() => void process.stdout.write(JSON.stringify(scenarioJsonSchema(), null, 2) + '\n'))
+  root.addCommand(probeCommand(async (o) => void (process.exitCode = await runProbe(o))).exitOverride())
   return root
 }
 

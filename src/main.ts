@@ -25,6 +25,7 @@ async function main(): Promise<void> {
     `  base_url     ${address}/api/v1`,
     `  docs         ${address}/docs`,
     `  health       ${address}/_sandbox/health`,
+    `  dashboard    ${address}/_sandbox/ui`,
     `  store        ${config.database}`,
     running.scenarioLoaded
       ? `  scenario     ${running.scenarioLoaded} (loaded into the new store)`

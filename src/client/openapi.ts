@@ -1014,13 +1014,14 @@ export interface paths {
   "/pay": {
     /**
      * Pay whatever charge a copy-and-paste code points at
-     * @description 422 invalid code, 404 no charge for it, 409 not pending or expired.
+     * @description A dynamic code is found by its location; a code reused as `payload`, by the newest pending charge carrying it (with company credentials, among that company's charges only). 422 invalid code, 404 no charge for it, 409 not pending or expired, or (admin token) pending charges of several companies carry the code: `transaction_id` names the one to pay.
      */
     post: {
       requestBody: {
         content: {
           "application/json": {
             qr_code: string;
+            transaction_id?: string;
             payer?: {
               name: string;
               document: string;
@@ -1634,7 +1635,7 @@ export interface paths {
   "/clock/advance": {
     /**
      * Advance virtual time and run everything that became due
-     * @description Expiries, automatic payments, settlements and webhook retries run, in due order, before the answer.
+     * @description Expiries, automatic payments, settlements and webhook retries run, in due order, before the answer. A webhook send that takes longer than 2 s (or is held back by `delay_ms` chaos, or waits for a free slot of its subscription) goes on after the answer.
      */
     post: {
       requestBody: {
@@ -1871,7 +1872,7 @@ export interface paths {
     };
     /**
      * Subscribe a URL to events
-     * @description Events: charge.paid, charge.cancelled, transfer.succeeded, transfer.failed, transfer.pending (default all). `standard` signs with Standard Webhooks; `bcb` posts `{"pix":[...]}` to `<url>/pix` (charge.paid only). Without `company_id`, the admin token subscribes to every company.
+     * @description At most 20 subscriptions per company (the admin's global ones have their own 20); `url` at most 2048 characters. Events: charge.paid, charge.cancelled, transfer.succeeded, transfer.failed, transfer.pending (default all). `standard` signs with Standard Webhooks; `bcb` posts `{"pix":[...]}` to `<url>/pix` (charge.paid only). Without `company_id`, the admin token subscribes to every company.
      */
     post: {
       requestBody: {

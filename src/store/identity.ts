@@ -12,6 +12,9 @@ export interface CredentialCheck {
   environment: Environment
 }
 
+/** A stand-in hash for lookups that only ask whether a client id is known (the dashboard's). */
+export const NO_HASH: Buffer = Buffer.alloc(32)
+
 export interface NewUser {
   id: string
   companyId: string

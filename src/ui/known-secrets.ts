@@ -5,6 +5,7 @@ import { timingSafeEqual } from 'node:crypto'
 import type { HttpDeps } from '../http/env.js'
 import { hashSecret } from '../operations/authenticate.js'
 import { readScenario } from '../scenarios/loader.js'
+import { NO_HASH } from '../store/identity.js'
 
 export function knownSecrets(deps: HttpDeps): () => Map<string, string> {
   const { store } = deps.sandbox
@@ -24,8 +25,8 @@ export function knownSecrets(deps: HttpDeps): () => Map<string, string> {
       for (const company of scenario.companies) {
         for (const user of company.users) {
           for (const cr of user.credentials) {
-            const stored = store.identity.credential(cr.client_id)?.secretHash
-            if (stored && timingSafeEqual(stored, hashSecret(cr.client_secret))) secrets.set(cr.client_id, cr.client_secret)
+            const stored = store.identity.credentialCheck(cr.client_id, NO_HASH)
+            if (stored.known && timingSafeEqual(stored.secretHash, hashSecret(cr.client_secret))) secrets.set(cr.client_id, cr.client_secret)
           }
         }
       }

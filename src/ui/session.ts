@@ -7,6 +7,7 @@ import type { Context } from 'hono'
 import { deleteCookie, getSignedCookie, setSignedCookie } from 'hono/cookie'
 import type { Scope } from '../http/env.js'
 import { companyScope } from '../http/sandbox/scope.js'
+import { NO_HASH } from '../store/identity.js'
 import type { Store } from '../store/index.js'
 
 export const COOKIE = 'pix_sandbox_ui'
@@ -40,9 +41,9 @@ export function createSessions(store: Store) {
 
   const scopeOf = (s: Session): Scope | null => {
     if (s.who.admin) return { admin: true }
-    const record = store.identity.credential(s.who.clientId)
-    if (!record || record.revoked || record.principal.environment !== 'sandbox') return null
-    return companyScope(record.principal)
+    const check = store.identity.credentialCheck(s.who.clientId, NO_HASH)
+    const principal = check.known && !check.revoked && check.environment === 'sandbox' ? store.identity.principal(s.who.clientId) : undefined
+    return principal ? companyScope(principal) : null
   }
 
   return {

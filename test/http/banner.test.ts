@@ -40,7 +40,7 @@ it('prints http://127.0.0.1:<port>, as the README does, whatever interface it li
     await withBanner({ HOST: host }, async (banner) => {
       const port = /listening on http:\/\/[\d.]+:(\d+)/.exec(banner)![1]
       const addresses = banner.match(/https?:\/\/\S+/g)!.slice(1)
-      expect(addresses, banner).toEqual([`http://127.0.0.1:${port}/api/v1`, `http://127.0.0.1:${port}/docs`, `http://127.0.0.1:${port}/_sandbox/health`])
+      expect(addresses, banner).toEqual([`http://127.0.0.1:${port}/api/v1`, `http://127.0.0.1:${port}/docs`, `http://127.0.0.1:${port}/_sandbox/health`, `http://127.0.0.1:${port}/_sandbox/ui`])
       for (const address of addresses.slice(1)) expect((await fetch(address)).status, address).toBe(200)
     })
   }
