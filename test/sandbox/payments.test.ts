@@ -187,6 +187,17 @@ describe('POST /_sandbox/provider-webhook (BCB API Pix notification)', () => {
     expect(balance()).toBe(after)
   })
 
+  it('bounds what a notification stores: a payer name over 140 characters or a malformed CPF is a 422 that writes nothing', async () => {
+    const c = await newCharge({ amount: 100 })
+    const before = storeSnapshot(sb)
+    for (const pagador of [{ nome: 'x'.repeat(141), cpf: '52998224725' }, { nome: 'Joao', cpf: '5299822472X' }]) {
+      const res = await sb.admin('POST', '/provider-webhook', { pix: [{ ...item(c.transaction_id, '1.00'), pagador }] })
+      expect(res.status).toBe(422)
+      expect(res.body.detail).toMatch(/^pix\.0\.pagador\.(nome|cpf): /)
+    }
+    expect(storeSnapshot(sb)).toEqual(before)
+  })
+
   it('applies a notification whole or not at all', async () => {
     const a = await newCharge({ amount: 100 })
     const before = storeSnapshot(sb)

@@ -15,9 +15,15 @@ const Notification = z
           endToEndId: z.string().regex(/^[A-Za-z0-9]{32}$/, 'must be 32 letters or digits'),
           txid: z.string().min(1).max(35),
           valor: z.string().regex(/^\d{1,10}\.\d{2}$/, 'must be an amount such as "10.00"'),
-          horario: z.string().optional(),
-          pagador: z.object({ nome: z.string().optional(), cpf: z.string().optional(), cnpj: z.string().optional() }).optional(),
-          infoPagador: z.string().optional(),
+          horario: z.string().max(40).optional(),
+          pagador: z
+            .object({
+              nome: z.string().max(140).optional(),
+              cpf: z.string().regex(/^\d{11}$/, 'must be 11 digits').optional(),
+              cnpj: z.string().regex(/^\d{14}$/, 'must be 14 digits').optional(),
+            })
+            .optional(),
+          infoPagador: z.string().max(140).optional(),
         }),
       )
       .min(1)
@@ -44,7 +50,7 @@ export function mountPay(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
           required: true,
           content: {
             'application/json': {
-              schema: z.object({ qr_code: z.string(), transaction_id: z.string().max(64).optional(), payer: Payer.optional() }).strict(),
+              schema: z.object({ qr_code: z.string().max(512), transaction_id: z.string().max(64).optional(), payer: Payer.optional() }).strict(),
             },
           },
         },
