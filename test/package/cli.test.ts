@@ -132,3 +132,14 @@ describe('pix-sandbox scenario', () => {
     expect(JSON.parse(r.stdout)).toEqual(JSON.parse(readFileSync(join(ROOT, 'scenarios/scenario.schema.json'), 'utf8')))
   })
 })
+
+describe('pix-sandbox probe', () => {
+  it('is a subcommand: its help names the target; a plain-http remote target is refused with exit 2 before any request', async () => {
+    const help = await cli(['probe', '--help'])
+    expect(help.code).toBe(0)
+    expect(help.stdout).toContain('Usage: pix-sandbox probe [options] <target-base-url>')
+    const refused = await cli(['probe', 'http://example.com/api/v1'])
+    expect(refused.code).toBe(2)
+    expect(refused.stderr).toContain('refusing plain http to example.com')
+  })
+})
