@@ -7,8 +7,8 @@ import { execSync } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { cpus, tmpdir } from 'node:os'
 import { join } from 'node:path'
-import autocannon from 'autocannon'
 import { openDashboard } from './dashboard.js'
+import { drive, LOAD_GENERATOR, type Figures, type Target } from './load.js'
 import { measurePerTest } from './per-test.js'
 import { memoryOf, ROOT, SERVER_ARGS, startProcess, type Proc } from './processes.js'
 import { seedHistory } from './seed.js'
@@ -20,9 +20,6 @@ const WARMUP = 2
 const HISTORY = Number(process.env.BENCH_HISTORY ?? 1_000_000)
 const AUTH = `Basic ${Buffer.from('sandbox-client:sandbox-secret').toString('base64')}`
 const JSON_HEADERS = { 'content-type': 'application/json', authorization: AUTH }
-
-type Target = { name: string; path: string; method: 'GET' | 'POST'; body?: string; headers?: Record<string, string> }
-type Figures = { rps: number; p50: number; p99: number; non2xx: number }
 
 const BASE_GET: Target = { name: 'baseline GET', path: '/get', method: 'GET' }
 const BASE_POST: Target = { name: 'baseline POST', path: '/post', method: 'POST', body: '{"amount":1000}', headers: { 'content-type': 'application/json' } }
@@ -38,8 +35,7 @@ const SETTLE_MS = 1500
 
 async function load(url: string, t: Target, seconds = SECONDS, connections = CONNECTIONS): Promise<Figures> {
   await new Promise((r) => setTimeout(r, SETTLE_MS))
-  const r = await autocannon({ url: url + t.path, method: t.method, body: t.body, headers: t.headers, connections, duration: seconds })
-  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx + r.errors + r.timeouts }
+  return drive(url, t, seconds, connections)
 }
 
 const mean = (xs: Figures[]): Figures => ({
@@ -158,7 +154,7 @@ async function main(): Promise<void> {
 
     const results = {
       machine: { cpu: cpus()[0]?.model, cores: cpus().length, node: process.version, platform: `${process.platform} ${process.arch}` },
-      settings: { seconds: SECONDS, rounds: ROUNDS, connections: CONNECTIONS, history: HISTORY, load_generator: 'autocannon' },
+      settings: { seconds: SECONDS, rounds: ROUNDS, connections: CONNECTIONS, history: HISTORY, load_generator: LOAD_GENERATOR },
       baseline: { get: fig(BASE_GET.name), post: fig(BASE_POST.name), durable_post: fig(BASE_DURABLE.name) },
       sandbox: { charge: fig(CHARGE.name), transfer: fig(TRANSFER.name), company: fig(COMPANY.name) },
       ratios: {
@@ -220,7 +216,7 @@ async function main(): Promise<void> {
 
     const row = (cells: (string | number)[]) => `| ${cells.join(' | ')} |`
     const lines = [
-      `machine: ${results.machine.cpu} x${results.machine.cores}, node ${results.machine.node}; ${SECONDS}s x ${ROUNDS} rounds, ${CONNECTIONS} connections (autocannon)`,
+      `machine: ${results.machine.cpu} x${results.machine.cores}, node ${results.machine.node}; ${SECONDS}s x ${ROUNDS} rounds, ${CONNECTIONS} connections (${LOAD_GENERATOR})`,
       '',
       row(['target', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx']),
       row(['---', '---', '---', '---', '---']),
