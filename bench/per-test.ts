@@ -4,6 +4,7 @@
 // charge are divided by the bare Hono POST, measured in alternating batches with the same client:
 // Node's fetch, as integrators' suites call (and as the targets were set), and node:http, whose
 // lighter client shows more of the server's own cost (context, not targets).
+import { execFileSync } from 'node:child_process'
 import { Agent, request } from 'node:http'
 import { ROOT } from './processes.js'
 
@@ -20,6 +21,9 @@ export interface Sequential {
 }
 
 export interface PerTest extends Sequential {
+  /** The first startSandbox() of a fresh process, after the import: what a test file pays. */
+  first_start_ms: number
+  /** The next ones in the same process (a warm JIT). */
   start_ms: number
   close_ms: number
   /** The same calls with node:http. */
@@ -57,8 +61,28 @@ const httpPost: Post = (url, headers, body) =>
     req.end(body)
   })
 
+const FIRST_START = `
+const { startSandbox } = await import(process.argv[1])
+const t0 = performance.now()
+const sb = await startSandbox()
+const ms = performance.now() - t0
+await sb.close()
+process.stdout.write(String(ms))
+`
+
+/** The first start in each of `processes` fresh processes, in sequence: the median. */
+function firstStart(processes = 7): number {
+  const times: number[] = []
+  for (let i = 0; i < processes; i++) {
+    const out = execFileSync(process.execPath, ['--input-type=module', '-e', FIRST_START, `${ROOT}dist/index.js`], { encoding: 'utf8' })
+    times.push(Number(out))
+  }
+  return median(times)
+}
+
 /** `sandboxUrl`: a production server on an in-memory store with `adminToken`; `baselineUrl`: bench/baseline.mjs. */
 export async function measurePerTest(sandboxUrl: string, adminToken: string, baselineUrl: string): Promise<PerTest> {
+  const first = firstStart()
   const { startSandbox } = (await import(`${ROOT}dist/index.js`)) as typeof import('../src/index.js')
   const starts: number[] = []
   const closes: number[] = []
@@ -100,5 +124,5 @@ export async function measurePerTest(sandboxUrl: string, adminToken: string, bas
   const viaFetch = await sequential(fetchPost)
   const viaHttp = await sequential(httpPost)
   agent.destroy()
-  return { start_ms: round(median(starts), 1), close_ms: round(median(closes), 2), ...viaFetch, node_http: viaHttp }
+  return { first_start_ms: round(first, 1), start_ms: round(median(starts), 1), close_ms: round(median(closes), 2), ...viaFetch, node_http: viaHttp }
 }

@@ -5,6 +5,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { isMap, isSeq, LineCounter, parseDocument, type Node } from 'yaml'
 import type { z } from 'zod'
+import { compiledScenario } from './compiled.js'
 import { scenarioSchema, type Scenario } from './schema.js'
 
 export class ScenarioError extends Error {
@@ -89,7 +90,8 @@ export function readScenario(dir: string, name: string): Scenario {
   const { mtimeMs, size } = statSync(file)
   const cached = parsed.get(file)
   if (cached?.mtimeMs === mtimeMs && cached.size === size) return structuredClone(cached.scenario)
-  const scenario = parseScenarioText(readFileSync(file, 'utf8'), file)
+  const text = readFileSync(file, 'utf8')
+  const scenario = compiledScenario(text) ?? parseScenarioText(text, file)
   parsed.set(file, { mtimeMs, size, scenario: structuredClone(scenario) })
   return scenario
 }

@@ -4,7 +4,7 @@ import type { OpenAPIHono } from '@hono/zod-openapi'
 import type { ErrorHandler } from 'hono'
 import type { AppEnv, HttpDeps } from '../http/env.js'
 import { sandboxApp } from '../http/sandbox/index.js'
-import { controlClient } from './control.js'
+import { controlClient, type Control } from './control.js'
 import { createLiveHub } from './live.js'
 import { mountLiveStream } from './live-stream.js'
 import { mountCharges } from './pages/charges.js'
@@ -17,12 +17,20 @@ import { createUiRouter } from './router.js'
 export { UI_BASE } from './session.js'
 
 export function createUi(deps: HttpDeps & { publicUrl: () => string }, onError: ErrorHandler<AppEnv>) {
-  // Its own instance of the control plane's routes, answering errors as the mounted one does.
-  const control: OpenAPIHono<AppEnv> = sandboxApp(deps)
-  control.onError(onError)
+  // Its own instance of the control plane's routes, answering errors as the mounted one does,
+  // built on the first page: a sandbox nobody looks at (a test suite's) does not start slower.
+  let control: Control | undefined
+  const controlOnce: Control = (...call) => {
+    if (!control) {
+      const app: OpenAPIHono<AppEnv> = sandboxApp(deps)
+      app.onError(onError)
+      control = controlClient(app)
+    }
+    return control(...call)
+  }
   // The sandbox tells of its changes only while a dashboard listens: none, no cost at all.
   const live = createLiveHub((active) => (deps.sandbox.onChange = active ? live.notify : undefined))
-  const ui = createUiRouter(deps, controlClient(control), live)
+  const ui = createUiRouter(deps, controlOnce, live)
   mountLiveStream(ui)
   for (const mount of [mountOverview, mountCharges, mountTransfers, mountWebhooks, mountObserve]) mount(ui)
   return ui.app
