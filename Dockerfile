@@ -21,6 +21,7 @@ COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json ./
 COPY scripts/build.mjs ./scripts/
+COPY scripts/compile-scenarios.ts ./scripts/
 COPY src ./src
 COPY scenarios ./scenarios
 # One bundled file (dist/main.js): it starts much faster than hundreds of modules.
