@@ -15,19 +15,31 @@ import { createRequire } from 'node:module'
 import { Worker } from 'node:worker_threads'
 import { BUSY_TIMEOUT_MS, type Db } from './db.js'
 
+// After asking for a truncation the worker stays still until the main thread says it is done:
+// a PASSIVE pass of its own at that moment would make the TRUNCATE find the log busy and do
+// nothing, and under sustained writes the WAL then grew past every bound (seen: 13 MB where the
+// restart point is 400 KB, in one run of five on a loaded machine).
 const WORKER = `
 const { parentPort, workerData } = require('node:worker_threads')
 const Database = require(workerData.driver)
 let db
+let waiting = false
 try { db = new Database(workerData.path, { fileMustExist: true }); db.pragma('busy_timeout = 1000') } catch {}
 const run = () => {
+  if (waiting) return
   try {
     const [passive] = db?.pragma('wal_checkpoint(PASSIVE)') ?? []
-    if (passive && passive.log >= workerData.restartFrames) parentPort.postMessage('truncate')
+    if (passive && passive.log >= workerData.restartFrames) {
+      waiting = true
+      parentPort.postMessage('truncate')
+    }
   } catch {}
 }
 const timer = setInterval(run, workerData.intervalMs)
-parentPort.on('message', () => { clearInterval(timer); run(); try { db?.close() } catch {} ; parentPort.close() })
+parentPort.on('message', (message) => {
+  if (message === 'truncated') return void (waiting = false)
+  clearInterval(timer); waiting = false; run(); try { db?.close() } catch {} ; parentPort.close()
+})
 `
 
 /** Empties the WAL from the main connection, unless that would wait for a lock. */
@@ -48,14 +60,15 @@ export interface Checkpointer {
 
 /**
  * `onFull` is called when the WAL holds `restartFrames` frames or more (8192: 32 MiB, about three
- * seconds of writes at full speed) and a PASSIVE pass has just copied them.
+ * seconds of writes at full speed) and a PASSIVE pass has just copied them. It is handed `done`,
+ * to call once it has truncated (or tried): the worker checkpoints nothing until then.
  */
-export function startCheckpointer(db: Db, path: string, onFull: () => void, intervalMs = 1000, restartFrames = 8192): Checkpointer {
+export function startCheckpointer(db: Db, path: string, onFull: (done: () => void) => void, intervalMs = 1000, restartFrames = 8192): Checkpointer {
   const driver = createRequire(import.meta.url).resolve('better-sqlite3')
   db.pragma('wal_autocheckpoint = 0')
   const worker = new Worker(WORKER, { eval: true, workerData: { driver, path, intervalMs, restartFrames } })
   worker.unref()
-  worker.on('message', onFull)
+  worker.on('message', () => onFull(() => worker.postMessage('truncated')))
   // A checkpointer that cannot work costs only disk space (the WAL grows until the next start).
   worker.on('error', () => undefined)
   return {

@@ -104,7 +104,15 @@ export type Store = ReturnType<typeof createStore>
 export function openStore(path: string): Store {
   const store = createStore(openDb(path))
   if (path === ':memory:') return store
-  const checkpointer = startCheckpointer(store.db, path, () => store.whenIdle(() => truncateWal(store.db)))
+  const checkpointer = startCheckpointer(store.db, path, (done) =>
+    store.whenIdle(() => {
+      try {
+        truncateWal(store.db)
+      } finally {
+        done()
+      }
+    }),
+  )
   const close = store.close
   return Object.assign(store, {
     close() {
