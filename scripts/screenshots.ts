@@ -3,6 +3,8 @@
 // virtual clock, fills it through the contract and the control plane, and drives Debian's
 // chromium (apt-get install -y chromium; CHROMIUM_PATH to use another).
 import { existsSync, mkdirSync } from 'node:fs'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { fileURLToPath } from 'node:url'
 import { chromium } from 'playwright-core'
 import { createManualClock } from '../src/clock.js'
@@ -25,8 +27,17 @@ const call = async (method: string, path: string, body?: unknown, auth = `Bearer
 }
 const client = `Basic ${Buffer.from('sandbox-client:sandbox-secret').toString('base64')}`
 
+// A receiver for the subscription: it takes charge.paid (204) and refuses transfer.failed (500),
+// so the deliveries show both outcomes with the headers each attempt sent.
+const receiver = createServer((req, res) => {
+  let body = ''
+  req.on('data', (c) => (body += c))
+  req.on('end', () => res.writeHead(body.includes('"charge.paid"') ? 204 : 500).end())
+})
+await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r))
+
 // Some history: charges in every state, transfers, a subscription with deliveries, a fault.
-await call('POST', '/_sandbox/webhooks', { url: 'http://127.0.0.1:9/webhooks', events: ['charge.paid', 'transfer.failed'] })
+await call('POST', '/_sandbox/webhooks', { url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/webhooks`, events: ['charge.paid', 'transfer.failed'] })
 const charges = []
 for (const [amount, description] of [[1000, 'Pedido 1001'], [4590, 'Pedido 1002'], [12990, 'Assinatura março'], [2500, 'Pedido 1003']] as const) {
   charges.push(await call('POST', '/api/v1/hub/transactions/in', { amount, description }, client))
@@ -38,6 +49,13 @@ const pending = await call('POST', '/api/v1/hub/transactions/out', { amount: 777
 await call('POST', '/api/v1/hub/transactions/out', { amount: 666, pix_key: '12345678909', pix_type: 'CPF' }, client)
 await call('POST', '/_sandbox/faults', { operation: 'transfer', status: 503, times: 3 })
 await call('GET', '/api/v1/user/company', undefined, client)
+// The worker sends on its own: wait until each delivery has its first attempt recorded.
+for (const until = Date.now() + 10_000; ; ) {
+  const { data } = await call('GET', '/_sandbox/webhooks/deliveries')
+  if (data.every((d: { attempts: unknown[] }) => d.attempts.length > 0)) break
+  if (Date.now() > until) throw new Error('screenshots: webhook attempts were not recorded')
+  await new Promise((r) => setTimeout(r, 20))
+}
 
 const pages: [string, string][] = [
   ['sign-in', '/_sandbox/ui/sign-in'],
@@ -70,6 +88,8 @@ try {
       for (const [name, path] of pages) {
         if (name === 'sign-in') await context.clearCookies()
         await page.goto(sandbox.url + path)
+        // One attempt opened, to show the headers it sent.
+        if (name === 'webhooks') await page.locator('details.attempt').first().evaluate((d) => ((d as any).open = true))
         const file = `${OUT}ui-${name}-${scheme}-${width}.png`
         // Long pages are cut at three screens: enough to judge, small enough to keep.
         const height = Math.min(await page.evaluate(() => (globalThis as any).document.documentElement.scrollHeight as number), width > 500 ? 2000 : 2400)
@@ -87,5 +107,6 @@ try {
 } finally {
   await browser.close()
   await sandbox.close()
+  receiver.close()
 }
 console.log(`screenshots: written to ${OUT}`)

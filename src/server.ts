@@ -65,7 +65,16 @@ export async function startSandbox(config: Config, opts: { log?: Log; clock?: Cl
     throw err
   }
 
-  const webhooks = createWebhookWorker({ store, clock, log, seed: config.seed, userAgent: `pix-sandbox/${VERSION}`, allowedHosts: config.webhookAllowedHosts })
+  const webhooks = createWebhookWorker({
+    store,
+    clock,
+    log,
+    seed: config.seed,
+    userAgent: `pix-sandbox/${VERSION}`,
+    allowedHosts: config.webhookAllowedHosts,
+    // Read at each call: set only while a dashboard listens, so with none an attempt pays one check.
+    onRecorded: (d, sub, disabled) => sandbox.onChange?.({ kind: 'delivery', id: d.id, companyId: d.companyId, webhook: disabled ? { id: sub.id, companyId: sub.companyId } : null }),
+  })
   sandbox.onWebhookQueued = () => webhooks.kick()
 
   const adminToken = config.adminToken ?? randomBytes(24).toString('base64url')

@@ -2488,10 +2488,19 @@ export interface components {
       event_id: string;
       event_type: string;
       status: string;
-      attempts: {
-          [key: string]: unknown;
-        }[];
+      attempts: components["schemas"]["WebhookAttempt"][];
       [key: string]: unknown;
+    };
+    WebhookAttempt: {
+      at: string;
+      status_code: number | null;
+      latency_ms: number | null;
+      error: string | null;
+      chaos: string | null;
+      /** @description The request headers this attempt sent, signature included (never the secret); the HTTP client adds only transport ones (host, content-length, connection, accept, accept-encoding, accept-language, sec-fetch-mode). null when nothing was sent (dropped by chaos, host refused) and for attempts recorded before the store kept headers. */
+      headers: {
+        [key: string]: string;
+      } | null;
     };
   };
   responses: never;

@@ -21,8 +21,15 @@ export interface Context {
   onChange?: (change: Change) => void
 }
 
-/** What changed: an event (written in the caller's transaction), a clock move, or a journaled request. */
-export type Change = { kind: 'event'; event: SandboxEvent } | { kind: 'clock' } | { kind: 'request'; companyId: string | null }
+/**
+ * What changed: an event (written in the caller's transaction), a clock move, a journaled
+ * request, or a webhook attempt the worker recorded (`webhook`: the subscription it disabled).
+ */
+export type Change =
+  | { kind: 'event'; event: SandboxEvent }
+  | { kind: 'clock' }
+  | { kind: 'request'; companyId: string | null }
+  | { kind: 'delivery'; id: string; companyId: string | null; webhook: { id: string; companyId: string | null } | null }
 
 /** The ISPB written into end-to-end ids: a placeholder, as the sandbox is no real institution. */
 export const SANDBOX_ISPB = '00000000'

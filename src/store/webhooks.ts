@@ -50,6 +50,8 @@ export interface Attempt {
   latencyMs: number | null
   error: string | null
   chaos: string | null
+  /** The request headers sent, as the worker set them; null when nothing was sent or the attempt predates migration 006. */
+  headers: Record<string, string> | null
 }
 
 /**
@@ -58,6 +60,27 @@ export interface Attempt {
  * end, ever drop one. `attempts` on the delivery still counts them all.
  */
 export const MAX_ATTEMPTS_KEPT = 100
+
+/** Characters of an attempt's headers as stored (the column's CHECK says the same). */
+export const MAX_HEADERS_TEXT = 4096
+const MAX_HEADER_VALUE = 1024
+
+/**
+ * The headers as JSON, within MAX_HEADERS_TEXT: the worker makes them (a few hundred
+ * characters), but a long user agent or a future header must not grow every attempt's row, so
+ * a long value is cut (ending in …) and headers past the bound are left out.
+ */
+export function headersText(headers: Record<string, string>): string {
+  const kept: Record<string, string> = {}
+  for (const [name, value] of Object.entries(headers)) {
+    kept[name.slice(0, 100)] = value.length > MAX_HEADER_VALUE ? value.slice(0, MAX_HEADER_VALUE) + '…' : value
+    if (JSON.stringify(kept).length > MAX_HEADERS_TEXT) {
+      delete kept[name.slice(0, 100)]
+      break
+    }
+  }
+  return JSON.stringify(kept)
+}
 
 const toSub = (r: any): Subscription => ({
   id: r.id,
@@ -101,7 +124,7 @@ export function webhookStore(db: Db) {
   const countGlobal = db.prepare('SELECT count(*) FROM webhooks WHERE company_id IS NULL').pluck()
   const deliveryStmt = db.prepare('SELECT * FROM deliveries WHERE id = ?')
   const attemptStmt = db.prepare(
-    'INSERT INTO delivery_attempts (delivery_id, at, status_code, latency_ms, error, chaos) VALUES (?, ?, ?, ?, ?, ?)',
+    'INSERT INTO delivery_attempts (delivery_id, at, status_code, latency_ms, error, chaos, headers) VALUES (?, ?, ?, ?, ?, ?, ?)',
   )
   const updateDelivery = db.prepare(`UPDATE deliveries SET status = @status, attempts = attempts + @counted,
     next_attempt_at = @nextAttemptAt, delivered_at = @deliveredAt, last_error = @lastError WHERE id = @id`)
@@ -168,14 +191,21 @@ export function webhookStore(db: Db) {
     record(id: string, attempt: Attempt, next: { status: DeliveryStatus; nextAttemptAt: Micros | null; deliveredAt: Micros | null; lastError: string | null; counted: boolean }): boolean {
       return db.transaction(() => {
         if (!deliveryStmt.get(id)) return false
-        attemptStmt.run(id, attempt.at, attempt.statusCode, attempt.latencyMs, attempt.error, attempt.chaos)
+        attemptStmt.run(id, attempt.at, attempt.statusCode, attempt.latencyMs, attempt.error, attempt.chaos, attempt.headers && headersText(attempt.headers))
         pruneAttempts.run({ id })
         updateDelivery.run({ id, ...next, counted: next.counted ? 1 : 0 })
         return true
       })()
     },
     attempts(id: string): Attempt[] {
-      return attemptsStmt.all(id).map((r: any) => ({ at: r.at, statusCode: r.status_code, latencyMs: r.latency_ms, error: r.error, chaos: r.chaos }))
+      return attemptsStmt.all(id).map((r: any) => ({
+        at: r.at,
+        statusCode: r.status_code,
+        latencyMs: r.latency_ms,
+        error: r.error,
+        chaos: r.chaos,
+        headers: r.headers === null ? null : JSON.parse(r.headers),
+      }))
     },
     deliveries(f: { companyId?: string; webhookId?: string; status?: DeliveryStatus; limit: number; before?: number }) {
       const where: string[] = []

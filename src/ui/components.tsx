@@ -58,9 +58,9 @@ export function Action(props: { path: string; label: string; fields?: Record<str
   )
 }
 
-/** A card; `live` names the topics that re-render it, `ids` limits that to changes of these records, `poll` re-reads it while it waits for the webhook worker. */
-export const Card = ({ title, children, id, live, ids, poll }: { title?: string; children?: Child; id?: string; live?: string; ids?: string; poll?: boolean }) => (
-  <section class="card" id={id} data-live={live} data-ids={ids} data-poll={poll ? 'true' : undefined}>
+/** A card; `live` names the topics that re-render it, `ids` limits that to changes of these records. */
+export const Card = ({ title, children, id, live, ids }: { title?: string; children?: Child; id?: string; live?: string; ids?: string }) => (
+  <section class="card" id={id} data-live={live} data-ids={ids}>
     {title && <h2>{title}</h2>}
     {children}
   </section>
@@ -131,6 +131,13 @@ export function Table({ head, children, class: cls }: { head: (string | [string,
     </div>
   )
 }
+
+/** A table cell whose content stays one block when narrow screens stack the table (class "stacked"). */
+export const Cell = ({ label, class: cls, children }: { label: string; class?: string; children?: Child }) => (
+  <td data-label={label} class={cls}>
+    <div>{children}</div>
+  </td>
+)
 
 /** The filters of a list: a GET form in a card. */
 export const Filters = ({ path, children }: { path: string; children?: Child }) => (

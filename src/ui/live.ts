@@ -1,7 +1,8 @@
 // The live stream: what changed, told to each open dashboard over Server-Sent Events, scoped like
-// its pages. `notify` is called by use cases and by the journal for every request, so with nobody
-// listening it returns at once, and with listeners it only records the change: changes are
-// coalesced and sent at most every FLUSH_MS, whatever the request rate.
+// its pages. `notify` is called by use cases, by the webhook worker for every attempt and by the
+// journal for every request, so with nobody listening it returns at once, and with listeners it
+// only records the change: changes are coalesced and sent at most every FLUSH_MS, whatever the
+// request rate.
 import type { Change } from '../operations/context.js'
 import type { Scope } from '../http/env.js'
 
@@ -28,6 +29,10 @@ const topicOf = (type: string) => type.slice(0, type.indexOf('.'))
 function itemsOf(change: Change): Item[] {
   if (change.kind === 'clock') return [{ topic: 'clock', id: null, companyId: null }]
   if (change.kind === 'request') return [{ topic: 'request', id: null, companyId: change.companyId }]
+  if (change.kind === 'delivery') {
+    const delivery = { topic: 'delivery', id: change.id, companyId: change.companyId }
+    return change.webhook ? [delivery, { topic: 'webhook', ...change.webhook }] : [delivery]
+  }
   const { event } = change
   const data = event.data
   const id = typeof data.transaction_id === 'string' ? data.transaction_id : typeof data.reference === 'string' ? data.reference : event.id

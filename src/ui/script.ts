@@ -1,6 +1,7 @@
 // The dashboard's only script, a few lines of plain JS served at /_sandbox/ui/assets/ui.js:
 // copy buttons, expiry countdowns in virtual time, and the live stream, which re-renders the
 // page's live regions (elements with data-live="<topics>") when one of their topics changes.
+// Nothing polls: webhook attempts arrive on the stream too (topic delivery).
 export const JS = `
 (() => {
   const copy = async (text) => {
@@ -44,8 +45,11 @@ export const JS = `
         const next = doc.getElementById(el.id)
         if (!next) continue
         const before = new Set([...el.querySelectorAll('tr[data-id]')].map((r) => r.dataset.id))
+        // What the reader opened (an attempt's headers, a body) stays open across the refresh.
+        const open = new Set([...el.querySelectorAll('details[open][data-key]')].map((d) => d.dataset.key))
         el.replaceWith(next)
         next.querySelectorAll('tr[data-id]').forEach((r) => { if (before.size && !before.has(r.dataset.id)) r.classList.add('fresh') })
+        next.querySelectorAll('details[data-key]').forEach((d) => { if (open.has(d.dataset.key)) d.open = true })
         stamp(next)
       }
       tick()
@@ -66,8 +70,5 @@ export const JS = `
     if (wanted) refresh()
   })
   source.addEventListener('open', () => document.body.setAttribute('data-live-open', 'true'))
-  // Webhook attempts are made by the worker, which tells no stream: while a region says it waits
-  // for some (data-poll), it is read again every few seconds.
-  setInterval(() => { if (document.querySelector('[data-poll]') && !document.hidden) refresh() }, 3000)
 })()
 `

@@ -59,6 +59,8 @@ ol.timeline { list-style: none; margin: 0; padding: 0; border-left: 2px solid va
 ol.timeline li { padding: 2px 0 10px 14px; position: relative; }
 ol.timeline li::before { content: ""; position: absolute; left: -6px; top: 8px; width: 10px; height: 10px; border-radius: 50%; background: var(--accent); }
 pre.body { background: var(--code-bg); padding: 8px; border-radius: 6px; overflow-x: auto; white-space: pre-wrap; overflow-wrap: anywhere; max-height: 360px; margin: 0; }
+@media (min-width: 701px) { td.attempts { min-width: 240px; } } td.attempts summary { cursor: pointer; }
+pre.body.headers { margin: 4px 0 6px; font-size: 12px; }
 tr.fresh { animation: fresh 2s ease-out; }
 @keyframes fresh { from { background: var(--info-bg); } to { background: transparent; } }
 .signin { max-width: 420px; margin: 48px auto; }

@@ -1,4 +1,5 @@
-// One HTTP attempt of a delivery: the URL and headers of its format, a 15 s limit.
+// One HTTP attempt of a delivery: the URL and headers of its format, a 15 s limit. The headers
+// are returned with the result, so the attempt records exactly what was handed to fetch.
 import { realTime } from '../clock.js'
 import type { Delivery, Subscription } from '../store/webhooks.js'
 import { newSecret, sign } from './sign.js'
@@ -11,6 +12,8 @@ export interface SendResult {
   error: string | null
   /** Seconds the receiver asked us to wait (Retry-After), if it did. */
   retryAfter: number | null
+  /** The headers the attempt set (fetch adds only transport ones: host, content-length, ...); null when nothing was sent. */
+  headers: Record<string, string> | null
 }
 
 /** `Retry-After`: delay-seconds or an HTTP date; capped at a day. */
@@ -41,6 +44,7 @@ export async function send(sub: Subscription, d: Delivery, opts: { badSignature:
       latencyMs: performance.now() - started,
       error: res.ok ? null : `the receiver answered ${res.status}`,
       retryAfter: parseRetryAfter(res.headers.get('retry-after'), realTime() / 1000),
+      headers,
     }
   } catch (err) {
     const timeout = (err as Error)?.name === 'TimeoutError'
@@ -50,6 +54,7 @@ export async function send(sub: Subscription, d: Delivery, opts: { badSignature:
       latencyMs: performance.now() - started,
       error: timeout ? `no answer within ${DELIVERY_TIMEOUT_MS / 1000} s` : `could not connect${cause ? ` (${cause})` : ''}`,
       retryAfter: null,
+      headers,
     }
   }
 }

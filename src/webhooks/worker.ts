@@ -25,6 +25,11 @@ export interface WorkerDeps {
   fetch?: typeof fetch
   /** WEBHOOK_ALLOWED_HOSTS; undefined allows any host. */
   allowedHosts?: readonly string[]
+  /**
+   * Told after each attempt is recorded (`disabled`: it disabled the subscription), so the
+   * dashboard's live stream shows attempts as they happen; called often, so it must be cheap.
+   */
+  onRecorded?: (d: Delivery, sub: Subscription, disabled: boolean) => void
 }
 
 interface Started {
@@ -43,28 +48,26 @@ export function createWebhookWorker(deps: WorkerDeps) {
   let turn = 0
   let finished = signal()
 
-  function conclude(d: Delivery, attempt: number, r: SendResult, chaos: string | null, final = false): void {
+  /** Records one attempt (and the delivery's new state), then tells `onRecorded`. */
+  function record(d: Delivery, sub: Subscription, r: SendResult, chaos: string | null, next: Parameters<Store['webhooks']['record']>[2], disabled = false): void {
+    const entry = { at: clock.now(), statusCode: r.statusCode, latencyMs: Math.round(r.latencyMs * 1000) / 1000, error: r.error, chaos, headers: r.headers }
+    if (!store.webhooks.record(d.id, entry, next)) return
+    if (disabled) store.webhooks.disable(d.webhookId, entry.at, 'the receiver answered 410 Gone')
+    deps.onRecorded?.(d, sub, disabled)
+  }
+
+  function conclude(d: Delivery, sub: Subscription, attempt: number, r: SendResult, chaos: string | null, final = false): void {
     const now = clock.now()
-    const entry = { at: now, statusCode: r.statusCode, latencyMs: Math.round(r.latencyMs * 1000) / 1000, error: r.error, chaos }
     if (r.statusCode !== null && r.statusCode >= 200 && r.statusCode < 300) {
-      store.webhooks.record(d.id, entry, { status: 'delivered', nextAttemptAt: null, deliveredAt: now, lastError: null, counted: true })
-      return
+      return record(d, sub, r, chaos, { status: 'delivered', nextAttemptAt: null, deliveredAt: now, lastError: null, counted: true })
     }
     if (r.statusCode === 410) {
-      store.webhooks.record(d.id, entry, { status: 'failed', nextAttemptAt: null, deliveredAt: null, lastError: r.error, counted: true })
-      store.webhooks.disable(d.webhookId, now, 'the receiver answered 410 Gone')
-      return
+      return record(d, sub, r, chaos, { status: 'failed', nextAttemptAt: null, deliveredAt: null, lastError: r.error, counted: true }, true)
     }
     const schedule = store.setup.settings().webhook_retry_seconds
     const wait = final ? null : retryDelay(schedule, attempt, r.retryAfter, roll(d.id, attempt, 'jitter'))
     const next: Micros | null = wait === null ? null : now + Math.round(wait * SECOND_US)
-    store.webhooks.record(d.id, entry, {
-      status: next === null ? 'failed' : 'pending',
-      nextAttemptAt: next,
-      deliveredAt: null,
-      lastError: r.error,
-      counted: true,
-    })
+    record(d, sub, r, chaos, { status: next === null ? 'failed' : 'pending', nextAttemptAt: next, deliveredAt: null, lastError: r.error, counted: true })
   }
 
   async function attempt(d: Delivery, sub: Subscription): Promise<void> {
@@ -72,11 +75,11 @@ export function createWebhookWorker(deps: WorkerDeps) {
     // The list can change between restarts: a refused host fails the delivery at once, as a
     // retry could not succeed before the next restart (a manual retry can send it then).
     const refused = hostRefusal(sub.url, deps.allowedHosts)
-    if (refused) return conclude(d, n, { statusCode: null, latencyMs: 0, error: `not sent: ${refused}`, retryAfter: null }, null, true)
+    if (refused) return conclude(d, sub, n, { statusCode: null, latencyMs: 0, error: `not sent: ${refused}`, retryAfter: null, headers: null }, null, true)
     const chaos = sub.chaos ?? {}
     if (chaos.delay_ms) await new Promise((r) => setTimeout(r, chaos.delay_ms))
     if (roll(d.id, n, 'drop') < (chaos.drop ?? 0)) {
-      conclude(d, n, { statusCode: null, latencyMs: 0, error: 'dropped by chaos', retryAfter: null }, 'drop')
+      conclude(d, sub, n, { statusCode: null, latencyMs: 0, error: 'dropped by chaos', retryAfter: null, headers: null }, 'drop')
       return
     }
     const badSignature = roll(d.id, n, 'bad_signature') < (chaos.bad_signature ?? 0)
@@ -84,11 +87,9 @@ export function createWebhookWorker(deps: WorkerDeps) {
     const result = await send(sub, d, opts)
     if (roll(d.id, n, 'duplicate') < (chaos.duplicate ?? 0)) {
       const again = await send(sub, d, opts)
-      store.webhooks.record(d.id, { at: clock.now(), statusCode: again.statusCode, latencyMs: again.latencyMs, error: again.error, chaos: 'duplicate' }, {
-        status: 'pending', nextAttemptAt: d.nextAttemptAt, deliveredAt: null, lastError: null, counted: false,
-      })
+      record(d, sub, again, 'duplicate', { status: 'pending', nextAttemptAt: d.nextAttemptAt, deliveredAt: null, lastError: null, counted: false })
     }
-    conclude(d, n, result, badSignature ? 'bad_signature' : null)
+    conclude(d, sub, n, result, badSignature ? 'bad_signature' : null)
   }
 
   /** Runs `list` (one subscription's deliveries) one after another, each holding a slot until the run ends. */

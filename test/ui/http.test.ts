@@ -135,4 +135,23 @@ describe('live hub', () => {
       vi.useRealTimers()
     }
   })
+
+  it('tells of a webhook attempt the worker recorded as topic delivery, to the delivery\'s company only', () => {
+    vi.useFakeTimers()
+    try {
+      const hub = createLiveHub()
+      const admin: string[] = []
+      const companyA: string[] = []
+      hub.listen({ scope: { admin: true }, send: (t) => admin.push(t) })
+      hub.listen({ scope: { admin: false, companyId: 'a', principal: {} as any }, send: (t) => companyA.push(t) })
+      hub.notify({ kind: 'delivery', id: 'msg_mine', companyId: 'a', webhook: null })
+      // A 410 from the admin's global subscription disabled it: only the admin is told of the subscription.
+      hub.notify({ kind: 'delivery', id: 'msg_theirs', companyId: 'b', webhook: { id: 'wh_global', companyId: null } })
+      vi.runAllTimers()
+      expect(JSON.parse(companyA[0]!.split('data: ')[1]!)).toEqual({ topics: ['delivery'], ids: ['msg_mine'], partial: false })
+      expect(JSON.parse(admin[0]!.split('data: ')[1]!)).toEqual({ topics: ['delivery', 'webhook'], ids: ['msg_mine', 'msg_theirs', 'wh_global'], partial: false })
+    } finally {
+      vi.useRealTimers()
+    }
+  })
 })

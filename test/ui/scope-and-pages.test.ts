@@ -1,10 +1,12 @@
 // The dashboard in a browser, continued: a company sees its own records only (list, URL, live
-// stream) and cannot run admin actions; transfers settle; the journal, events and faults pages.
-import { createServer } from 'node:http'
+// stream) and cannot run admin actions; transfers settle; webhook attempts and their headers
+// arrive pushed; the journal, events and faults pages.
+import { createServer, type IncomingHttpHeaders } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import { AUTH, basic, type TestSandbox } from '../harness.js'
+import { setBySandbox } from '../webhooks/receiver.js'
 import { CHROMIUM, liveOpen, signInAsAdmin, signInAsCompany, SKIP_REASON, useBrowser } from './browser.js'
 
 describe.skipIf(!CHROMIUM)(`dashboard scope and pages in a browser${SKIP_REASON ? ` (${SKIP_REASON})` : ''}`, () => {
@@ -91,17 +93,27 @@ describe.skipIf(!CHROMIUM)(`dashboard scope and pages in a browser${SKIP_REASON 
     await page.getByText('scenario.applied').first().waitFor()
   })
 
-  it('shows a webhook delivery and its attempt arrive without a reload, with the body sent', async () => {
-    const received: string[] = []
+  it('shows a webhook delivery, then its attempt\'s status and exact headers, pushed without a reload or a poll', async () => {
+    const received: { headers: IncomingHttpHeaders; body: string }[] = []
+    // The receiver holds its answer until the test lets it go, so the attempt concludes while the page watches.
+    let release!: () => void
+    const released = new Promise<void>((r) => (release = r))
     const receiver = createServer((req, res) => {
       let body = ''
       req.on('data', (c) => (body += c))
       req.on('end', () => {
-        received.push(body)
-        res.writeHead(204).end()
+        received.push({ headers: req.headers, body })
+        void released.then(() => res.writeHead(204).end())
       })
     })
     await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r))
+    // Every timer the page's script starts, to prove none of them re-reads the page.
+    await page.addInitScript(() => {
+      const w = globalThis as any
+      const start = w.setInterval.bind(w)
+      w.intervals = []
+      w.setInterval = (fn: unknown, ms?: number, ...rest: unknown[]) => (w.intervals.push(ms), start(fn, ms, ...rest))
+    })
     try {
       const port = (receiver.address() as AddressInfo).port
       expect((await s.admin('POST', '/webhooks', { url: `http://127.0.0.1:${port}/hook`, events: ['charge.paid'] })).status).toBe(201)
@@ -111,13 +123,41 @@ describe.skipIf(!CHROMIUM)(`dashboard scope and pages in a browser${SKIP_REASON 
       await liveOpen(page)
       const id = await charge(AUTH.main, 1234)
       await s.admin('POST', `/charges/${id}/pay`)
-      await page.locator('#deliveries .badge', { hasText: 'delivered' }).waitFor()
-      await page.locator('#deliveries').getByText('204').waitFor()
-      await page.locator('#deliveries summary', { hasText: 'Body sent' }).click()
-      const shown = JSON.parse((await page.locator('#deliveries pre.body').textContent())!)
-      expect(shown).toEqual(JSON.parse(received[0]!))
-      expect(shown.data.transaction_id).toBe(id)
+      const deliveries = page.locator('#deliveries')
+      await deliveries.locator('.badge', { hasText: 'pending' }).waitFor()
+      await deliveries.getByText('none yet').waitFor()
+      for (const until = Date.now() + 10_000; received.length === 0; ) {
+        if (Date.now() > until) throw new Error('the receiver got no delivery')
+        await new Promise((r) => setTimeout(r, 10))
+      }
+
+      const answered = Date.now()
+      release()
+      await deliveries.locator('.badge', { hasText: 'delivered' }).waitFor()
+      const attempt = deliveries.locator('details.attempt summary', { hasText: '204' })
+      await attempt.waitFor()
+      // Pushed by the stream (flushed every 250 ms), not found by a re-read every 3 s.
+      expect(Date.now() - answered).toBeLessThan(2000)
+      expect(await page.evaluate(() => (globalThis as any).intervals)).toEqual([1000])
+
+      await attempt.click()
+      const lines = (await deliveries.locator('details.attempt pre.headers').textContent())!.split('\n')
+      const shown = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(': ')), l.slice(l.indexOf(': ') + 2)]))
+      expect(shown).toEqual(setBySandbox(received[0]!.headers))
+      expect(shown['webhook-signature']).toMatch(/^v1,/)
+
+      await deliveries.locator('summary', { hasText: 'Body sent' }).click()
+      const body = JSON.parse((await deliveries.locator('pre.body:not(.headers)').textContent())!)
+      expect(body).toEqual(JSON.parse(received[0]!.body))
+      expect(body.data.transaction_id).toBe(id)
+
+      // A second delivery re-renders the card; the headers the reader opened stay open.
+      await s.admin('POST', `/charges/${await charge(AUTH.main, 99)}/pay`)
+      await deliveries.locator('.badge', { hasText: 'delivered' }).nth(1).waitFor()
+      expect(await deliveries.locator('details.attempt[open]').count()).toBe(1)
+      expect(await deliveries.locator('details.attempt[open] pre.headers').textContent()).toContain(String(received[0]!.headers['webhook-signature']))
     } finally {
+      receiver.closeAllConnections()
       receiver.close()
     }
   })

@@ -104,7 +104,7 @@ describe('delivery attempts', () => {
     const test = (await sb.request('POST', `/_sandbox/webhooks/${sub.id}/test`, { auth: AUTH.main })).body
     const { store } = sb.sandbox
     for (let i = 0; i < 150; i++) {
-      store.webhooks.record(test.id, { at: i, statusCode: 500, latencyMs: 1, error: `attempt ${i}`, chaos: null }, { status: 'pending', nextAttemptAt: null, deliveredAt: null, lastError: null, counted: true })
+      store.webhooks.record(test.id, { at: i, statusCode: 500, latencyMs: 1, error: `attempt ${i}`, chaos: null, headers: null }, { status: 'pending', nextAttemptAt: null, deliveredAt: null, lastError: null, counted: true })
     }
     const attempts = store.webhooks.attempts(test.id)
     expect(attempts).toHaveLength(100)

@@ -3,6 +3,13 @@
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 
+/** What Node's fetch adds to every request on its own; the attempts record the rest. */
+export const TRANSPORT_HEADERS = ['host', 'content-length', 'connection', 'accept', 'accept-encoding', 'accept-language', 'sec-fetch-mode']
+
+/** The headers a request arrived with, less those fetch added: what the sandbox set, and recorded. */
+export const setBySandbox = (headers: http.IncomingHttpHeaders) =>
+  Object.fromEntries(Object.entries(headers).filter(([name]) => !TRANSPORT_HEADERS.includes(name)))
+
 export interface Received {
   path: string
   headers: http.IncomingHttpHeaders

@@ -8,8 +8,25 @@ import { controlRoute } from './control-route.js'
 import { idParam } from './schemas.js'
 import { visibleTo } from './scope.js'
 
+export const AttemptView = z
+  .object({
+    at: z.string(),
+    status_code: z.int().nullable(),
+    latency_ms: z.number().nullable(),
+    error: z.string().nullable(),
+    chaos: z.string().nullable(),
+    headers: z
+      .record(z.string(), z.string())
+      .nullable()
+      .openapi({
+        description:
+          'The request headers this attempt sent, signature included (never the secret); the HTTP client adds only transport ones (host, content-length, connection, accept, accept-encoding, accept-language, sec-fetch-mode). null when nothing was sent (dropped by chaos, host refused) and for attempts recorded before the store kept headers.',
+      }),
+  })
+  .openapi('WebhookAttempt')
+
 export const DeliveryView = z
-  .object({ id: z.string(), webhook_id: z.string(), event_id: z.string(), event_type: z.string(), status: z.string(), attempts: z.array(z.record(z.string(), z.unknown())) })
+  .object({ id: z.string(), webhook_id: z.string(), event_id: z.string(), event_type: z.string(), status: z.string(), attempts: z.array(AttemptView) })
   .passthrough()
   .openapi('WebhookDelivery')
 

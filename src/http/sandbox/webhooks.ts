@@ -72,7 +72,7 @@ export function mountWebhooks(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
     delivered_at: d.deliveredAt === null ? null : isoMicros(d.deliveredAt),
     last_error: d.lastError,
     body: JSON.parse(d.body),
-    attempts: store.webhooks.attempts(d.id).map((a) => ({ at: isoMicros(a.at), status_code: a.statusCode, latency_ms: a.latencyMs, error: a.error, chaos: a.chaos })),
+    attempts: store.webhooks.attempts(d.id).map((a) => ({ at: isoMicros(a.at), status_code: a.statusCode, latency_ms: a.latencyMs, error: a.error, chaos: a.chaos, headers: a.headers })),
   })
   const one = { 200: { description: 'The subscription.', content: { 'application/json': { schema: WebhookView } } } }
   const params = idParam('webhook_id')

@@ -4,6 +4,7 @@ import { sql as controlPlane } from './002-control-plane.js'
 import { sql as webhooks } from './003-webhooks.js'
 import { sql as tenantEndToEnd } from './004-tenant-end-to-end.js'
 import { sql as webhookFairness } from './005-webhook-fairness.js'
+import { sql as attemptHeaders } from './006-attempt-headers.js'
 
 export interface Migration {
   version: number
@@ -17,4 +18,5 @@ export const migrations: Migration[] = [
   { version: 3, name: 'webhooks', sql: webhooks },
   { version: 4, name: 'tenant-end-to-end', sql: tenantEndToEnd },
   { version: 5, name: 'webhook-fairness', sql: webhookFairness },
+  { version: 6, name: 'attempt-headers', sql: attemptHeaders },
 ]

@@ -1,20 +1,12 @@
 // Overview: the companies (balances, Providers, permissions, credential ids), the virtual clock
 // and the scenario; for the admin, clock controls, reset, and creating a company.
-import type { Child } from 'hono/jsx'
 import { companyFilter } from '../../http/sandbox/scope.js'
-import { Action, Badge, Card, CopyButton, Id, Money, Select, Table, Time } from '../components.js'
+import { Action, Badge, Card, Cell, CopyButton, Id, Money, Select, Table, Time } from '../components.js'
 import { numberField, textField } from '../fields.js'
 import { knownSecrets } from '../known-secrets.js'
 import type { Ui } from '../router.js'
 import { UI_BASE } from '../session.js'
 import { read, type View } from '../view.js'
-
-/** A table cell whose content stays one block when narrow screens stack the table. */
-const Cell = ({ label, class: cls, children }: { label: string; class?: string; children?: Child }) => (
-  <td data-label={label} class={cls}>
-    <div>{children}</div>
-  </td>
-)
 
 const PRESETS: [string, number][] = [['+1 min', 60], ['+1 h', 3600], ['+1 day', 86400]]
 

@@ -1,10 +1,11 @@
 // Webhooks: subscriptions (create, reveal the secret, delete, chaos, send a test) and the
-// deliveries with every attempt and the exact body sent, with Retry.
+// deliveries with every attempt and the exact body and headers sent, with Retry (deliveries.tsx).
 import { query } from '../control.js'
 import { filters, numberField as prob } from '../fields.js'
-import { Action, Badge, Card, CopyButton, Empty, Id, Json, Pager, Select, Table, Time } from '../components.js'
+import { Action, Badge, Card, CopyButton, Empty, Id, Select } from '../components.js'
 import type { Form, Ui } from '../router.js'
 import { UI_BASE } from '../session.js'
+import { DeliveriesCard } from './deliveries.js'
 import { read } from '../view.js'
 
 const EVENTS = ['charge.paid', 'charge.cancelled', 'transfer.succeeded', 'transfer.failed', 'transfer.pending']
@@ -94,48 +95,7 @@ export function mountWebhooks(ui: Ui): void {
               <button type="submit" class="primary">Subscribe</button>
             </form>
           </Card>
-          <Card title="Deliveries" id="deliveries" live="event delivery webhook" poll={deliveries.data.some((d: any) => d.status === 'pending')}>
-            {deliveries.data.length === 0 ? (
-              <p class="muted">No deliveries yet: they appear when a subscribed event happens (pay a charge), or with Send test.</p>
-            ) : (
-              <div class="scroll">
-                <Table head={['Delivery', 'Event', 'Status', 'Attempts', '']}>
-                    {deliveries.data.map((d: any) => (
-                      <tr data-id={d.id}>
-                        <td>
-                          <Id value={d.id} />
-                          <div class="muted">
-                            to <code>{d.webhook_id}</code>, <Time iso={d.created_at} tz={view.tz} />
-                          </div>
-                        </td>
-                        <td>
-                          <code>{d.event_type}</code>
-                        </td>
-                        <td>
-                          <Badge value={d.status} /> {d.last_error && <div class="muted">{d.last_error}</div>}
-                        </td>
-                        <td>
-                          {d.attempts.length === 0 && <span class="muted">none yet</span>}
-                          {d.attempts.map((a: any) => (
-                            <div>
-                              {a.status_code ?? a.error ?? '—'} <span class="muted">{a.latency_ms ?? '?'} ms</span> {a.chaos && <Badge value={String(a.chaos)} />}
-                            </div>
-                          ))}
-                          <details>
-                            <summary>Body sent</summary>
-                            <Json value={d.body} />
-                          </details>
-                        </td>
-                        <td>
-                          <Action path={`/webhooks/deliveries/${d.id}/retry`} label="Retry" />
-                        </td>
-                      </tr>
-                    ))}
-                </Table>
-              </div>
-            )}
-            <Pager base="/webhooks" next={deliveries.next_cursor} params={{ cursor }} />
-          </Card>
+          <DeliveriesCard view={view} deliveries={deliveries} cursor={cursor} />
         </>
       ),
     }

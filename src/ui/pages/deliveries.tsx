@@ -1,0 +1,74 @@
+// The Webhooks page's deliveries: every attempt with its status code, latency and the exact
+// headers it sent, the body sent, and Retry. Re-rendered live when the worker records an attempt
+// (topic delivery), so nothing polls.
+import { Action, Badge, Card, Cell, Id, Json, Pager, Table, Time } from '../components.js'
+import type { View } from '../view.js'
+
+interface Attempt {
+  at: string
+  status_code: number | null
+  latency_ms: number | null
+  error: string | null
+  chaos: string | null
+  headers: Record<string, string> | null
+}
+
+/** The headers as they go on the wire, one `name: value` a line. */
+const Headers = ({ headers }: { headers: Record<string, string> | null }) =>
+  headers ? (
+    <pre class="body headers">{Object.entries(headers).map(([name, value]) => `${name}: ${value}`).join('\n')}</pre>
+  ) : (
+    <p class="muted">No headers recorded: nothing was sent, or the attempt is older than the store's record of them.</p>
+  )
+
+/** One attempt: its outcome as the summary, the headers it sent inside; `openKey` keeps it open across live refreshes. */
+const AttemptRow = ({ a, openKey }: { a: Attempt; openKey: string }) => (
+  <details class="attempt" data-key={openKey}>
+    <summary>
+      {a.status_code !== null ? <Badge value={String(a.status_code)} /> : <span>{a.error ?? '—'}</span>} <span class="muted">{a.latency_ms ?? '?'} ms</span>{' '}
+      {a.chaos && <Badge value={a.chaos} />}
+    </summary>
+    <Headers headers={a.headers} />
+  </details>
+)
+
+export const DeliveriesCard = ({ view, deliveries, cursor }: { view: View; deliveries: { data: any[]; next_cursor: string | null }; cursor?: string }) => (
+  <Card title="Deliveries" id="deliveries" live="event delivery webhook">
+    {deliveries.data.length === 0 ? (
+      <p class="muted">No deliveries yet: they appear when a subscribed event happens (pay a charge), or with Send test.</p>
+    ) : (
+      <Table class="stacked" head={['Delivery', 'Event', 'Status', 'Attempts (open one for its headers)', '']}>
+        {deliveries.data.map((d: any) => (
+          <tr data-id={d.id}>
+            <Cell label="Delivery">
+              <Id value={d.id} />
+              <div class="muted">
+                to <code>{d.webhook_id}</code>, <Time iso={d.created_at} tz={view.tz} />
+              </div>
+            </Cell>
+            <Cell label="Event">
+              <code>{d.event_type}</code>
+            </Cell>
+            <Cell label="Status">
+              <Badge value={d.status} /> {d.last_error && <div class="muted">{d.last_error}</div>}
+            </Cell>
+            <Cell label="Attempts" class="attempts">
+              {d.attempts.length === 0 && <span class="muted">none yet</span>}
+              {d.attempts.map((a: Attempt, i: number) => (
+                <AttemptRow a={a} openKey={`${d.id}:${i}`} />
+              ))}
+              <details data-key={`${d.id}:body`}>
+                <summary>Body sent</summary>
+                <Json value={d.body} />
+              </details>
+            </Cell>
+            <Cell label="">
+              <Action path={`/webhooks/deliveries/${d.id}/retry`} label="Retry" />
+            </Cell>
+          </tr>
+        ))}
+      </Table>
+    )}
+    <Pager base="/webhooks" next={deliveries.next_cursor} params={{ cursor }} />
+  </Card>
+)
