@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto'
 import { fileURLToPath } from 'node:url'
 import { GenericContainer, getContainerRuntimeClient, Wait, type StartedTestContainer } from 'testcontainers'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { PixError, pixClient } from './pix-client.js'
+import { PixError, pixClient } from '../vitest/pix-client.js' // the same app client as examples/vitest
 
 const REPOSITORY = fileURLToPath(new URL('../..', import.meta.url))
 const ADMIN_TOKEN = process.env.SANDBOX_ADMIN_TOKEN ?? 'testcontainers-admin-token'

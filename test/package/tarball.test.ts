@@ -1,17 +1,21 @@
-// The package as a user gets it: `npm pack`, then `npm install ./pix-sandbox-<v>.tgz` into an
-// empty project, and there: the CLI, an embedded sandbox (`import { startSandbox } from
-// 'pix-sandbox'`) that exits by itself after close(), and the published types. Only the
-// tarball and the registry are used: nothing of this repository's node_modules or sources.
+// The package as a user gets it: `npm pack`, then `npm install ./pix-sandbox-<v>.tgz` into a copy
+// of examples/vitest (the recipe users copy: its only other dependencies are vitest, at this
+// repository's version, standardwebhooks and @types/node), and there: the example's own tests,
+// the CLI, an embedded sandbox (`import { startSandbox } from 'pix-sandbox'`) that exits by itself
+// after close(), and the published types. Only the tarball and the registry (through the npm
+// cache) are used: nothing of this repository's node_modules or sources, but its TypeScript.
 import { execFile, spawn } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { cpSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { promisify } from 'node:util'
+import { promisify, stripVTControlCharacters } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
-const VERSION: string = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version
+const version = (manifest: string): string => JSON.parse(readFileSync(join(ROOT, manifest), 'utf8')).version
+const VERSION = version('package.json')
+const EXAMPLE = join(ROOT, 'examples/vitest')
 const INSTALL_TIMEOUT = 8 * 60_000 // better-sqlite3 compiles from source where no prebuilt binary downloads
 const run = promisify(execFile)
 
@@ -32,7 +36,7 @@ async function exec(cmd: string, args: string[], cwd: string, timeout = 60_000):
   }
 }
 
-describe('the packed tarball, installed into an empty project', () => {
+describe('the packed tarball, installed into a copy of examples/vitest', () => {
   let dir: string
   let app: string
   const cli = () => join(app, 'node_modules/.bin/pix-sandbox')
@@ -44,13 +48,13 @@ describe('the packed tarball, installed into an empty project', () => {
     expect(packed.code, packed.stderr).toBe(0)
     const tarball = join(dir, `pix-sandbox-${VERSION}.tgz`)
     writeFileSync(join(dir, 'package.json'), '{}') // keeps npm from looking above the temp folder
-    await run('mkdir', [app])
-    writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }))
+    cpSync(EXAMPLE, app, { recursive: true, filter: (f) => !f.includes('node_modules') })
     const started = performance.now()
-    const installed = await exec('npm', ['install', '--no-audit', '--no-fund', tarball], app, INSTALL_TIMEOUT)
+    const vitest = `vitest@${version('node_modules/vitest/package.json')}` // already in the npm cache
+    const installed = await exec('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball, vitest], app, INSTALL_TIMEOUT)
     expect(installed.code, installed.stderr).toBe(0)
     // Reported, not asserted (README, "Use it from your test suite"): tarball size and install time.
-    console.log(`pix-sandbox ${VERSION}: tarball ${(statSync(tarball).size / 1024).toFixed(0)} kB, npm install ${((performance.now() - started) / 1000).toFixed(1)} s`)
+    console.log(`pix-sandbox ${VERSION}: tarball ${(statSync(tarball).size / 1024).toFixed(0)} kB, npm install (with vitest) ${((performance.now() - started) / 1000).toFixed(1)} s`)
   }, INSTALL_TIMEOUT + 180_000)
 
   afterAll(() => {
@@ -65,6 +69,17 @@ describe('the packed tarball, installed into an empty project', () => {
     }
     for (const f of ['src', 'test', 'bench']) expect(() => statSync(join(app, 'node_modules/pix-sandbox', f))).toThrow()
   })
+
+  it('runs the examples/vitest recipe: its tests pass, and it typechecks against the published types', async () => {
+    const [tests, tsc] = await Promise.all([
+      exec(join(app, 'node_modules/.bin/vitest'), ['run'], app, 120_000),
+      exec(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], app),
+    ])
+    expect(tests.code, tests.stdout + tests.stderr).toBe(0)
+    expect(stripVTControlCharacters(tests.stdout)).toMatch(/Tests +3 passed \(3\)/)
+    expect(tsc.stdout + tsc.stderr).toBe('')
+    expect(tsc.code).toBe(0)
+  }, 150_000)
 
   it('answers --version, --help, and exit 2 with a message for an unknown flag or a bad value', async () => {
     expect((await exec(cli(), ['--version'], app)).stdout.trim()).toBe(VERSION)
@@ -153,10 +168,10 @@ export async function use(): Promise<number> {
 `,
     )
     writeFileSync(
-      join(app, 'tsconfig.json'),
+      join(app, 'tsconfig.consumer.json'),
       JSON.stringify({ compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', strict: true, noEmit: true, types: [], lib: ['ES2022', 'DOM'] }, files: ['consumer.ts'] }),
     )
-    const tsc = await exec(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], app)
+    const tsc = await exec(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.consumer.json'], app)
     expect(tsc.stdout + tsc.stderr).toBe('')
     expect(tsc.code).toBe(0)
   })

@@ -1,4 +1,5 @@
-// The client under test: what an integrator's own code does against the contract's base_url.
+// The client under test: what an integrator's own code does against the contract's base_url
+// (examples/testcontainers tests it too, against the Docker image).
 export interface Charge {
   status: string
   transaction_id: string
