@@ -24,7 +24,9 @@ const port = await new Promise((resolve) => {
 // 1. The CLI, as `npx pix-sandbox` starts it.
 const version = execFileSync('npx', ['pix-sandbox', '--version'], { encoding: 'utf8' }).trim()
 const started = performance.now()
-const cli = spawn('npx', ['pix-sandbox', '--port', String(port), '--db', ':memory:'], { stdio: ['ignore', 'pipe', 'inherit'] })
+// Its own process group: npm 11 dies of a SIGTERM sent to npx alone and leaves the server running,
+// as a terminal's Ctrl-C (sent to the whole group) does not.
+const cli = spawn('npx', ['pix-sandbox', '--port', String(port), '--db', ':memory:'], { stdio: ['ignore', 'ignore', 'inherit'], detached: true })
 let ready = false
 while (!ready) {
   if (cli.exitCode !== null) throw new Error(`the CLI exited (${cli.exitCode})`)
@@ -37,9 +39,12 @@ const viaCli = await charge(`http://127.0.0.1:${port}/api/v1`, BASIC)
 if (viaCli.status !== 200 && viaCli.status !== 201) throw new Error(`CLI charge: ${viaCli.status} ${await viaCli.text()}`)
 const cliExit = await new Promise((resolve) => {
   cli.once('exit', (code, signal) => resolve(code ?? signal))
-  cli.kill('SIGTERM')
+  process.kill(-cli.pid, 'SIGTERM')
 })
-console.log(`cli: pix-sandbox ${version} answered in ${cliMs} ms, charge ${viaCli.status} ${(await viaCli.json()).status}, npx ended with ${cliExit} on SIGTERM`)
+const health = () => fetch(`http://127.0.0.1:${port}/_sandbox/health`).then(() => 'answering', () => 'gone')
+for (let i = 0; i < 100 && (await health()) === 'answering'; i++) await new Promise((r) => setTimeout(r, 50))
+if ((await health()) !== 'gone') throw new Error('the server still answers after SIGTERM to its process group')
+console.log(`cli: pix-sandbox ${version} answered in ${cliMs} ms, charge ${viaCli.status} ${(await viaCli.json()).status}, stopped by SIGTERM to its process group (npx: ${cliExit})`)
 
 // 2. Embedded, in a process of its own that must end by itself after close().
 const program = `
