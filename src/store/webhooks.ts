@@ -2,6 +2,7 @@
 // in memory: every event checks them, and they change rarely.
 import type { Micros } from '../clock.js'
 import type { Db } from './db.js'
+import { headersText } from './attempt-headers.js'
 import { decodeCursor, pageOf, type ListFilter, type Page } from './paging.js'
 
 export type WebhookFormat = 'standard' | 'bcb'
@@ -60,27 +61,6 @@ export interface Attempt {
  * end, ever drop one. `attempts` on the delivery still counts them all.
  */
 export const MAX_ATTEMPTS_KEPT = 100
-
-/** Characters of an attempt's headers as stored (the column's CHECK says the same). */
-export const MAX_HEADERS_TEXT = 4096
-const MAX_HEADER_VALUE = 1024
-
-/**
- * The headers as JSON, within MAX_HEADERS_TEXT: the worker makes them (a few hundred
- * characters), but a long user agent or a future header must not grow every attempt's row, so
- * a long value is cut (ending in …) and headers past the bound are left out.
- */
-export function headersText(headers: Record<string, string>): string {
-  const kept: Record<string, string> = {}
-  for (const [name, value] of Object.entries(headers)) {
-    kept[name.slice(0, 100)] = value.length > MAX_HEADER_VALUE ? value.slice(0, MAX_HEADER_VALUE) + '…' : value
-    if (JSON.stringify(kept).length > MAX_HEADERS_TEXT) {
-      delete kept[name.slice(0, 100)]
-      break
-    }
-  }
-  return JSON.stringify(kept)
-}
 
 const toSub = (r: any): Subscription => ({
   id: r.id,

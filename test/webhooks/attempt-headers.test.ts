@@ -8,7 +8,7 @@ import { Webhook } from 'standardwebhooks'
 import { afterEach, describe, expect, it } from 'vitest'
 import { openDb } from '../../src/store/db.js'
 import { migrations } from '../../src/store/migrations/index.js'
-import { headersText, MAX_HEADERS_TEXT } from '../../src/store/webhooks.js'
+import { headersText, MAX_HEADERS_TEXT } from '../../src/store/attempt-headers.js'
 import { AUTH, startTestSandbox, type TestSandbox } from '../harness.js'
 import { setBySandbox, startReceiver, type Received } from './receiver.js'
 
