@@ -4,6 +4,8 @@ import { createRedactor, REDACTED } from '../../src/http/redact.js'
 
 const redact = createRedactor(['the-admin-token-value'])
 const nested = (depth: number, leaf: unknown): unknown => (depth === 0 ? leaf : { a: nested(depth - 1, leaf) })
+/** A suspicious body whose `v` holds `arrays` nested arrays, the innermost holding "leaf". */
+const deepArrays = (arrays: number) => `{"token":"t","v":${'['.repeat(arrays)}"leaf"${']'.repeat(arrays)}}`
 
 describe('redaction', () => {
   it('redacts secret-looking names in query strings, percent-encoded or not', () => {
@@ -38,5 +40,61 @@ describe('redaction', () => {
 
   it('sees a secret name spelled with JSON escapes', () => {
     expect(redact.body('{"client_\\u0073ecret":"escaped-value"}')).not.toContain('escaped-value')
+  })
+
+  it('inspects exactly 64 levels: the innermost array at level 64 is kept, at level 65 it is redacted', () => {
+    // The object is level 0, so `v`'s first array is level 1.
+    expect(redact.body(deepArrays(64))).toBe(`{"token":"${REDACTED}","v":${'['.repeat(64)}"leaf"${']'.repeat(64)}}`)
+    expect(redact.body(deepArrays(65))).toBe(`{"token":"${REDACTED}","v":${'['.repeat(64)}"${REDACTED}"${']'.repeat(64)}}`)
+  })
+
+  it('redacts inside arrays element by element, keeping the rest', () => {
+    const body = JSON.stringify({ token: 't', items: [{ client_secret: 's', id: 1 }, 'plain', [{ password: 'p' }]] })
+    expect(JSON.parse(redact.body(body)!)).toEqual({ token: REDACTED, items: [{ client_secret: REDACTED, id: 1 }, 'plain', [{ password: REDACTED }]] })
+  })
+
+  it('reads a pair name as a form does: `+` is a space, so `my+token` is a secret name and `to+ken` is not', () => {
+    expect(redact.query('?my+token=a&to+ken=b')).toBe(`?my+token=${REDACTED}&to+ken=b`)
+  })
+
+  it('scrubs the literal secrets it was given, one or several, but never one shorter than 8 characters', () => {
+    const r = createRedactor(['', 'abc', 'sevench', 'eightchr', 'zyxwvuts98'])
+    // Not suspicious, so only the literal secrets are looked for; an empty or short "secret"
+    // would otherwise cut ordinary text to pieces.
+    expect(r.body('abc sevench eightchr')).toBe(`abc sevench ${REDACTED}`)
+    expect(r.body('only zyxwvuts98 here')).toBe(`only ${REDACTED} here`)
+    expect(r.query('?q=abc&r=eightchr')).toBe(`?q=abc&r=${REDACTED}`)
+  })
+
+  it('keeps a cut JSON body readable: the value of a secret-looking field becomes "[redacted]"', () => {
+    expect(redact.body('{"amount":1,"client_secret":"abc')).toBe(`{"amount":1,"client_secret":"${REDACTED}"`)
+  })
+
+  it('answers null for an absent or empty body, with or without literal secrets', () => {
+    const r = createRedactor(['zyxwvuts98'])
+    for (const body of [null, undefined, '']) {
+      expect(r.body(body)).toBeNull()
+      expect(redact.body(body)).toBeNull()
+    }
+  })
+
+  it('redacts credential headers by name, joins repeated headers, and keeps the others', () => {
+    const out = redact.headers({
+      'proxy-authorization': 'Bearer abc.def',
+      cookie: 'session=abc',
+      'x-api-key': 'k-1',
+      'x-signature': 'v1,abc',
+      'x-forwarded-for': ['10.0.0.1', '10.0.0.2'],
+      'x-request-id': 'req-1',
+      gone: undefined,
+    })
+    expect(out).toEqual({
+      'proxy-authorization': `Bearer ${REDACTED}`,
+      cookie: REDACTED,
+      'x-api-key': REDACTED,
+      'x-signature': REDACTED,
+      'x-forwarded-for': '10.0.0.1, 10.0.0.2',
+      'x-request-id': 'req-1',
+    })
   })
 })
