@@ -104,7 +104,9 @@ describe('the BR Code check, rule by rule', () => {
     ['the GUI in capitals', withField('26', field('00', 'BR.GOV.BCB.PIX') + field('01', 'maria@example.com')), { key: 'maria@example.com' }],
     ['a location with "://" after its start', withField('26', pixTemplate(field('25', 'pix.example.com/qr?next=http://x'))), { location: 'pix.example.com/qr?next=http://x' }],
   ])('accepts %s', (_name, fields, expected) => {
-    expect(parseBrCode(code(fields))).toMatchObject(expected)
+    const parsed = parseBrCode(code(fields))
+    expect(parsed).not.toBeNull()
+    expect(parsed).toMatchObject(expected)
   })
 
   it('skips a template of another scheme and reads the PIX one after it', () => {
