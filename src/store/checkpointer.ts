@@ -6,49 +6,65 @@
 // A PASSIVE checkpoint never lets the WAL start over while writes go on: the log restarts only
 // when a writer finds every frame copied, and under sustained load a commit always lands during
 // the copy. The WAL grew by megabytes a second for as long as the load lasted, and its index,
-// mapped into memory, with it. A TRUNCATE checkpoint from the worker starves: it needs the
-// writer's lock, which group commit almost never leaves free. So once the log holds
-// `restartFrames` frames, the worker says so right after a PASSIVE pass, and the main thread,
-// between two transactions, truncates the WAL itself: it copies only the frames committed since
-// that pass (a few milliseconds, rarely).
+// mapped into memory, with it. A checkpoint that restarts the log from the worker starves: it
+// needs the writer's lock, which group commit almost never leaves free. So once the log holds
+// `restartFrames` frames, the worker copies what it can (a few quick passes, each shorter than
+// the last, until only a handful of frames are left), says so, and the main thread, between two
+// transactions, restarts the log itself: it copies that handful, fsyncs, and the next commit
+// writes from the start of the file.
+//
+// Restart, not truncate: truncating a 32 MiB file took the main thread 15-50 ms, and the commits
+// after it, which had to allocate the file's blocks again, took 4-9 ms each; both were most of
+// the p99 under load. A restart keeps the file and overwrites it, and `journal_size_limit` bounds
+// what stays on disk (docs/PERFORMANCE.md).
 import { createRequire } from 'node:module'
 import { Worker } from 'node:worker_threads'
 import { BUSY_TIMEOUT_MS, type Db } from './db.js'
 
-// After asking for a truncation the worker stays still until the main thread says it is done:
-// a PASSIVE pass of its own at that moment would make the TRUNCATE find the log busy and do
-// nothing, and under sustained writes the WAL then grew past every bound (seen: 13 MB where the
-// restart point is 400 KB, in one run of five on a loaded machine).
+// After asking for a restart the worker stays still until the main thread says it is done: a
+// pass of its own at that moment would hold the checkpoint lock, the restart would find it busy
+// and do nothing, and under sustained writes the WAL grew past every bound (seen: 13 MB where
+// the restart point is 400 KB, in one run of five on a loaded machine).
 const WORKER = `
 const { parentPort, workerData } = require('node:worker_threads')
 const Database = require(workerData.driver)
 let db
 let waiting = false
 try { db = new Database(workerData.path, { fileMustExist: true }); db.pragma('busy_timeout = 1000') } catch {}
+const pass = () => db?.pragma('wal_checkpoint(PASSIVE)')[0]
 const run = () => {
   if (waiting) return
   try {
-    const [passive] = db?.pragma('wal_checkpoint(PASSIVE)') ?? []
-    if (passive && passive.log >= workerData.restartFrames) {
-      waiting = true
-      parentPort.postMessage('truncate')
+    let result = pass()
+    if (!result || result.log < workerData.restartFrames) return
+    // Catch up: each pass copies what was committed during the one before, until one copies
+    // only a handful, or more than the one before (writes outpace the copy: the main thread
+    // copies the rest). \`checkpointed\` counts every frame copied since the log last started.
+    for (let i = 0, last = Infinity; i < workerData.catchUpPasses; i++) {
+      const before = result.checkpointed
+      result = pass()
+      const copied = result.checkpointed - before
+      if (copied <= workerData.leftFrames || copied >= last) break
+      last = copied
     }
+    waiting = true
+    parentPort.postMessage('restart')
   } catch {}
 }
 const timer = setInterval(run, workerData.intervalMs)
 parentPort.on('message', (message) => {
-  if (message === 'truncated') return void (waiting = false)
+  if (message === 'restarted') return void (waiting = false)
   clearInterval(timer); waiting = false; run(); try { db?.close() } catch {} ; parentPort.close()
 })
 `
 
-/** Empties the WAL from the main connection, unless that would wait for a lock. */
-export function truncateWal(db: Db): void {
+/** Copies the frames left and restarts the WAL from the main connection, unless that would wait for a lock. */
+export function restartWal(db: Db): void {
   db.pragma('busy_timeout = 0')
   try {
-    db.pragma('wal_checkpoint(TRUNCATE)')
+    db.pragma('wal_checkpoint(RESTART)')
   } catch {
-    // Busy: the next request to truncate will do it.
+    // Busy: the next request to restart will do it.
   } finally {
     db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`)
   }
@@ -58,17 +74,23 @@ export interface Checkpointer {
   stop(): Promise<void>
 }
 
+/** The WAL's size on disk after a restart, in frames of the restart point: room for a second of writes past it. */
+const KEPT_WAL = 2
+
 /**
  * `onFull` is called when the WAL holds `restartFrames` frames or more (8192: 32 MiB, about three
- * seconds of writes at full speed) and a PASSIVE pass has just copied them. It is handed `done`,
- * to call once it has truncated (or tried): the worker checkpoints nothing until then.
+ * seconds of writes at full speed) and the worker has copied all but a few. It is handed `done`,
+ * to call once it has restarted the WAL (or tried): the worker checkpoints nothing until then.
  */
 export function startCheckpointer(db: Db, path: string, onFull: (done: () => void) => void, intervalMs = 1000, restartFrames = 8192): Checkpointer {
   const driver = createRequire(import.meta.url).resolve('better-sqlite3')
   db.pragma('wal_autocheckpoint = 0')
-  const worker = new Worker(WORKER, { eval: true, workerData: { driver, path, intervalMs, restartFrames } })
+  const frameBytes = (db.pragma('page_size', { simple: true }) as number) + 24
+  db.pragma(`journal_size_limit = ${KEPT_WAL * restartFrames * frameBytes}`)
+  const workerData = { driver, path, intervalMs, restartFrames, catchUpPasses: 4, leftFrames: 64 }
+  const worker = new Worker(WORKER, { eval: true, workerData })
   worker.unref()
-  worker.on('message', () => onFull(() => worker.postMessage('truncated')))
+  worker.on('message', () => onFull(() => worker.postMessage('restarted')))
   // A checkpointer that cannot work costs only disk space (the WAL grows until the next start).
   worker.on('error', () => undefined)
   return {

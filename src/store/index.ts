@@ -1,7 +1,7 @@
 // The store: one SQLite database and the repositories over it. `tx` runs a use case as one
 // synchronous transaction: all of it is written, or none of it.
 import { chargeStore } from './charges.js'
-import { startCheckpointer, truncateWal } from './checkpointer.js'
+import { restartWal, startCheckpointer } from './checkpointer.js'
 import { openDb, type Db } from './db.js'
 import { transactions } from './transactions.js'
 import { eventStore } from './events.js'
@@ -107,7 +107,7 @@ export function openStore(path: string): Store {
   const checkpointer = startCheckpointer(store.db, path, (done) =>
     store.whenIdle(() => {
       try {
-        truncateWal(store.db)
+        restartWal(store.db)
       } finally {
         done()
       }
