@@ -1,44 +1,48 @@
 // createApp: the whole HTTP application from injected parts. No module-level state.
 import { OpenAPIHono } from '@hono/zod-openapi'
+import type { Context } from 'hono'
 import type { MiddlewareHandler, RouterRoute } from 'hono/types'
 import { contractApp, contractDocument, CONTRACT_BASE } from './http/contract/index.js'
 import { mountDocs } from './http/docs.js'
 import type { AppEnv, HttpDeps } from './http/env.js'
-import { refuseLargeBody } from './http/body-limit.js'
+import { MAX_BODY_BYTES, refuseLargeBody } from './http/body-limit.js'
 import { createErrorHandler } from './http/errors.js'
 import { createFallback } from './http/fallback.js'
-import { journal } from './http/journal.js'
+import { createJournaling, journal } from './http/journal.js'
 import { mountLocation } from './http/location.js'
 import { PrefixRouter } from './http/prefix-router.js'
 import type { LocationSigner } from './pix/location.js'
 import { sandboxApp, sandboxDocument, SANDBOX_BASE } from './http/sandbox/index.js'
 import { createUi, UI_BASE } from './ui/index.js'
 
-export const MAX_BODY_BYTES = 1024 * 1024
-
 export function createApp(deps: HttpDeps & { publicUrl: () => string }, signer: LocationSigner) {
-  const router = new PrefixRouter<[MiddlewareHandler<AppEnv>, RouterRoute]>(CONTRACT_BASE)
-  const app = new OpenAPIHono<AppEnv>({ router })
-  const fallback = createFallback(() => app.routes)
+  const journaling = createJournaling(deps)
   const onError = createErrorHandler(deps.log)
+  // Filled once the app exists: the fallback reads the app's routes.
+  let fallback!: ReturnType<typeof createFallback>
   // The journal and the edge rules are one middleware, as each async layer costs every request.
   // Errors of the rules are answered here, inside the journaled span, so they are journaled.
-  app.use(
-    journal(deps, async (c, next) => {
-      try {
-        const refused = fallback.refuseImplicitHead(c, CONTRACT_BASE) ?? (await refuseLargeBody(c, MAX_BODY_BYTES))
-        if (refused) return refused
-        await next()
-        // Answers wait for the commit of what they wrote (group commit: see store/transactions.ts).
-        const commit = deps.sandbox.store.pendingCommit()
-        if (commit) await commit
-      } catch (err) {
-        return onError(err as Error, c)
-      }
-    }),
-  )
+  const edgeMiddleware = journal(journaling, async (c, next) => {
+    try {
+      const refused = fallback.refuseImplicitHead(c, CONTRACT_BASE) ?? (await refuseLargeBody(c, MAX_BODY_BYTES))
+      if (refused) return refused
+      await next()
+      // Answers wait for the commit of what they wrote (group commit: see store/transactions.ts).
+      const commit = deps.sandbox.store.pendingCommit()
+      if (commit) await commit
+    } catch (err) {
+      return onError(err as Error, c)
+    }
+  })
+  // The contract's routes journal themselves (contract/endpoint.ts): the middleware stays out of
+  // their router, so each of them is a lone handler.
+  const router = new PrefixRouter<[MiddlewareHandler<AppEnv>, RouterRoute]>(CONTRACT_BASE, ([handler]) => handler === edgeMiddleware)
+  const app = new OpenAPIHono<AppEnv>({ router })
+  fallback = createFallback(() => app.routes)
+  app.use(edgeMiddleware)
 
-  const contract = contractApp(deps)
+  const edge = { journaling, onError, refuseImplicitHead: (c: Context) => fallback.refuseImplicitHead(c, CONTRACT_BASE) }
+  const contract = contractApp(deps, edge)
   const sandbox = sandboxApp(deps)
   app.route(CONTRACT_BASE, contract)
   app.route(SANDBOX_BASE, sandbox)

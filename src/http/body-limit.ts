@@ -8,14 +8,24 @@ import { AppError } from '../domain/errors.js'
 import { errorResponse } from './errors.js'
 import { header } from './headers.js'
 
-/** A 413 answer when the body is over the limit; undefined when the request may go on. */
-export async function refuseLargeBody(c: Context, maxBytes: number): Promise<Response | undefined> {
+/** The largest body any route reads: larger ones are answered 413 before anything else runs. */
+export const MAX_BODY_BYTES = 1024 * 1024
+
+/**
+ * A 413 answer when the body is over the limit; undefined when the request may go on. Decided at
+ * once from Content-Length; a promise only for a chunked upload, which is read here.
+ */
+export function refuseLargeBody(c: Context, maxBytes: number): Response | undefined | Promise<Response | undefined> {
   const method = c.req.method
   if (method === 'GET' || method === 'HEAD') return undefined
   const length = header(c, 'content-length')
   if (length !== undefined && header(c, 'transfer-encoding') === undefined) {
     return Number(length) > maxBytes ? tooLarge(c) : undefined
   }
+  return readChunked(c, maxBytes)
+}
+
+async function readChunked(c: Context, maxBytes: number): Promise<Response | undefined> {
   const incoming = (c.env as { incoming?: IncomingMessage & { rawBody?: Buffer } } | undefined)?.incoming
   if (!incoming) return undefined
   const chunks: Buffer[] = []

@@ -1,51 +1,103 @@
 // Records every request in the journal (the journal's own endpoints, health checks, the
 // documentation and the dashboard excepted, so polling them does not drown what a test suite
-// wants to count), and tells the live views.
-import type { MiddlewareHandler } from 'hono'
+// wants to count), and tells the live views. Two ways in: `journal`, the middleware every route
+// but the contract's goes through, and `journaled`, which the contract's routes are built with
+// (contract/endpoint.ts) so that each of them is one handler (see there why).
+import type { Context, MiddlewareHandler } from 'hono'
 import type { AppEnv, HttpDeps } from './env.js'
 import { rawHeaders, rawUrl } from './headers.js'
 
 const SKIP = /^\/(?:_sandbox\/(?:requests|health|openapi\.json|ui)|docs|openapi\.json|favicon\.ico)(?:\/|$)/
 
-/**
- * `inner` runs inside the journaled span, as part of this same middleware: each middleware
- * layer costs every request an async frame, and the edge rules need none of their own.
- */
-export function journal(deps: HttpDeps, inner: MiddlewareHandler<AppEnv>): MiddlewareHandler<AppEnv> {
+/** One request on its way to the journal. */
+export interface Span {
+  readonly started: number
+  readonly at: number
+  /** The text the handler answered with `c.json`, kept on the way. */
+  responseBody: string | null
+  /** The request's body as read, when the handler read it itself (undefined: not read). */
+  requestBody?: string | null
+}
+
+type Body = (data: string | null, arg?: unknown, headers?: Record<string, string>) => Response
+
+/** A recorder bound to the dependencies: `open` a span as a request starts, `close` it with the answer. */
+export function createJournaling(deps: HttpDeps) {
   const { clock } = deps.sandbox
+  return {
+    open(c: Context<AppEnv>): Span {
+      const span: Span = { started: performance.now(), at: clock.now(), responseBody: null }
+      // Keep the text the handler answers instead of re-reading the response stream; this is
+      // Hono's own c.json, with the text kept on the way.
+      const body = c.body as Body
+      c.json = ((object: unknown, arg?: unknown, headers?: Record<string, string>) => {
+        span.responseBody = JSON.stringify(object) ?? null
+        return body(span.responseBody, arg, headers ? { 'Content-Type': 'application/json', ...headers } : JSON_TYPE)
+      }) as unknown as typeof c.json
+      return span
+    },
+    close(c: Context<AppEnv>, span: Span, status: number, requestBody: string | null): void {
+      const url = rawUrl(c)
+      const q = url.indexOf('?')
+      const companyId = c.get('principal')?.company.id ?? null
+      deps.journal.record({
+        at: span.at,
+        method: c.req.method,
+        path: c.req.path,
+        query: q < 0 ? '' : url.slice(q),
+        status,
+        durationMs: Math.round((performance.now() - span.started) * 1000) / 1000,
+        companyId,
+        // The headers as received; the journal redacts when it is read.
+        rawHeaders: rawHeaders(c),
+        requestBody,
+        responseBody: span.responseBody,
+      })
+      deps.sandbox.onChange?.({ kind: 'request', companyId })
+    },
+  }
+}
+
+const JSON_TYPE = Object.freeze({ 'Content-Type': 'application/json' })
+
+export type Journaling = ReturnType<typeof createJournaling>
+
+/**
+ * The middleware. `inner` runs inside the journaled span, as part of this same middleware: each
+ * middleware layer costs every request an async frame, and the edge rules need none of their own.
+ */
+export function journal(journaling: Journaling, inner: MiddlewareHandler<AppEnv>): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     if (SKIP.test(c.req.path)) return inner(c, next)
-    const started = performance.now()
-    const at = clock.now()
-    let responseBody: string | null = null
-    // Keep the text the handler answers, instead of re-reading the response stream; this is
-    // Hono's own c.json, with the text kept on the way.
-    const body = c.body as (data: string | null, arg?: unknown, headers?: Record<string, string>) => Response
-    c.json = ((object: unknown, arg?: unknown, headers?: Record<string, string>) => {
-      responseBody = JSON.stringify(object) ?? null
-      return body(responseBody, arg, { 'Content-Type': 'application/json', ...headers })
-    }) as unknown as typeof c.json
+    const span = journaling.open(c)
     const refused = await inner(c, next)
     if (refused) c.res = refused
     const status = c.res.status
     // The body was read by the handler (or is read now, while it is still small enough).
     const requestBody = status === 413 || c.req.method === 'GET' ? null : await c.req.text().catch(() => null)
-    const url = rawUrl(c)
-    const q = url.indexOf('?')
-    const companyId = c.get('principal')?.company.id ?? null
-    deps.journal.record({
-      at,
-      method: c.req.method,
-      path: c.req.path,
-      query: q < 0 ? '' : url.slice(q),
-      status,
-      durationMs: Math.round((performance.now() - started) * 1000) / 1000,
-      companyId,
-      // The headers as received; the journal redacts when it is read.
-      rawHeaders: rawHeaders(c),
-      requestBody,
-      responseBody,
-    })
-    deps.sandbox.onChange?.({ kind: 'request', companyId })
+    journaling.close(c, span, status, requestBody)
+  }
+}
+
+/**
+ * A handler recorded in the journal, which returns its answer without a promise when it has one
+ * at once. `handle` sets `span.requestBody` when it reads the body; when it answered without
+ * reading it (a refusal), the body is read here, as the middleware does.
+ */
+export function journaled(
+  journaling: Journaling,
+  handle: (c: Context<AppEnv>, span: Span) => Response | Promise<Response>,
+): (c: Context<AppEnv>) => Response | Promise<Response> {
+  const finish = (c: Context<AppEnv>, span: Span, res: Response): Response | Promise<Response> => {
+    if (span.requestBody === undefined && res.status !== 413 && c.req.method !== 'GET') {
+      return c.req.text().catch(() => null).then((text) => (journaling.close(c, span, res.status, text), res))
+    }
+    journaling.close(c, span, res.status, span.requestBody ?? null)
+    return res
+  }
+  return (c) => {
+    const span = journaling.open(c)
+    const res = handle(c, span)
+    return res instanceof Promise ? res.then((r) => finish(c, span, r)) : finish(c, span, res)
   }
 }

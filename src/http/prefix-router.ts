@@ -4,6 +4,11 @@
 // beside `/webhooks/{webhook_id}/test`), so Hono fell back to the trie for every route. Here the
 // routes that can match under one prefix (the contract's, and the middleware) get a router of
 // their own, which is a RegExpRouter; every other path goes to a router holding everything.
+//
+// Handlers `keepOut` names are left out of the prefix's router: the contract's routes are each one
+// handler that journals itself (contract/endpoint.ts), and Hono runs a lone handler without
+// composing a chain. A path under the prefix that none of its routes answers (a 404, a 405) is
+// matched on the router holding everything, middleware included.
 import type { Result, Router } from 'hono/router'
 import { RegExpRouter } from 'hono/router/reg-exp-router'
 import { SmartRouter } from 'hono/router/smart-router'
@@ -32,19 +37,23 @@ export class PrefixRouter<T> implements Router<T> {
   readonly #prefixSlash: string
   readonly #under = smart<T>()
   readonly #all = smart<T>()
+  readonly #keepOut: (handler: T) => boolean
 
-  constructor(prefix: string) {
+  constructor(prefix: string, keepOut: (handler: T) => boolean = () => false) {
     this.#prefix = prefix
     this.#prefixSlash = `${prefix}/`
+    this.#keepOut = keepOut
   }
 
   add(method: string, path: string, handler: T): void {
     this.#all.add(method, path, handler)
-    if (mayMatchUnder(path, this.#prefix)) this.#under.add(method, path, handler)
+    if (mayMatchUnder(path, this.#prefix) && !this.#keepOut(handler)) this.#under.add(method, path, handler)
   }
 
   match(method: string, path: string): Result<T> {
-    return (path.startsWith(this.#prefixSlash) ? this.#under : this.#all).match(method, path)
+    if (!path.startsWith(this.#prefixSlash)) return this.#all.match(method, path)
+    const under = this.#under.match(method, path)
+    return under[0].length ? under : this.#all.match(method, path)
   }
 
   /** Which router each side settled on (SmartRouter picks on first match): for tests. */

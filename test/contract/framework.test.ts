@@ -1,5 +1,6 @@
 // A8: everything else, as the real server's framework does it.
 import http from 'node:http'
+import net from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { AUTH, storeSnapshot, startTestSandbox, type TestSandbox } from '../harness.js'
 
@@ -41,6 +42,61 @@ describe('routing', () => {
       body: JSON.stringify({ amount: 100 }),
     })
     expect(res.status).toBe(200)
+  })
+})
+
+/** Sends `head`, waits, then sends `tail` on one raw connection; the answer's status and body. */
+async function inTwoParts(head: string, tail: string, waitMs: number): Promise<{ status: number; body: unknown }> {
+  const { port } = new URL(sb.url)
+  const socket = net.connect(Number(port), '127.0.0.1')
+  await new Promise((r) => socket.once('connect', r))
+  let raw = ''
+  socket.on('data', (d) => (raw += d))
+  socket.write(head)
+  await new Promise((r) => setTimeout(r, waitMs))
+  socket.write(tail)
+  await new Promise<void>((resolve) => {
+    const check = () => (/\r\n\r\n[\s\S]*\}$/.test(raw) ? resolve() : setTimeout(check, 5))
+    check()
+  })
+  socket.destroy()
+  return { status: Number(raw.split(' ')[1]), body: JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4)) }
+}
+
+describe('request bodies, however they arrive', () => {
+  const body = JSON.stringify({ amount: 1234, description: 'sent late' })
+  const head = (extra: string) =>
+    `POST /api/v1/hub/transactions/in HTTP/1.1\r\nHost: x\r\nAuthorization: ${AUTH.main}\r\nContent-Type: application/json\r\n${extra}\r\n`
+
+  it('a body that arrives after its headers is read whole', async () => {
+    const res = await inTwoParts(head(`Content-Length: ${body.length}\r\nConnection: close\r\n`), body, 50)
+    expect(res).toMatchObject({ status: 200, body: { status: 'pending' } })
+    const id = (res.body as { transaction_id: string }).transaction_id
+    expect(sb.sandbox.store.charges.byId(id)).toMatchObject({ amount: 1234, description: 'sent late' })
+  })
+
+  it('a body cut in two packets is read whole', async () => {
+    const res = await inTwoParts(head(`Content-Length: ${body.length}\r\nConnection: close\r\n`) + body.slice(0, 10), body.slice(10), 50)
+    expect(res).toMatchObject({ status: 200, body: { status: 'pending' } })
+    expect(sb.sandbox.store.charges.byId((res.body as { transaction_id: string }).transaction_id)?.description).toBe('sent late')
+  })
+
+  it('a chunked body under the limit is read whole', async () => {
+    const chunked = `${body.length.toString(16)}\r\n${body}\r\n0\r\n\r\n`
+    const res = await inTwoParts(head('Transfer-Encoding: chunked\r\nConnection: close\r\n'), chunked, 20)
+    expect(res).toMatchObject({ status: 200, body: { status: 'pending' } })
+    expect(sb.sandbox.store.charges.byId((res.body as { transaction_id: string }).transaction_id)?.amount).toBe(1234)
+  })
+
+  it('the journal keeps the body as read, a leading BOM dropped as the parser drops it', async () => {
+    const res = await sb.request('POST', '/api/v1/hub/transactions/in', {
+      auth: AUTH.main,
+      body: '\ufeff{"amount": 4321}',
+      headers: { 'content-type': 'application/json' },
+    })
+    expect(res).toMatchObject({ status: 200, body: { status: 'pending' } })
+    const journal = await sb.request('GET', '/_sandbox/requests?limit=1', { auth: `Bearer ${sb.adminToken}` })
+    expect(journal.body.data[0]).toMatchObject({ method: 'POST', status: 200, request: { body: { amount: 4321 } } })
   })
 })
 

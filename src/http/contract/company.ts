@@ -4,7 +4,7 @@ import { isoMicros } from '../../domain/time.js'
 import type { Company } from '../../domain/types.js'
 import type { AppEnv, HttpDeps } from '../env.js'
 import { mount } from '../route.js'
-import { contractChecks } from './pipeline.js'
+import { contractEndpoint, type Edge } from './endpoint.js'
 import { errorResponses } from './responses.js'
 import { CompanyResponse } from './schemas.js'
 
@@ -36,8 +36,7 @@ const bodyOf = (company: Company) => {
   return body
 }
 
-export function mountCompany(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
-  for (const route of companyRoutes) {
-    mount(app, route, contractChecks(deps, null), (c) => c.json(bodyOf(c.get('principal').company), 200))
-  }
+export function mountCompany(app: OpenAPIHono<AppEnv>, deps: HttpDeps, edge: Edge): void {
+  const handler = contractEndpoint(deps, edge, { op: null, handle: (c, who) => c.json(bodyOf(who.company), 200) })
+  for (const route of companyRoutes) mount(app, route, handler)
 }

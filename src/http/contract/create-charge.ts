@@ -5,7 +5,7 @@ import { localDateTime } from '../../domain/time.js'
 import { createCharge } from '../../operations/create-charge.js'
 import type { AppEnv, HttpDeps } from '../env.js'
 import { mount } from '../route.js'
-import { contractChecks } from './pipeline.js'
+import { contractEndpoint, type Edge } from './endpoint.js'
 import { errorResponses } from './responses.js'
 import { ChargeRequest, ChargeResponse, LAX_INT_FIELDS } from './schemas.js'
 
@@ -23,12 +23,11 @@ export const createChargeRoute = createRoute({
   },
 })
 
-export function mountCreateCharge(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
-  mount(app, createChargeRoute, contractChecks(deps, 'charge', { schema: ChargeRequest, laxIntFields: LAX_INT_FIELDS }), (c) => {
-    const who = c.get('principal')
+export function mountCreateCharge(app: OpenAPIHono<AppEnv>, deps: HttpDeps, edge: Edge): void {
+  const body = { schema: ChargeRequest, laxIntFields: LAX_INT_FIELDS }
+  const handler = contractEndpoint(deps, edge, { op: 'charge', body, handle: (c, who, input) => {
     assertProvider(who, 'charge')
-    const body = c.get('body') as z.output<typeof ChargeRequest>
-    const charge = createCharge(deps.sandbox, who, body)
+    const charge = createCharge(deps.sandbox, who, input as z.output<typeof ChargeRequest>)
     return c.json({
       status: charge.status,
       transaction_id: charge.id,
@@ -36,5 +35,6 @@ export function mountCreateCharge(app: OpenAPIHono<AppEnv>, deps: HttpDeps): voi
       qr_code_name: charge.qrCodeName,
       expiration_date: localDateTime(charge.expiresAt, deps.sandbox.store.setup.settings().timezone),
     }, 200)
-  })
+  } })
+  mount(app, createChargeRoute, handler)
 }

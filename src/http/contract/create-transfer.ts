@@ -7,7 +7,7 @@ import { createTransfer } from '../../operations/create-transfer.js'
 import type { AppEnv, HttpDeps } from '../env.js'
 import { header } from '../headers.js'
 import { mount } from '../route.js'
-import { contractChecks } from './pipeline.js'
+import { contractEndpoint, type Edge } from './endpoint.js'
 import { errorResponses } from './responses.js'
 import { LAX_INT_FIELDS, TransferRequest, TransferResponse } from './schemas.js'
 
@@ -38,20 +38,20 @@ function headerOutcome(value: string | undefined, honoured: boolean): TransferOu
   return { status: status as TransferOutcome['status'] }
 }
 
-export function mountCreateTransfer(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
-  const checks = contractChecks(deps, 'transfer', { schema: TransferRequest, laxIntFields: LAX_INT_FIELDS })
-  mount(app, createTransferRoute, checks, (c) => {
-    const who = c.get('principal')
+export function mountCreateTransfer(app: OpenAPIHono<AppEnv>, deps: HttpDeps, edge: Edge): void {
+  const body = { schema: TransferRequest, laxIntFields: LAX_INT_FIELDS }
+  const handler = contractEndpoint(deps, edge, { op: 'transfer', body, handle: (c, who, input) => {
     assertProvider(who, 'transfer')
-    const body = c.get('body') as z.output<typeof TransferRequest>
+    const request = input as z.output<typeof TransferRequest>
     const settings = deps.sandbox.store.setup.settings()
     const transfer = createTransfer(deps.sandbox, who, {
-      amount: body.amount,
-      pixKey: body.pix_key,
-      pixType: body.pix_type,
-      description: body.description,
+      amount: request.amount,
+      pixKey: request.pix_key,
+      pixType: request.pix_type,
+      description: request.description,
       headerOutcome: headerOutcome(header(c, OUTCOME_HEADER), settings.outcome_header),
     })
     return c.json({ status: transfer.status, transaction_id: transfer.id, message: transfer.message }, 200)
-  })
+  } })
+  mount(app, createTransferRoute, handler)
 }

@@ -4,19 +4,20 @@ import type { AppEnv, HttpDeps } from '../env.js'
 import { mountCompany } from './company.js'
 import { mountCreateCharge } from './create-charge.js'
 import { mountCreateTransfer } from './create-transfer.js'
+import type { Edge } from './endpoint.js'
 
 export const CONTRACT_BASE = '/api/v1'
 
-export function contractApp(deps: HttpDeps): OpenAPIHono<AppEnv> {
+export function contractApp(deps: HttpDeps, edge: Edge): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>()
   app.openAPIRegistry.registerComponent('securitySchemes', 'basicAuth', {
     type: 'http',
     scheme: 'basic',
     description: 'base64 of `client_id:client_secret`.',
   })
-  mountCreateCharge(app, deps)
-  mountCreateTransfer(app, deps)
-  mountCompany(app, deps)
+  mountCreateCharge(app, deps, edge)
+  mountCreateTransfer(app, deps, edge)
+  mountCompany(app, deps, edge)
   return app
 }
 

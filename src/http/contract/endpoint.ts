@@ -1,0 +1,100 @@
+// A contract route as one Hono handler: the edge rules, the journal, the order of checks of A3,
+// the handler and the wait for the commit, in one function. Hono runs a lone handler without
+// composing a chain of async middleware, and each step here returns a promise only when it has
+// to wait: a company call answers without one, and a charge waits only for its commit. On two
+// cores the layers of async middleware cost a company call about a fifth of its CPU
+// (docs/PERFORMANCE.md). The control plane and the dashboard keep the middleware (app.ts).
+import type { Context, ErrorHandler } from 'hono'
+import type { z } from 'zod'
+import { assertMayCall } from '../../domain/access.js'
+import { AppError } from '../../domain/errors.js'
+import type { Operation, Principal } from '../../domain/types.js'
+import { authenticateRequest } from '../auth.js'
+import { MAX_BODY_BYTES, refuseLargeBody } from '../body-limit.js'
+import { parseRawBody, readBodyText } from '../body.js'
+import type { AppEnv, HttpDeps } from '../env.js'
+import { journaled, type Journaling, type Span } from '../journal.js'
+import { rejectInvalidJson, validateBody, type RawBody } from '../validation.js'
+
+const FAULT_DETAIL: Record<number, string> = {
+  500: 'Internal server error',
+  501: 'Provider does not support this operation',
+  503: 'Service temporarily unavailable',
+}
+
+/** What every contract route shares: the journal, the edge rules and the error handler. */
+export interface Edge {
+  journaling: Journaling
+  /** A 405 for HEAD where only GET is declared (fallback.ts). */
+  refuseImplicitHead: (c: Context) => Response | undefined
+  onError: ErrorHandler<AppEnv>
+}
+
+export interface Endpoint {
+  /** The operation whose permission the caller needs; null for the company (any caller). */
+  op: Operation | null
+  body?: { schema: z.ZodType; laxIntFields?: readonly string[] }
+  /** Steps 5-7 of A3 and the answer, for a caller who passed the checks; `input` is the validated body. */
+  handle: (c: Context<AppEnv>, who: Principal, input: unknown) => Response
+}
+
+type Answer = Response | Promise<Response>
+
+/** `fn(value)` now, or once `value` resolves: the common path allocates no promise. */
+const then = <T>(value: T | Promise<T>, fn: (v: T) => Answer): Answer => (value instanceof Promise ? value.then(fn) : fn(value))
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+
+/** The handler of one contract route. */
+export function contractEndpoint(deps: HttpDeps, edge: Edge, endpoint: Endpoint): (c: Context<AppEnv>) => Answer {
+  const { store } = deps.sandbox
+  const { op, body, handle } = endpoint
+  const faultOp = op ?? 'company'
+
+  /** Steps 1-4 of A3 once the body (if any) is read, then the handler. */
+  const checked = (c: Context<AppEnv>, raw: RawBody | undefined): Answer => {
+    const style = store.setup.settings().validation_errors
+    if (raw) rejectInvalidJson(raw, style)
+    const who = authenticateRequest(c, deps.authenticate)
+    const fault = store.faults.take(faultOp, who.company.id)
+    const rest = (): Response => {
+      if (fault?.status) throw new AppError('injected_fault', FAULT_DETAIL[fault.status], fault.status)
+      if (op) assertMayCall(who, op)
+      return handle(c, who, body ? validateBody(body.schema, raw!, style, body.laxIntFields) : undefined)
+    }
+    return fault?.delayMs ? sleep(fault.delayMs).then(rest) : rest()
+  }
+
+  // Answers wait for the commit of what they wrote, or of what others wrote before they read
+  // (group commit: see store/transactions.ts).
+  const committed = (res: Answer): Answer => {
+    const commit = store.pendingCommit()
+    return commit ? commit.then(() => res) : res
+  }
+
+  /** Any failure, thrown now or later, answered as the contract answers it. */
+  const guarded = (c: Context<AppEnv>, run: () => Answer): Answer => {
+    try {
+      const res = run()
+      return res instanceof Promise ? res.catch((err) => edge.onError(err as Error, c)) : res
+    } catch (err) {
+      return edge.onError(err as Error, c)
+    }
+  }
+
+  const withBody = (c: Context<AppEnv>, span: Span): Answer =>
+    guarded(c, () =>
+      then(edge.refuseImplicitHead(c) ?? refuseLargeBody(c, MAX_BODY_BYTES), (refused) =>
+        refused ??
+        then(readBodyText(c), (text) => {
+          span.requestBody = text
+          return then(checked(c, parseRawBody(c, text)), (res) => committed(res))
+        }),
+      ),
+    )
+
+  const withoutBody = (c: Context<AppEnv>): Answer =>
+    guarded(c, () => edge.refuseImplicitHead(c) ?? then(checked(c, undefined), (res) => committed(res)))
+
+  return journaled(edge.journaling, body ? withBody : withoutBody)
+}
