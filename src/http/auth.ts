@@ -26,11 +26,18 @@ export function parseBasic(header: string | undefined): BasicCredentials | null 
   return { clientId: decoded.slice(0, colon), secret: decoded.slice(colon + 1) }
 }
 
-/** Authenticates the request's Basic credentials and keeps the principal on the context. */
+/**
+ * Authenticates the request's Basic credentials and keeps the principal on the context. A header
+ * seen before is looked up as it is, without decoding it again, while no identity has changed.
+ */
 export function authenticateRequest(c: Context<AppEnv>, authenticate: Authenticator): Principal {
-  const creds = parseBasic(header(c, 'authorization'))
-  if (!creds) throw new AppError('not_authenticated')
-  const principal = authenticate(creds.clientId, creds.secret)
+  const raw = header(c, 'authorization')
+  let principal = raw === undefined ? undefined : authenticate.cached(raw)
+  if (!principal) {
+    const creds = parseBasic(raw)
+    if (!creds) throw new AppError('not_authenticated')
+    principal = authenticate(creds.clientId, creds.secret, raw)
+  }
   c.set('principal', principal)
   return principal
 }

@@ -13,15 +13,22 @@ const NOT_AUTHENTICATED = new AppError('not_authenticated')
 const DUMMY_HASH = hashSecret('never a real secret')
 const CACHE_LIMIT = 10_000
 
-export type Authenticator = (clientId: string, secret: string) => Principal
+export interface Authenticator {
+  /** Checks the credentials; `cacheKey` (default: the two of them) names the result for `cached`. */
+  (clientId: string, secret: string, cacheKey?: string): Principal
+  /** The principal last authenticated under `cacheKey`, if no identity has changed since. */
+  cached(cacheKey: string): Principal | undefined
+}
 
 export function createAuthenticator(store: Store, environment: Environment = 'sandbox'): Authenticator {
   const cache = new Map<string, { version: number; principal: Principal }>()
-  return (clientId, secret) => {
-    const cacheKey = `${clientId}\u0000${secret}`
+  const cached = (cacheKey: string): Principal | undefined => {
     const hit = cache.get(cacheKey)
-    const version = store.identity.version()
-    if (hit && hit.version === version) return hit.principal
+    return hit && hit.version === store.identity.version() ? hit.principal : undefined
+  }
+  const authenticate = (clientId: string, secret: string, cacheKey = `${clientId}\u0000${secret}`): Principal => {
+    const hit = cached(cacheKey)
+    if (hit) return hit
     // A known and an unknown client id do the same work up to here (one row read, one hash, one
     // comparison), so the time of a refusal does not tell them apart.
     const check = store.identity.credentialCheck(clientId, DUMMY_HASH)
@@ -30,7 +37,8 @@ export function createAuthenticator(store: Store, environment: Environment = 'sa
     const principal = store.identity.principal(clientId)
     if (!principal) throw NOT_AUTHENTICATED
     if (cache.size >= CACHE_LIMIT) cache.clear()
-    cache.set(cacheKey, { version, principal })
+    cache.set(cacheKey, { version: store.identity.version(), principal })
     return principal
   }
+  return Object.assign(authenticate, { cached })
 }
