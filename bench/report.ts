@@ -53,7 +53,11 @@ export function summarize(s: Samples, run: RunFacts) {
       },
       ...run.dashboard,
     },
-    p99_ms: Math.max(...[CHARGE, TRANSFER, COMPANY].map((t) => s.mean(t.name).p99)),
+    // The slowest of the three routes, each the median of its rounds' p99, as ratios are medians
+    // of rounds: a mean let one stalled round (the baseline's own p99 reached 103 ms in one run)
+    // decide the figure. Each round's p99 is kept below.
+    p99_ms: Math.max(...[CHARGE, TRANSFER, COMPANY].map((t) => s.median(t.name, (f) => f.p99))),
+    p99_rounds_ms: Object.fromEntries([CHARGE, TRANSFER, COMPANY].map((t) => [t.name, s.all(t.name).map((f) => f.p99)])),
     start_to_first_200_ms: Math.round(starts[Math.floor(starts.length / 2)]! * 10) / 10,
     peak_rss_mb: Math.round((run.peakRssBytes / 1024 / 1024) * 10) / 10,
     busy: Object.fromEntries([CHARGE, TRANSFER, COMPANY].map((t) => [t.name, s.mean(busy(t))])),

@@ -24,6 +24,13 @@ export class Samples {
     }
   }
 
+  /** The median over the rounds of one figure (the 99th percentile, say): one stalled round does not decide it. */
+  median(name: string, pick: (f: Figures) => number): number {
+    const xs = this.#get(name).map(pick).sort((x, y) => x - y)
+    const mid = xs.length / 2
+    return Math.round((xs.length % 2 ? xs[Math.floor(mid)]! : (xs[mid - 1]! + xs[mid]!) / 2) * 10) / 10
+  }
+
   /** The median over the rounds of the ratio of `a`'s requests per second to `b`'s. */
   ratio(a: string, b: string): number {
     const xs = this.#ratios(a, b)
@@ -35,6 +42,11 @@ export class Samples {
   spread(a: string, b: string): number {
     const xs = this.#ratios(a, b)
     return round3((xs.at(-1)! - xs[0]!) / xs[Math.floor(xs.length / 2)]!)
+  }
+
+  /** Every round's figures of one measurement. */
+  all(name: string): Figures[] {
+    return [...this.#get(name)]
   }
 
   /** Requests per second of every measurement, round by round: the noise the medians hide. */
