@@ -4,6 +4,11 @@
 import type { Figures } from './load.js'
 
 const round3 = (x: number) => Math.round(x * 1000) / 1000
+const medianOf = (values: number[]) => {
+  const xs = [...values].sort((x, y) => x - y)
+  const mid = xs.length / 2
+  return xs.length % 2 ? xs[Math.floor(mid)]! : (xs[mid - 1]! + xs[mid]!) / 2
+}
 
 export class Samples {
   readonly #byName = new Map<string, Figures[]>()
@@ -26,16 +31,12 @@ export class Samples {
 
   /** The median over the rounds of one figure (the 99th percentile, say): one stalled round does not decide it. */
   median(name: string, pick: (f: Figures) => number): number {
-    const xs = this.#get(name).map(pick).sort((x, y) => x - y)
-    const mid = xs.length / 2
-    return Math.round((xs.length % 2 ? xs[Math.floor(mid)]! : (xs[mid - 1]! + xs[mid]!) / 2) * 10) / 10
+    return Math.round(medianOf(this.#get(name).map(pick)) * 10) / 10
   }
 
   /** The median over the rounds of the ratio of `a`'s requests per second to `b`'s. */
   ratio(a: string, b: string): number {
-    const xs = this.#ratios(a, b)
-    const mid = xs.length / 2
-    return round3(xs.length % 2 ? xs[Math.floor(mid)]! : (xs[mid - 1]! + xs[mid]!) / 2)
+    return round3(medianOf(this.#ratios(a, b)))
   }
 
   /** How far apart the rounds' ratios lie: (max - min) / median. */

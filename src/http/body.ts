@@ -38,7 +38,7 @@ type Incoming = IncomingMessage & { rawBody?: Buffer }
 export function readBodyText(c: Context): string | Promise<string> {
   const incoming = (c.env as { incoming?: Incoming } | undefined)?.incoming
   const length = incoming?.headers['content-length']
-  if (!incoming || length === undefined || incoming.headers['transfer-encoding'] !== undefined || incoming.rawBody) return c.req.text()
+  if (!incoming || length === undefined || incoming.headers['transfer-encoding'] !== undefined) return c.req.text()
   return takeBuffered(incoming, Number(length)) ?? Promise.resolve().then(() => takeBuffered(incoming, Number(length)) ?? c.req.text())
 }
 

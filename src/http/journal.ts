@@ -21,6 +21,15 @@ export interface Span {
 
 type Body = (data: string | null, arg?: unknown, headers?: Record<string, string>) => Response
 
+const JSON_TYPE = Object.freeze({ 'Content-Type': 'application/json' })
+
+/**
+ * The body of a request whose handler did not read it, as the journal keeps it: none for a GET
+ * or a 413 (never read), otherwise read now, while it is still small enough.
+ */
+const unreadBody = (c: Context<AppEnv>, status: number): null | Promise<string | null> =>
+  status === 413 || c.req.method === 'GET' ? null : c.req.text().catch(() => null)
+
 /** A recorder bound to the dependencies: `open` a span as a request starts, `close` it with the answer. */
 export function createJournaling(deps: HttpDeps) {
   const { clock } = deps.sandbox
@@ -58,8 +67,6 @@ export function createJournaling(deps: HttpDeps) {
   }
 }
 
-const JSON_TYPE = Object.freeze({ 'Content-Type': 'application/json' })
-
 export type Journaling = ReturnType<typeof createJournaling>
 
 /**
@@ -73,9 +80,7 @@ export function journal(journaling: Journaling, inner: MiddlewareHandler<AppEnv>
     const refused = await inner(c, next)
     if (refused) c.res = refused
     const status = c.res.status
-    // The body was read by the handler (or is read now, while it is still small enough).
-    const requestBody = status === 413 || c.req.method === 'GET' ? null : await c.req.text().catch(() => null)
-    journaling.close(c, span, status, requestBody)
+    journaling.close(c, span, status, await unreadBody(c, status))
   }
 }
 
@@ -89,10 +94,9 @@ export function journaled(
   handle: (c: Context<AppEnv>, span: Span) => Response | Promise<Response>,
 ): (c: Context<AppEnv>) => Response | Promise<Response> {
   const finish = (c: Context<AppEnv>, span: Span, res: Response): Response | Promise<Response> => {
-    if (span.requestBody === undefined && res.status !== 413 && c.req.method !== 'GET') {
-      return c.req.text().catch(() => null).then((text) => (journaling.close(c, span, res.status, text), res))
-    }
-    journaling.close(c, span, res.status, span.requestBody ?? null)
+    const body = span.requestBody === undefined ? unreadBody(c, res.status) : span.requestBody
+    if (body instanceof Promise) return body.then((text) => (journaling.close(c, span, res.status, text), res))
+    journaling.close(c, span, res.status, body)
     return res
   }
   return (c) => {

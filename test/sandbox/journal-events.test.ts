@@ -26,6 +26,21 @@ describe('GET /_sandbox/requests', () => {
     expect(res.body.data[0].company_id).toBe('loja-inativa')
   })
 
+  it('records the refusals at the contract\'s edge too: a 404 and a 405 under /api/v1, a HEAD, a 413', async () => {
+    await sb.request('GET', '/api/v1/nothing', { auth: AUTH.main })
+    await sb.request('GET', CHARGE, { auth: AUTH.main })
+    await sb.request('HEAD', '/api/v1/user/company', { auth: AUTH.main })
+    await sb.request('POST', CHARGE, { auth: AUTH.main, body: JSON.stringify({ amount: 1, description: 'x'.repeat(2 * 1024 * 1024) }) })
+    const res = await sb.admin('GET', '/requests')
+    expect(res.body.data.map((e: { method: string; path: string; status: number }) => `${e.method} ${e.path} ${e.status}`)).toEqual([
+      `POST ${CHARGE} 413`,
+      'HEAD /api/v1/user/company 405',
+      `GET ${CHARGE} 405`,
+      'GET /api/v1/nothing 404',
+    ])
+    expect(res.body.data[0].request.body).toBeNull()
+  })
+
   it('answers "was this called N times?" with filters', async () => {
     for (let i = 0; i < 3; i++) await sb.request('POST', CHARGE, { auth: AUTH.main, json: { amount: 100 } })
     await sb.request('POST', CHARGE, { json: { amount: 100 } })

@@ -15,6 +15,8 @@ describe('mayMatchUnder', () => {
   ])('%s under /api/v1: %s', (path, expected) => expect(mayMatchUnder(path, '/api/v1')).toBe(expected))
 })
 
+const handlers = (result: ReturnType<PrefixRouter<string>['match']>) => result[0].map(([h]) => h)
+
 describe('PrefixRouter', () => {
   const build = () => {
     const r = new PrefixRouter<string>('/api/v1')
@@ -26,7 +28,6 @@ describe('PrefixRouter', () => {
     r.add('POST', '/_sandbox/webhooks/:webhook_id/test', 'test')
     return r
   }
-  const handlers = (result: ReturnType<PrefixRouter<string>['match']>) => result[0].map(([h]) => h)
 
   it('serves the contract from the RegExpRouter, with the middleware first', () => {
     const r = build()
@@ -41,5 +42,27 @@ describe('PrefixRouter', () => {
     expect(handlers(retry)).toEqual(['journal', 'retry'])
     expect(handlers(r.match('POST', '/_sandbox/webhooks/w1/test'))).toEqual(['journal', 'test'])
     expect(r.names[1]).toBe('SmartRouter + TrieRouter')
+  })
+})
+
+describe('PrefixRouter, with the middleware kept out of the prefix', () => {
+  const build = () => {
+    const r = new PrefixRouter<string>('/api/v1', (h) => h === 'journal')
+    for (const [method, path, h] of [['ALL', '/*', 'journal'], ['POST', '/api/v1/hub/transactions/in', 'charge'], ['GET', '/_sandbox/charges', 'list']]) r.add(method!, path!, h!)
+    return r
+  }
+
+  it('gives a contract route its handler alone', () => {
+    expect(handlers(build().match('POST', '/api/v1/hub/transactions/in'))).toEqual(['charge'])
+  })
+
+  it('gives a path under the prefix that no route answers the middleware, so its 404 or 405 is journaled', () => {
+    const r = build()
+    expect(handlers(r.match('GET', '/api/v1/hub/transactions/in'))).toEqual(['journal'])
+    expect(handlers(r.match('GET', '/api/v1/nothing'))).toEqual(['journal'])
+  })
+
+  it('keeps the middleware on every other path', () => {
+    expect(handlers(build().match('GET', '/_sandbox/charges'))).toEqual(['journal', 'list'])
   })
 })
