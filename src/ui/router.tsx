@@ -7,6 +7,7 @@ import type { Child } from 'hono/jsx'
 import { isoMicros } from '../domain/time.js'
 import type { HttpDeps } from '../http/env.js'
 import { detailOf, type Control, type ControlReply } from './control.js'
+import { htmlPage } from './html.js'
 import { Page } from './layout.js'
 import type { LiveHub } from './live.js'
 import { JS } from './script.js'
@@ -117,7 +118,7 @@ export function createUiRouter(deps: HttpDeps & { publicUrl: () => string }, con
           view.flash = { kind: 'error', text: detailOf(err.reply) }
           rendered = { title: err.reply.status === 404 ? 'Not found' : 'Refused', body: <p><a href={UI_BASE}>Back to the overview</a></p>, status: err.reply.status === 404 ? 404 : 200 }
         }
-        return c.html(<Page view={view} title={rendered.title} section={section}>{rendered.body}</Page>, rendered.status ?? 200)
+        return htmlPage(c, <Page view={view} title={rendered.title} section={section}>{rendered.body}</Page>, rendered.status ?? 200)
       })
     },
     /** A POST: reads the form, asks the control plane, and redirects with the answer as the message. */

@@ -5,6 +5,7 @@ import { AppError } from '../domain/errors.js'
 import { ERRORS } from '../http/errors.js'
 import type { HttpDeps } from '../http/env.js'
 import { isAdminToken } from '../http/sandbox/scope.js'
+import { htmlPage } from './html.js'
 import { Document } from './layout.js'
 import { UI_BASE, type Sessions } from './session.js'
 
@@ -54,13 +55,13 @@ function SignInPage({ error, next }: { error?: string; next: string }) {
 const safeNext = (next: unknown) => (typeof next === 'string' && next.startsWith(`${UI_BASE}`) && !next.includes('//') ? next : UI_BASE)
 
 export function mountSignIn(app: Hono<any>, deps: HttpDeps, sessions: Sessions): void {
-  app.get('/sign-in', (c) => c.html(<SignInPage next={safeNext(c.req.query('next'))} />))
+  app.get('/sign-in', (c) => htmlPage(c, <SignInPage next={safeNext(c.req.query('next'))} />))
 
   app.post('/sign-in', async (c) => {
     const form = await c.req.parseBody()
     const field = (name: string) => (typeof form[name] === 'string' ? (form[name] as string).slice(0, MAX_FIELD) : '')
     const next = safeNext(form.next)
-    const refuse = (detail: string) => c.html(<SignInPage error={detail} next={next} />, 401)
+    const refuse = (detail: string) => htmlPage(c, <SignInPage error={detail} next={next} />, 401)
     const token = field('token').trim()
     if (token) {
       if (!isAdminToken(deps, token)) return refuse(`${ERRORS.not_authenticated.detail}: this is not the admin token`)

@@ -1,5 +1,6 @@
 // The dashboard over plain HTTP: kept out of both OpenAPI documents and the journal; its
 // session cookie's attributes; sign-in refusals; the live hub's scoping and coalescing.
+import { AsyncLocalStorage } from 'node:async_hooks'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { createLiveHub } from '../../src/ui/live.js'
 import { AUTH, startTestSandbox, type TestSandbox } from '../harness.js'
@@ -18,6 +19,24 @@ describe('dashboard over HTTP', () => {
     for (const doc of ['/openapi.json', '/_sandbox/openapi.json']) {
       const r = await s.request('GET', doc)
       expect(Object.keys(r.body.paths).filter((p) => p.includes('/ui'))).toEqual([])
+    }
+  })
+
+  // hono/jsx renders inside an AsyncLocalStorage when it finds one; before Node 24 the first
+  // run() installs promise hooks for the process's life, and every later request pays for them
+  // (a fifth fewer contract calls per second after one page view, src/ui/html.ts).
+  it('renders its pages without starting an AsyncLocalStorage', async () => {
+    const run = vi.spyOn(AsyncLocalStorage.prototype, 'run')
+    try {
+      const cookie = (await signIn({ token: s.adminToken })).headers.get('set-cookie')!.split(';')[0]!
+      const pages = [await fetch(`${s.url}/_sandbox/ui/sign-in`), await fetch(`${s.url}/_sandbox/ui/requests`, { headers: { cookie } })]
+      for (const page of pages) {
+        expect(page.status).toBe(200)
+        expect(await page.text()).toMatch(/^<!doctype html>.*<\/html>$/s)
+      }
+      expect(run).not.toHaveBeenCalled()
+    } finally {
+      run.mockRestore()
     }
   })
 
