@@ -20,10 +20,6 @@ export function parseRawBody(c: Context, text: string): RawBody {
   }
 }
 
-export async function readRawBody(c: Context): Promise<RawBody> {
-  return parseRawBody(c, await c.req.text())
-}
-
 // What @hono/node-server decodes bodies with (a leading BOM is dropped, as there).
 const utf8 = new TextDecoder()
 type Incoming = IncomingMessage & { rawBody?: Buffer }

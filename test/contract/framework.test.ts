@@ -100,6 +100,30 @@ describe('request bodies, however they arrive', () => {
   })
 })
 
+// The control plane reads bodies the same way (sandbox/input.ts), and the journal keeps them.
+describe('control-plane bodies, however they arrive', () => {
+  const body = (name: string) => JSON.stringify({ name, balance: 1500 })
+  const head = (extra: string) =>
+    `POST /_sandbox/companies HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${sb.adminToken}\r\nContent-Type: application/json\r\n${extra}\r\n`
+  const sized = (text: string) => head(`Content-Length: ${text.length}\r\nConnection: close\r\n`)
+  const arrivals: [string, (text: string) => [string, string]][] = [
+    ['with its headers', (text) => [sized(text) + text, '']],
+    ['after its headers', (text) => [sized(text), text]],
+    ['cut in two packets', (text) => [sized(text) + text.slice(0, 7), text.slice(7)]],
+    ['chunked', (text) => [head('Transfer-Encoding: chunked\r\nConnection: close\r\n'), `${text.length.toString(16)}\r\n${text}\r\n0\r\n\r\n`]],
+  ]
+
+  it.each(arrivals)('a body %s is read whole and journaled', async (how, split) => {
+    const name = `Arrived ${how}`
+    const res = await inTwoParts(...split(body(name)), 30)
+    expect(res.status).toBe(201)
+    const companyId = (res.body as { company_id: string }).company_id
+    expect(sb.sandbox.store.identity.company(companyId)?.name).toBe(name)
+    const journal = await sb.request('GET', '/_sandbox/requests?path=/_sandbox/companies&limit=1', { auth: `Bearer ${sb.adminToken}` })
+    expect(journal.body.data[0]).toMatchObject({ method: 'POST', status: 201, request: { body: { name, balance: 1500 } } })
+  })
+})
+
 describe('limits and failures', () => {
   it('413 for a body over 1 MiB, before authentication, writing nothing', async () => {
     const before = storeSnapshot(sb)

@@ -1,11 +1,11 @@
 // Declares and mounts one control-plane route: authentication, the admin check where the
-// operation is global, validation against the declaration, then the handler.
+// operation is global, validation against the declaration, then the handler, as one handler.
 import type { OpenAPIHono, RouteConfig } from '@hono/zod-openapi'
 import type { AppEnv, HttpDeps } from '../env.js'
 import { mount, type Step } from '../route.js'
 import { Detail } from './schemas.js'
-import { adminOnly, controlAuth } from './scope.js'
-import { validateInput } from './input.js'
+import { inputValidator } from './input.js'
+import { controlScope } from './scope.js'
 
 const ERRORS = {
   401: { description: 'Missing or wrong credentials.', content: { 'application/json': { schema: Detail } } },
@@ -33,5 +33,13 @@ export function controlRoute(
   handler: Step,
 ): void {
   const declared = declare(route)
-  mount(app, declared, controlAuth(deps), ...(access === 'admin' ? [adminOnly] : []), validateInput(declared), handler)
+  const authorize = controlScope(deps, access)
+  const validate = inputValidator(declared)
+  // One handler rather than a middleware per step: each layer of async middleware costs every
+  // call an async frame, and a test suite creates a tenant or resets before each of its tests.
+  mount(app, declared, (c, next) => {
+    authorize(c)
+    const waiting = validate(c)
+    return waiting ? waiting.then(() => handler(c, next)) : handler(c, next)
+  })
 }

@@ -2,10 +2,10 @@
 // so what /_sandbox/openapi.json publishes is exactly what is enforced. Errors are 422
 // `{detail: "<field>: <reason>"}`; an empty body counts as `{}` where the body is optional.
 import type { RouteConfig } from '@hono/zod-openapi'
-import type { MiddlewareHandler } from 'hono'
+import type { Context } from 'hono'
 import type { z } from 'zod'
 import { AppError } from '../../domain/errors.js'
-import { readRawBody } from '../body.js'
+import { parseRawBody, readBodyText } from '../body.js'
 import type { AppEnv } from '../env.js'
 import { rejectInvalidJson, validateBody } from '../validation.js'
 
@@ -18,20 +18,25 @@ function check(schema: z.ZodType | undefined, value: unknown, where: string): un
   throw new AppError('invalid_input', `${field}: ${issue.code === 'unrecognized_keys' ? `unknown field(s) ${issue.keys.join(', ')}` : issue.message}`)
 }
 
-export function validateInput(route: RouteConfig): MiddlewareHandler<AppEnv> {
+/** Validates the request's params, query and body, and sets them as `input`; waits only for a body still on its way. */
+export function inputValidator(route: RouteConfig): (c: Context<AppEnv>) => void | Promise<void> {
   const req = route.request
   const bodySchema = (req?.body?.content?.['application/json'] as { schema?: z.ZodType } | undefined)?.schema
   const bodyRequired = req?.body?.required === true
-  return async (c, next) => {
+  const validated = (c: Context<AppEnv>, text: string | null): void => {
     const params = check(req?.params as z.ZodType | undefined, c.req.param(), 'path')
     const query = check(req?.query as z.ZodType | undefined, c.req.query(), 'query')
     let body: unknown = {}
     if (bodySchema) {
-      const raw = await readRawBody(c)
+      const raw = parseRawBody(c, text!)
       rejectInvalidJson(raw, 'simple')
       body = raw.kind === 'empty' && !bodyRequired ? check(bodySchema, {}, 'body') : validateBody(bodySchema, raw, 'simple')
     }
     c.set('input', { params, query, body })
-    await next()
+  }
+  return (c) => {
+    if (!bodySchema) return validated(c, null)
+    const text = readBodyText(c)
+    return typeof text === 'string' ? validated(c, text) : text.then((t) => validated(c, t))
   }
 }

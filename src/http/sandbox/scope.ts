@@ -2,7 +2,7 @@
 // Basic credentials see that company only (other companies' ids answer 404) and cannot run
 // global operations (403).
 import { timingSafeEqual } from 'node:crypto'
-import type { MiddlewareHandler } from 'hono'
+import type { Context } from 'hono'
 import { AppError, notFound } from '../../domain/errors.js'
 import type { Principal } from '../../domain/types.js'
 import { authenticateRequest } from '../auth.js'
@@ -30,34 +30,28 @@ export const isAdminToken = (deps: Pick<HttpDeps, 'adminToken'>, token: string):
 /** The scope of a company's authenticated credentials: that company only. */
 export const companyScope = (principal: Principal): Scope => ({ admin: false, companyId: principal.company.id, principal })
 
-export function controlAuth(deps: HttpDeps): MiddlewareHandler<AppEnv> {
-  return async (c, next) => {
+/** Sets the request's scope from its credentials, or throws the refusal (401, or 403 for `admin`). */
+export function controlScope(deps: HttpDeps, access: 'admin' | 'scoped'): (c: Context<AppEnv>) => void {
+  return (c) => {
     c.set('challenges', CHALLENGES)
-    const given = (c.env as { [IN_PROCESS_SCOPE]?: Scope } | undefined)?.[IN_PROCESS_SCOPE]
-    if (given) {
-      if (!given.admin) c.set('principal', given.principal)
-      c.set('scope', given)
-      return next()
-    }
-    const auth = header(c, 'authorization') ?? ''
-    const space = auth.indexOf(' ')
-    const scheme = auth.slice(0, space).toLowerCase()
-    let scope: Scope
-    if (scheme === 'bearer' && isAdminToken(deps, auth.slice(space + 1).trim())) {
-      scope = { admin: true }
-    } else if (scheme === 'basic') {
-      scope = companyScope(authenticateRequest(c, deps.authenticate))
-    } else {
-      throw new AppError('not_authenticated')
-    }
+    const scope = scopeOf(deps, c)
+    if (access === 'admin' && !scope.admin) throw new AppError('forbidden', 'This operation needs the admin token (Authorization: Bearer <token>)')
     c.set('scope', scope)
-    await next()
   }
 }
 
-export const adminOnly: MiddlewareHandler<AppEnv> = async (c, next) => {
-  if (!c.get('scope').admin) throw new AppError('forbidden', 'This operation needs the admin token (Authorization: Bearer <token>)')
-  await next()
+function scopeOf(deps: HttpDeps, c: Context<AppEnv>): Scope {
+  const given = (c.env as { [IN_PROCESS_SCOPE]?: Scope } | undefined)?.[IN_PROCESS_SCOPE]
+  if (given) {
+    if (!given.admin) c.set('principal', given.principal)
+    return given
+  }
+  const auth = header(c, 'authorization') ?? ''
+  const space = auth.indexOf(' ')
+  const scheme = auth.slice(0, space).toLowerCase()
+  if (scheme === 'bearer' && isAdminToken(deps, auth.slice(space + 1).trim())) return { admin: true }
+  if (scheme === 'basic') return companyScope(authenticateRequest(c, deps.authenticate))
+  throw new AppError('not_authenticated')
 }
 
 /** The company a request may see: its own for company credentials; any (or the asked one) for admin. */
