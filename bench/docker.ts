@@ -6,6 +6,7 @@
 import { execFile, spawn } from 'node:child_process'
 import { promisify } from 'node:util'
 import { freePort, ROOT } from './processes.js'
+import { median } from './samples.js'
 
 const IMAGE = process.env.BENCH_DOCKER_IMAGE ?? 'pix-sandbox'
 const RUNS = Number(process.env.BENCH_DOCKER_RUNS ?? 7)
@@ -13,7 +14,6 @@ const TIMEOUT_MS = 30_000
 const exec = promisify(execFile)
 
 const docker = async (...args: string[]) => (await exec('docker', args, { maxBuffer: 1 << 24 })).stdout.trim()
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
 const ms = (x: number) => `${Math.round(x)} ms`
 const mb = (bytes: number) => `${(bytes / 1e6).toFixed(0)} MB`
 

@@ -7,6 +7,7 @@
 import { execFileSync } from 'node:child_process'
 import { Agent, request } from 'node:http'
 import { ROOT } from './processes.js'
+import { median } from './samples.js'
 
 const CALLS = Number(process.env.BENCH_CALLS ?? 1000)
 const BATCHES = 10
@@ -30,11 +31,6 @@ export interface PerTest extends Sequential {
   node_http: Sequential
 }
 
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b)
-  const mid = s.length / 2
-  return s.length % 2 ? s[Math.floor(mid)]! : (s[mid - 1]! + s[mid]!) / 2
-}
 const round = (x: number, digits = 3) => Math.round(x * 10 ** digits) / 10 ** digits
 
 type Post = (url: string, headers: Record<string, string>, body: string) => Promise<number>

@@ -4,7 +4,8 @@
 import type { Figures } from './load.js'
 
 const round3 = (x: number) => Math.round(x * 1000) / 1000
-const medianOf = (values: number[]) => {
+/** The middle value (the mean of the two middle ones for an even count). */
+export const median = (values: number[]): number => {
   const xs = [...values].sort((x, y) => x - y)
   const mid = xs.length / 2
   return xs.length % 2 ? xs[Math.floor(mid)]! : (xs[mid - 1]! + xs[mid]!) / 2
@@ -31,12 +32,12 @@ export class Samples {
 
   /** The median over the rounds of one figure (the 99th percentile, say): one stalled round does not decide it. */
   median(name: string, pick: (f: Figures) => number): number {
-    return Math.round(medianOf(this.#get(name).map(pick)) * 10) / 10
+    return Math.round(median(this.#get(name).map(pick)) * 10) / 10
   }
 
   /** The median over the rounds of the ratio of `a`'s requests per second to `b`'s. */
   ratio(a: string, b: string): number {
-    return round3(medianOf(this.#ratios(a, b)))
+    return round3(median(this.#ratios(a, b)))
   }
 
   /** How far apart the rounds' ratios lie: (max - min) / median. */

@@ -14,6 +14,7 @@ import { MAX_BODY_BYTES, refuseLargeBody } from '../body-limit.js'
 import { parseRawBody, readBodyText } from '../body.js'
 import type { AppEnv, HttpDeps } from '../env.js'
 import { journaled, type Journaling, type Span } from '../journal.js'
+import { after } from '../maybe-async.js'
 import { rejectInvalidJson, validateBody, type RawBody } from '../validation.js'
 
 const FAULT_DETAIL: Record<number, string> = {
@@ -39,9 +40,6 @@ export interface Endpoint {
 }
 
 type Answer = Response | Promise<Response>
-
-/** `fn(value)` now, or once `value` resolves: the common path allocates no promise. */
-const then = <T>(value: T | Promise<T>, fn: (v: T) => Answer): Answer => (value instanceof Promise ? value.then(fn) : fn(value))
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
@@ -84,17 +82,17 @@ export function contractEndpoint(deps: HttpDeps, edge: Edge, endpoint: Endpoint)
 
   const withBody = (c: Context<AppEnv>, span: Span): Answer =>
     guarded(c, () =>
-      then(edge.refuseImplicitHead(c) ?? refuseLargeBody(c, MAX_BODY_BYTES), (refused) =>
+      after(edge.refuseImplicitHead(c) ?? refuseLargeBody(c, MAX_BODY_BYTES), (refused) =>
         refused ??
-        then(readBodyText(c), (text) => {
+        after(readBodyText(c), (text) => {
           span.requestBody = text
-          return then(checked(c, parseRawBody(c, text)), (res) => committed(res))
+          return after(checked(c, parseRawBody(c, text)), (res) => committed(res))
         }),
       ),
     )
 
   const withoutBody = (c: Context<AppEnv>): Answer =>
-    guarded(c, () => edge.refuseImplicitHead(c) ?? then(checked(c, undefined), (res) => committed(res)))
+    guarded(c, () => edge.refuseImplicitHead(c) ?? after(checked(c, undefined), (res) => committed(res)))
 
   return journaled(edge.journaling, body ? withBody : withoutBody)
 }

@@ -3,6 +3,7 @@
 import type { OpenAPIHono, RouteConfig } from '@hono/zod-openapi'
 import type { AppEnv, HttpDeps } from '../env.js'
 import { mount, type Step } from '../route.js'
+import { after } from '../maybe-async.js'
 import { Detail } from './schemas.js'
 import { inputValidator } from './input.js'
 import { controlScope } from './scope.js'
@@ -39,7 +40,6 @@ export function controlRoute(
   // call an async frame, and a test suite creates a tenant or resets before each of its tests.
   mount(app, declared, (c, next) => {
     authorize(c)
-    const waiting = validate(c)
-    return waiting ? waiting.then(() => handler(c, next)) : handler(c, next)
+    return after(validate(c), () => handler(c, next))
   })
 }

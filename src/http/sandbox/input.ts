@@ -7,6 +7,7 @@ import type { z } from 'zod'
 import { AppError } from '../../domain/errors.js'
 import { parseRawBody, readBodyText } from '../body.js'
 import type { AppEnv } from '../env.js'
+import { after } from '../maybe-async.js'
 import { rejectInvalidJson, validateBody } from '../validation.js'
 
 function check(schema: z.ZodType | undefined, value: unknown, where: string): unknown {
@@ -23,20 +24,15 @@ export function inputValidator(route: RouteConfig): (c: Context<AppEnv>) => void
   const req = route.request
   const bodySchema = (req?.body?.content?.['application/json'] as { schema?: z.ZodType } | undefined)?.schema
   const bodyRequired = req?.body?.required === true
-  const validated = (c: Context<AppEnv>, text: string | null): void => {
-    const params = check(req?.params as z.ZodType | undefined, c.req.param(), 'path')
-    const query = check(req?.query as z.ZodType | undefined, c.req.query(), 'query')
-    let body: unknown = {}
-    if (bodySchema) {
-      const raw = parseRawBody(c, text!)
-      rejectInvalidJson(raw, 'simple')
-      body = raw.kind === 'empty' && !bodyRequired ? check(bodySchema, {}, 'body') : validateBody(bodySchema, raw, 'simple')
-    }
-    c.set('input', { params, query, body })
+  const bodyOf = (c: Context<AppEnv>, schema: z.ZodType, text: string): unknown => {
+    const raw = parseRawBody(c, text)
+    rejectInvalidJson(raw, 'simple')
+    return raw.kind === 'empty' && !bodyRequired ? check(schema, {}, 'body') : validateBody(schema, raw, 'simple')
   }
   return (c) => {
-    if (!bodySchema) return validated(c, null)
-    const text = readBodyText(c)
-    return typeof text === 'string' ? validated(c, text) : text.then((t) => validated(c, t))
+    const params = check(req?.params as z.ZodType | undefined, c.req.param(), 'path')
+    const query = check(req?.query as z.ZodType | undefined, c.req.query(), 'query')
+    if (!bodySchema) return c.set('input', { params, query, body: {} })
+    return after(readBodyText(c), (text) => c.set('input', { params, query, body: bodyOf(c, bodySchema, text) }))
   }
 }
