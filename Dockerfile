@@ -57,4 +57,4 @@ HEALTHCHECK --interval=10s --timeout=3s --start-period=5s --retries=3 \
 STOPSIGNAL SIGTERM
 # Exec form: node is PID 1 and receives the stop signal itself (a shell would swallow it).
 # The same command as `npm start` (a test checks): see docs/DESIGN.md, "Memory", for the flag.
-CMD ["node", "--max-semi-space-size=8", "dist/main.js"]
+CMD ["node", "--max-semi-space-size=8", "--no-memory-reducer", "dist/main.js"]
