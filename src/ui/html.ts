@@ -4,29 +4,40 @@
 // - hono/jsx renders inside an AsyncLocalStorage when it finds one, so that async components
 //   keep their context across awaits. Before Node 24, a storage's first run() installs promise
 //   hooks for the rest of the process: from then on every promise pays an init hook. Our pages
-//   are synchronous components; hono/jsx's fallback for runtimes without the storage renders them
-//   the same, so the storage is hidden from it while it looks for one (on its first render).
+//   are synchronous components, which hono/jsx's fallback for runtimes without the storage
+//   renders the same. It looks for the storage once, at its first render, so that render happens
+//   here, at import, with both ways it looks hidden (see `firstRenderWithoutStorage`).
 // - `c.html(<Page/>)` answers with the String object JSX gives; node-server only fast-paths
 //   primitive strings, and builds and streams a full web Response for anything else.
 import type { Context } from 'hono'
+import { jsx } from 'hono/jsx'
 import type { JSX } from 'hono/jsx/jsx-runtime'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import { HtmlEscapedCallbackPhase, resolveCallback } from 'hono/utils/html'
 
-type BuiltinLookup = { getBuiltinModule?: unknown }
+/**
+ * Where hono/jsx looks for AsyncLocalStorage: `process.getBuiltinModule`, and, when the process's
+ * main module is CommonJS (a Jest or mocha suite starting an embedded sandbox), its `require`.
+ */
+const LOOKUPS = ['getBuiltinModule', 'mainModule'] as const
 
-function withoutAsyncLocalStorage<T>(render: () => T): T {
-  const host = process as BuiltinLookup
-  const lookup = host.getBuiltinModule
-  host.getBuiltinModule = undefined
+function firstRenderWithoutStorage(): void {
+  const host = process as unknown as Record<string, unknown>
+  const saved = LOOKUPS.map((name) => Object.getOwnPropertyDescriptor(host, name))
   try {
-    return render()
+    for (const name of LOOKUPS) host[name] = undefined
+    jsx('p', {}).toString()
   } finally {
-    host.getBuiltinModule = lookup
+    LOOKUPS.forEach((name, i) => {
+      const descriptor = saved[i]
+      if (descriptor) Object.defineProperty(host, name, descriptor)
+      else delete host[name]
+    })
   }
 }
 
+firstRenderWithoutStorage()
+
 export async function htmlPage(c: Context<any>, page: JSX.Element, status: ContentfulStatusCode = 200): Promise<Response> {
-  const rendered = withoutAsyncLocalStorage(() => resolveCallback(page, HtmlEscapedCallbackPhase.Stringify, false, {}))
-  return c.html(`${await rendered}`, status)
+  return c.html(`${await resolveCallback(page, HtmlEscapedCallbackPhase.Stringify, false, {})}`, status)
 }
