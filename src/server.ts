@@ -61,7 +61,7 @@ export async function startSandbox(config: Config, opts: { log?: Log; clock?: Cl
       scenarioLoaded = config.scenario
     }
   } catch (err) {
-    store.close()
+    await store.close()
     throw err
   }
 
@@ -100,8 +100,8 @@ export async function startSandbox(config: Config, opts: { log?: Log; clock?: Cl
   const server: ServerType = await new Promise<ServerType>((resolve, reject) => {
     const s = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () => resolve(s))
     s.once('error', reject)
-  }).catch((err: NodeJS.ErrnoException) => {
-    store.close()
+  }).catch(async (err: NodeJS.ErrnoException) => {
+    await store.close()
     const reason = err.code === 'EADDRINUSE' ? 'is already in use (set PORT to choose another)' : `cannot be listened on: ${err.message}`
     throw new StartupError(`${config.host}:${config.port} ${reason}`)
   })
@@ -131,10 +131,7 @@ export async function startSandbox(config: Config, opts: { log?: Log; clock?: Cl
         clearTimeout(force)
         // Sends under way get a few seconds; unsent deliveries stay queued for the next start.
         const settled = Promise.race([webhooks.idle(), new Promise((r) => setTimeout(r, 3000).unref())])
-        settled.then(() => {
-          store.close()
-          resolve()
-        })
+        settled.then(() => store.close()).then(resolve)
       })
       ;(server as any).closeIdleConnections?.()
     }))

@@ -93,11 +93,12 @@ export function startCheckpointer(db: Db, path: string, onFull: (done: () => voi
   worker.on('message', () => onFull(() => worker.postMessage('restarted')))
   // A checkpointer that cannot work costs only disk space (the WAL grows until the next start).
   worker.on('error', () => undefined)
+  // Listened to from the start: a worker that already ended (an error) must not leave stop() waiting.
+  const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()))
   return {
-    stop: () =>
-      new Promise<void>((resolve) => {
-        worker.once('exit', () => resolve())
-        worker.postMessage('stop')
-      }),
+    stop: () => {
+      worker.postMessage('stop')
+      return exited
+    },
   }
 }

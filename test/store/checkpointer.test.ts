@@ -56,7 +56,7 @@ async function writeWithoutPause(file: string, restartFrames: number, ms: number
     }
   } finally {
     await checkpointer.stop()
-    store.close()
+    await store.close()
   }
   if (measuredFrom === null) throw new Error('the checkpointer did not ask for two restarts in 15 s')
   return { largest, afterRestarts, limit }

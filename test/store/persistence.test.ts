@@ -1,18 +1,43 @@
 // A restart on the same DATABASE keeps everything, and the scenario loads into an empty store only.
-import { mkdtempSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, readlinkSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { openDb, schemaVersion } from '../../src/store/db.js'
+import { openStore } from '../../src/store/index.js'
 import { migrations } from '../../src/store/migrations/index.js'
 import { AUTH, startTestSandbox } from '../harness.js'
 
 let dir: string
+const readlinkOrNull = (path: string) => {
+  try {
+    return readlinkSync(path)
+  } catch {
+    return null // closed while listed
+  }
+}
 beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'pix-sandbox-'))))
 afterEach(() => rmSync(dir, { recursive: true, force: true }))
 
 describe('the store', () => {
+  // Every connection, the checkpointer's included, is closed when close() resolves: the last one
+  // folds the WAL back into the file, so what is left is one file, to copy or delete at once.
+  // Linux: the process's open files are read from /proc.
+  it.skipIf(!existsSync('/proc/self/fd'))('is one file, released by every connection, once close() resolves', async () => {
+    const file = join(dir, 'sandbox.db')
+    const store = openStore(file)
+    store.tx(() => store.events.append({ id: 'e1', type: 'test.event', at: 1, companyId: null, data: {} }))
+    await store.pendingCommit()
+    // Once the checkpointer's connection is open too (two descriptors of the file in this process).
+    const opened = () => readdirSync('/proc/self/fd').filter((fd) => readlinkOrNull(`/proc/self/fd/${fd}`) === file).length
+    for (const until = Date.now() + 5000; opened() < 2; await new Promise((r) => setTimeout(r, 5))) {
+      if (Date.now() > until) throw new Error('the checkpointer never opened the store')
+    }
+    await store.close()
+    expect(readdirSync(dir)).toEqual(['sandbox.db'])
+  })
+
   it('keeps charges, transfers and balances across a restart', async () => {
     const database = join(dir, 'nested', 'sandbox.db')
     const first = await startTestSandbox({ database })
