@@ -97,6 +97,8 @@ export function startCheckpointer(db: Db, path: string, onFull: (done: () => voi
   const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()))
   return {
     stop: () => {
+      // Held while it finishes: unref'd, a script awaiting close() would end with the await unsettled.
+      worker.ref()
       worker.postMessage('stop')
       return exited
     },
