@@ -1,16 +1,18 @@
 // What a test suite pays on every file and every test: starting and closing an embedded sandbox
 // (in this process, in memory, after the import), resetting it, creating a tenant, and one
-// charge, each the median of many sequential calls over one keep-alive connection. Tenant and
-// charge are divided by the bare Hono POST, measured in alternating batches with the same client:
-// Node's fetch, as integrators' suites call (and as the targets were set), and node:http, whose
-// lighter client shows more of the server's own cost (context, not targets).
+// charge, each the median of many sequential calls over one keep-alive connection per server.
+// Tenant and charge are divided by the bare Hono POST, called in turn with them, one call each
+// (base, charge, base, charge...), so that both sides of a ratio meet the same moments of a noisy
+// machine; batches of a hundred calls each put 1.19 and 1.43 for one build in two runs. The same
+// client for both sides: Node's fetch, as integrators' suites call (and as the targets were set),
+// and node:http, whose lighter client shows more of the server's own cost (context, not targets).
 import { execFileSync } from 'node:child_process'
 import { Agent, request } from 'node:http'
 import { ROOT } from './processes.js'
 import { median } from './samples.js'
 
-const CALLS = Number(process.env.BENCH_CALLS ?? 1000)
-const BATCHES = 10
+const CALLS = Number(process.env.BENCH_CALLS ?? 1500)
+const WARM_UP = 300
 
 export interface Sequential {
   reset_ms: number
@@ -78,6 +80,43 @@ function firstStart(processes = 7): number {
 
 /** `sandboxUrl`: a production server on an in-memory store with `adminToken`; `baselineUrl`: bench/baseline.mjs. */
 export async function measurePerTest(sandboxUrl: string, adminToken: string, baselineUrl: string): Promise<PerTest> {
+  const admin = { authorization: `Bearer ${adminToken}` }
+  const main = { authorization: `Basic ${Buffer.from('sandbox-client:sandbox-secret').toString('base64')}` }
+  const sequential = async (post: Post): Promise<Sequential> => {
+    const baseline = () => post(`${baselineUrl}/post`, {}, '{"amount":1000}')
+    const kinds = {
+      tenant: () => post(`${sandboxUrl}/_sandbox/companies`, admin, '{"name":"Bench Ltda"}'),
+      charge: () => post(`${sandboxUrl}/api/v1/hub/transactions/in`, main, '{"amount":1000,"description":"bench"}'),
+      reset: () => post(`${sandboxUrl}/_sandbox/reset`, admin, '{}'),
+    }
+    /** `call` in turn with the bare POST: the medians of both. */
+    const paired = async (call: () => Promise<number>) => {
+      const own: number[] = []
+      const base: number[] = []
+      for (let i = 0; i < WARM_UP; i++) await baseline(), await call()
+      for (let i = 0; i < CALLS; i++) base.push(await baseline()), own.push(await call())
+      return { own: median(own), base: median(base) }
+    }
+    // Each starts from the default scenario, as a test after a reset does.
+    await kinds.reset()
+    const tenant = await paired(kinds.tenant)
+    await kinds.reset()
+    const charge = await paired(kinds.charge)
+    const reset = await paired(kinds.reset)
+    return {
+      reset_ms: round(reset.own, 2),
+      tenant_ms: round(tenant.own),
+      charge_p50_ms: round(charge.own),
+      baseline_post_ms: round((tenant.base + charge.base) / 2),
+      tenant_vs_baseline_post: round(tenant.own / tenant.base),
+      charge_vs_baseline_post: round(charge.own / charge.base),
+    }
+  }
+  // Measured first, before this process holds sandboxes of its own.
+  const viaFetch = await sequential(fetchPost)
+  const viaHttp = await sequential(httpPost)
+  agent.destroy()
+
   const first = firstStart()
   const { startSandbox } = (await import(`${ROOT}dist/index.js`)) as typeof import('../src/index.js')
   const starts: number[] = []
@@ -90,35 +129,5 @@ export async function measurePerTest(sandboxUrl: string, adminToken: string, bas
     starts.push(t1 - t0)
     closes.push(performance.now() - t1)
   }
-
-  const admin = { authorization: `Bearer ${adminToken}` }
-  const main = { authorization: `Basic ${Buffer.from('sandbox-client:sandbox-secret').toString('base64')}` }
-  const sequential = async (post: Post): Promise<Sequential> => {
-    const kinds = {
-      baseline: () => post(`${baselineUrl}/post`, {}, '{"amount":1000}'),
-      tenant: () => post(`${sandboxUrl}/_sandbox/companies`, admin, '{"name":"Bench Ltda"}'),
-      charge: () => post(`${sandboxUrl}/api/v1/hub/transactions/in`, main, '{"amount":1000,"description":"bench"}'),
-      reset: () => post(`${sandboxUrl}/_sandbox/reset`, admin, '{}'),
-    }
-    const samples: Record<keyof typeof kinds, number[]> = { baseline: [], tenant: [], charge: [], reset: [] }
-    for (const call of Object.values(kinds)) for (let i = 0; i < 50; i++) await call() // warm-up
-    for (let b = 0; b < BATCHES; b++) {
-      for (const [kind, call] of Object.entries(kinds) as [keyof typeof kinds, () => Promise<number>][]) {
-        for (let i = 0; i < CALLS / BATCHES; i++) samples[kind].push(await call())
-      }
-    }
-    const baseline = median(samples.baseline)
-    return {
-      reset_ms: round(median(samples.reset), 2),
-      tenant_ms: round(median(samples.tenant)),
-      charge_p50_ms: round(median(samples.charge)),
-      baseline_post_ms: round(baseline),
-      tenant_vs_baseline_post: round(median(samples.tenant) / baseline),
-      charge_vs_baseline_post: round(median(samples.charge) / baseline),
-    }
-  }
-  const viaFetch = await sequential(fetchPost)
-  const viaHttp = await sequential(httpPost)
-  agent.destroy()
   return { first_start_ms: round(first, 1), start_ms: round(median(starts), 1), close_ms: round(median(closes), 2), ...viaFetch, node_http: viaHttp }
 }

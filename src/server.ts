@@ -50,6 +50,7 @@ export async function startSandbox(config: Config, opts: { log?: Log; clock?: Cl
         'Check that its folder exists or can be created, and that this user may write there (set DATABASE to choose another path).',
     )
   }
+  store.onLostRecord = (err) => log.error('a write that followed its answer failed', { error: String(err) })
   const clock = opts.clock ?? createClock(undefined, store.setup.meta.get('clock'))
   // The location base is known once the port is bound (PORT=0 picks one); set below.
   const sandbox: Context = { store, clock, ids: createIds(config.seed), locationBase: '', fakes: createFakes(config.seed) }

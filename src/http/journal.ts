@@ -6,6 +6,7 @@
 import type { Context, MiddlewareHandler } from 'hono'
 import type { AppEnv, HttpDeps } from './env.js'
 import { rawHeaders, rawUrl } from './headers.js'
+import type { JournalRecord } from './request-journal.js'
 
 const SKIP = /^\/(?:_sandbox\/(?:requests|health|openapi\.json|ui)|docs|openapi\.json|favicon\.ico)(?:\/|$)/
 
@@ -45,11 +46,15 @@ export function createJournaling(deps: HttpDeps) {
       }) as unknown as typeof c.json
       return span
     },
+    /**
+     * Records the request once its answer is written: at the end of the current task, before the
+     * process reads another request, so a caller who got the answer finds it in the journal.
+     */
     close(c: Context<AppEnv>, span: Span, status: number, requestBody: string | null): void {
       const url = rawUrl(c)
       const q = url.indexOf('?')
       const companyId = c.get('principal')?.company.id ?? null
-      deps.journal.record({
+      const entry: JournalRecord = {
         at: span.at,
         method: c.req.method,
         path: c.req.path,
@@ -61,8 +66,11 @@ export function createJournaling(deps: HttpDeps) {
         rawHeaders: rawHeaders(c),
         requestBody,
         responseBody: span.responseBody,
+      }
+      process.nextTick(() => {
+        deps.journal.record(entry)
+        deps.sandbox.onChange?.({ kind: 'request', companyId })
       })
-      deps.sandbox.onChange?.({ kind: 'request', companyId })
     },
   }
 }

@@ -52,6 +52,5 @@ export function createCharge(ctx: Context, who: Principal, input: NewCharge): Ch
   }, (charge) => {
     store.charges.insert(charge, input.payload != null)
     emit(ctx, 'charge.created', charge.createdAt, charge.companyId, { transaction_id: charge.id, amount: charge.amount })
-    return charge
   })
 }

@@ -58,6 +58,5 @@ export function createTransfer(ctx: Context, who: Principal, input: NewTransfer)
     const data = { transaction_id: transfer.id, amount: transfer.amount, status: transfer.status, message: transfer.message }
     emit(ctx, 'transfer.created', now, transfer.companyId, data)
     emit(ctx, transferEventType(transfer.status), now, transfer.companyId, data)
-    return transfer
-  })
+  }).transfer
 }

@@ -30,8 +30,9 @@ export const DEFAULT_PROVIDERS = {
 /** Needs `ctx.fakes.ready()` when no name is given. */
 export function createTenant(ctx: Context, input: NewTenant): Tenant {
   const { store, ids } = ctx
-  return store.tx(() => {
+  return store.txDecided(() => {
     const now = ctx.clock.now()
+    // Drawn in this order, as seeded runs have always drawn them.
     const companyId = ids.prefixed('co')
     const userId = ids.prefixed('usr')
     const clientId = ids.prefixed('ck')
@@ -44,17 +45,21 @@ export function createTenant(ctx: Context, input: NewTenant): Tenant {
       createdAt: now,
       updatedAt: now,
     }
+    const token = Buffer.from(`${clientId}:${clientSecret}`).toString('base64')
+    return { company, tenant: { companyId, userId, clientId, clientSecret, token }, secretHash: hashSecret(clientSecret) }
+  }, ({ company, tenant, secretHash }) => {
+    const { companyId, userId, clientId } = tenant
+    const now = company.createdAt
     store.identity.insertCompany(company)
     store.identity.insertUser({ id: userId, companyId, name: company.name, permissions: input.permissions ?? ['charge', 'transfer'], createdAt: now })
     for (const direction of ['in', 'out'] as const) {
       const provider = input.providers && direction in input.providers ? input.providers[direction] : DEFAULT_PROVIDERS[direction]
       if (provider) store.identity.setProvider(userId, direction, provider as Provider)
     }
-    store.identity.insertCredential({ clientId, userId, secretHash: hashSecret(clientSecret), environment: 'sandbox', revoked: false, createdAt: now })
+    store.identity.insertCredential({ clientId, userId, secretHash, environment: 'sandbox', revoked: false, createdAt: now })
     if (input.balance) moveMoney(ctx, companyId, userId, input.balance, 'opening', null, now)
     emit(ctx, 'company.created', now, companyId, { company_id: companyId, user_id: userId, name: company.name })
-    return { companyId, userId, clientId, clientSecret, token: Buffer.from(`${clientId}:${clientSecret}`).toString('base64') }
-  })
+  }).tenant
 }
 
 export function updateCompany(ctx: Context, companyId: string, change: { name?: string; apiActive?: boolean }): Company {

@@ -3,6 +3,7 @@
 import { chargeStore } from './charges.js'
 import { restartWal, startCheckpointer } from './checkpointer.js'
 import { openDb, type Db } from './db.js'
+import { deferredRecords } from './deferred.js'
 import { transactions } from './transactions.js'
 import { eventStore } from './events.js'
 import { faultStore } from './faults.js'
@@ -20,9 +21,19 @@ const WIPE_ORDER = [
   'credentials', 'providers', 'users', 'companies', 'pix_keys', 'rules',
 ]
 
-export function createStore(db: Db) {
+export interface StoreOptions {
+  /**
+   * The database is in memory: each use case commits as it ends (a commit writes no file, so
+   * there is nothing for use cases to share), and within `answering` decided use cases write
+   * after their answer (deferred.ts).
+   */
+  inMemory?: boolean
+}
+
+export function createStore(db: Db, { inMemory = false }: StoreOptions = {}) {
   const setup = setupStore(db)
-  const txs = transactions(db)
+  const txs = transactions(db, { groupCommit: !inMemory })
+  const later = deferredRecords((err) => store.onLostRecord(err))
   let depth = 0
   let wipeStatements: { run(): unknown }[] | undefined
   const store = {
@@ -39,6 +50,7 @@ export function createStore(db: Db) {
     setup,
     tx<T>(fn: () => T): T {
       const outermost = depth === 0
+      if (outermost) later.settle()
       depth++
       try {
         return txs.transact(fn)
@@ -52,18 +64,33 @@ export function createStore(db: Db) {
     },
     /**
      * A use case as `decide` (reads and checks; may throw, must not write) then `record` (only
-     * writes), without a savepoint: see transactions.ts. Nested in another use case, it runs in
-     * that one's savepoint like any other.
+     * writes), without a savepoint: see transactions.ts. Answers the decision. Nested in another
+     * use case, it runs in that one's savepoint like any other; within `answering`, in memory,
+     * `record` runs once the answer is written (deferred.ts).
      */
-    txDecided<D, R>(decide: () => D, record: (decision: D) => R): R {
-      if (depth > 0) return store.tx(() => record(decide()))
-      depth++
-      try {
-        // Caches may hold values of any use case of the abandoned group.
-        return txs.transactDecided(decide, record, () => store.refreshCaches())
-      } finally {
-        depth--
-      }
+    txDecided<D>(decide: () => D, record: (decision: D) => void): D {
+      if (depth > 0) return store.tx(() => recorded(decide(), record))
+      later.settle()
+      if (!later.active) return decided(decide, record)
+      const decision = decide()
+      later.add(() => decided(() => decision, record))
+      return decision
+    },
+    /**
+     * Runs `fn`, whose answer is written before the process reads anything else (an HTTP
+     * handler's). In memory, the records of its decided use cases wait until then.
+     */
+    answering<T>(fn: () => T): T {
+      return inMemory ? later.during(fn) : fn()
+    },
+    /**
+     * Told when a record that followed its answer failed: a bug, as decide checks everything
+     * record needs. The server logs it; by default it is thrown in a task of its own, uncaught.
+     */
+    onLostRecord: (err: unknown): void => {
+      setImmediate(() => {
+        throw err
+      })
     },
     /** Runs `fn` outside any transaction: now, or right after the pending commit. */
     whenIdle: txs.whenIdle,
@@ -93,11 +120,22 @@ export function createStore(db: Db) {
     /** Commits what is pending and closes; resolves once nothing holds the store's files (openStore). */
     close(): Promise<void> {
       if (db.open) {
+        later.settle()
         txs.flush()
         db.close()
       }
       return Promise.resolve()
     },
+  }
+  const recorded = <D>(decision: D, record: (decision: D) => void): D => (record(decision), decision)
+  function decided<D>(decide: () => D, record: (decision: D) => void): D {
+    depth++
+    try {
+      // Caches may hold values of any use case of the abandoned group.
+      return txs.transactDecided(decide, (decision) => recorded(decision, record), () => store.refreshCaches())
+    } finally {
+      depth--
+    }
   }
   return store
 }
@@ -105,8 +143,8 @@ export function createStore(db: Db) {
 export type Store = ReturnType<typeof createStore>
 
 export function openStore(path: string): Store {
+  if (path === ':memory:') return createStore(openDb(path), { inMemory: true })
   const store = createStore(openDb(path))
-  if (path === ':memory:') return store
   const checkpointer = startCheckpointer(store.db, path, (done) =>
     store.whenIdle(() => {
       try {

@@ -3,7 +3,8 @@
 // write) instead of paying one each. A use case runs in a savepoint and, failing, rolls back its
 // own savepoint only; or, split into decide and record, without one (`transactDecided`).
 // Nothing is acknowledged before its commit: the HTTP layer awaits `pendingCommit()` before it
-// answers, so an answered write survives a crash.
+// answers, so an answered write survives a crash. In memory there is no file to share a commit
+// for: each use case commits as it ends (`groupCommit: false`; see deferred.ts).
 import type { Db } from './db.js'
 
 interface Pending {
@@ -12,7 +13,12 @@ interface Pending {
   reject: (err: unknown) => void
 }
 
-export function transactions(db: Db) {
+/**
+ * `groupCommit: false` commits each use case as it ends: for a database in memory, whose commit
+ * writes no file and so has nothing to share, while waiting for the turn's end delays every
+ * answer by a turn of the event loop.
+ */
+export function transactions(db: Db, { groupCommit = true } = {}) {
   const begin = db.prepare('BEGIN')
   const commit = db.prepare('COMMIT')
   const rollback = db.prepare('ROLLBACK')
@@ -57,7 +63,22 @@ export function transactions(db: Db) {
     setImmediate(flush)
   }
 
+  /** A use case alone in its transaction, committed as it ends (without group commit). */
+  function alone<T>(fn: () => T, onFailure?: () => void): T {
+    begin.run()
+    try {
+      const result = fn()
+      commit.run()
+      return result
+    } catch (err) {
+      if (db.inTransaction) rollback.run()
+      onFailure?.()
+      throw err
+    }
+  }
+
   function transact<T>(fn: () => T): T {
+    if (!groupCommit && !db.inTransaction) return alone(fn)
     if (!db.inTransaction) open()
     savepoint.run()
     try {
@@ -86,6 +107,14 @@ export function transactions(db: Db) {
    * fails can only be undone with the whole group, so it abandons the group commit.
    */
   function transactDecided<D, R>(decide: () => D, record: (decision: D) => R, onAbandon: () => void): R {
+    if (!groupCommit && !db.inTransaction) {
+      let decided = false
+      return alone(() => {
+        const decision = decide()
+        decided = true
+        return record(decision)
+      }, () => decided && onAbandon())
+    }
     if (!db.inTransaction) open()
     const decision = decide()
     try {

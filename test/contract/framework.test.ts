@@ -1,8 +1,13 @@
 // A8: everything else, as the real server's framework does it.
+import { mkdtempSync, rmSync } from 'node:fs'
 import http from 'node:http'
 import net from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { AUTH, storeSnapshot, startTestSandbox, type TestSandbox } from '../harness.js'
+import { silentLog } from '../../src/log.js'
+import { startSandbox } from '../../src/server.js'
+import { AUTH, request, storeSnapshot, startTestSandbox, testConfig, type TestSandbox } from '../harness.js'
 
 let sb: TestSandbox
 beforeAll(async () => (sb = await startTestSandbox()))
@@ -159,22 +164,54 @@ describe('limits and failures', () => {
   })
 
   it('500 with a plain detail and no stack trace on an unexpected failure, and nothing half-written', async () => {
-    const ledger = sb.sandbox.store.ledger
-    const original = ledger.apply
-    ledger.apply = () => {
+    // On a file store, where an answer waits for its writes.
+    const dir = mkdtempSync(join(tmpdir(), 'pix-failure-'))
+    const fileSb = await startTestSandbox({ database: join(dir, 'sandbox.db') })
+    fileSb.sandbox.store.ledger.apply = () => {
       throw new Error('disk on fire at /secret/path.ts:42')
     }
     try {
-      const before = storeSnapshot(sb)
-      const res = await sb.request('POST', '/api/v1/hub/transactions/out', {
+      const before = storeSnapshot(fileSb)
+      const res = await fileSb.request('POST', '/api/v1/hub/transactions/out', {
         auth: AUTH.main,
         json: { amount: 100, pix_key: 'maria@example.com', pix_type: 'EMAIL' },
       })
       expect(res).toMatchObject({ status: 500, body: { detail: 'Internal server error' } })
       expect(res.text).not.toMatch(/disk on fire|secret|\.ts/)
-      expect(storeSnapshot(sb)).toEqual(before)
+      expect(storeSnapshot(fileSb)).toEqual(before)
     } finally {
-      ledger.apply = original
+      await fileSb.close()
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+
+  it('in memory, where the writes follow the answer, an unexpected failure is logged and leaves nothing half-written', async () => {
+    const errors: string[] = []
+    const log = { ...silentLog, error: (msg: string, fields?: Record<string, unknown>) => void errors.push(`${msg} ${JSON.stringify(fields)}`) }
+    const memorySb = await startSandbox(testConfig(), { log })
+    const original = memorySb.sandbox.store.ledger.apply
+    memorySb.sandbox.store.ledger.apply = () => {
+      throw new Error('disk on fire')
+    }
+    try {
+      const before = storeSnapshot(memorySb).tables
+      const res = await request(memorySb.url, 'POST', '/api/v1/hub/transactions/out', {
+        auth: AUTH.main,
+        json: { amount: 100, pix_key: 'maria@example.com', pix_type: 'EMAIL' },
+      })
+      expect(res.status).toBe(200)
+      expect(errors).toEqual([expect.stringMatching(/^a write that followed its answer failed .*disk on fire/)])
+      expect(storeSnapshot(memorySb).tables).toEqual(before)
+      // The store goes on.
+      memorySb.sandbox.store.ledger.apply = original
+      const next = await request(memorySb.url, 'POST', '/api/v1/hub/transactions/out', {
+        auth: AUTH.main,
+        json: { amount: 100, pix_key: 'maria@example.com', pix_type: 'EMAIL' },
+      })
+      expect(next.status).toBe(200)
+      expect(memorySb.sandbox.store.transfers.byId((next.body as { transaction_id: string }).transaction_id)).toBeDefined()
+    } finally {
+      await memorySb.close()
     }
   })
 })

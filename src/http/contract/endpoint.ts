@@ -58,7 +58,8 @@ export function contractEndpoint(deps: HttpDeps, edge: Edge, endpoint: Endpoint)
     const rest = (): Response => {
       if (fault?.status) throw new AppError('injected_fault', FAULT_DETAIL[fault.status], fault.status)
       if (op) assertMayCall(who, op)
-      return handle(c, who, body ? validateBody(body.schema, raw!, style, body.laxIntFields) : undefined)
+      const input = body ? validateBody(body.schema, raw!, style, body.laxIntFields) : undefined
+      return store.answering(() => handle(c, who, input))
     }
     return fault?.delayMs ? sleep(fault.delayMs).then(rest) : rest()
   }

@@ -38,8 +38,9 @@ export function controlRoute(
   const validate = inputValidator(declared)
   // One handler rather than a middleware per step: each layer of async middleware costs every
   // call an async frame, and a test suite creates a tenant or resets before each of its tests.
+  const { store } = deps.sandbox
   mount(app, declared, (c, next) => {
     authorize(c)
-    return after(validate(c), () => handler(c, next))
+    return after(validate(c), () => store.answering(() => handler(c, next)))
   })
 }
