@@ -36,6 +36,17 @@ export function createStore(db: Db, { inMemory = false }: StoreOptions = {}) {
   const later = deferredRecords((err) => store.onLostRecord(err))
   let depth = 0
   let wipeStatements: { run(): unknown }[] | undefined
+  const recorded = <D>(decision: D, record: (decision: D) => void): D => (record(decision), decision)
+  /** A decided use case recorded now. */
+  function decided<D>(decide: () => D, record: (decision: D) => void): D {
+    depth++
+    try {
+      // Caches may hold values of any use case of the abandoned group.
+      return txs.transactDecided(decide, (decision) => recorded(decision, record), () => store.refreshCaches())
+    } finally {
+      depth--
+    }
+  }
   const store = {
     db,
     identity: identityStore(db),
@@ -78,9 +89,12 @@ export function createStore(db: Db, { inMemory = false }: StoreOptions = {}) {
     },
     /**
      * Runs `fn`, whose answer is written before the process reads anything else (an HTTP
-     * handler's). In memory, the records of its decided use cases wait until then.
+     * handler's). In memory, the records of its decided use cases wait until then; what others
+     * queued is recorded first, so a handler never reads around a write already answered (as
+     * pipelined requests, whose handlers share a task, could).
      */
     answering<T>(fn: () => T): T {
+      later.settle()
       return inMemory ? later.during(fn) : fn()
     },
     /**
@@ -126,16 +140,6 @@ export function createStore(db: Db, { inMemory = false }: StoreOptions = {}) {
       }
       return Promise.resolve()
     },
-  }
-  const recorded = <D>(decision: D, record: (decision: D) => void): D => (record(decision), decision)
-  function decided<D>(decide: () => D, record: (decision: D) => void): D {
-    depth++
-    try {
-      // Caches may hold values of any use case of the abandoned group.
-      return txs.transactDecided(decide, (decision) => recorded(decision, record), () => store.refreshCaches())
-    } finally {
-      depth--
-    }
   }
   return store
 }

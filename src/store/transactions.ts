@@ -108,12 +108,9 @@ export function transactions(db: Db, { groupCommit = true } = {}) {
    */
   function transactDecided<D, R>(decide: () => D, record: (decision: D) => R, onAbandon: () => void): R {
     if (!groupCommit && !db.inTransaction) {
-      let decided = false
-      return alone(() => {
-        const decision = decide()
-        decided = true
-        return record(decision)
-      }, () => decided && onAbandon())
+      // Alone, nothing else writes between a decision and its record: no need to decide inside.
+      const decision = decide()
+      return alone(() => record(decision), onAbandon)
     }
     if (!db.inTransaction) open()
     const decision = decide()

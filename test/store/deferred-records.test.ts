@@ -33,6 +33,13 @@ describe('records that follow their answer', () => {
     expect(ids(store)).toEqual(['a0', 'b1'])
   })
 
+  it('a handler reads the writes answered before it, even in the same task (pipelined requests)', () => {
+    const store = openStore(':memory:')
+    store.answering(() => appendNext(store, 'a'))
+    // A plain read, no use case: the next handler's answering records what is queued first.
+    expect(store.answering(() => ids(store))).toEqual(['a0'])
+  })
+
   it('a write that fails is reported, leaves nothing behind, and the others are still made', async () => {
     const store = openStore(':memory:')
     const lost: unknown[] = []
