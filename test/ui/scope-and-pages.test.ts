@@ -131,13 +131,12 @@ describe.skipIf(!CHROMIUM)(`dashboard scope and pages in a browser${SKIP_REASON 
         await new Promise((r) => setTimeout(r, 10))
       }
 
-      const answered = Date.now()
       release()
       await deliveries.locator('.badge', { hasText: 'delivered' }).waitFor()
       const attempt = deliveries.locator('details.attempt summary', { hasText: '204' })
       await attempt.waitFor()
-      // Pushed by the stream (flushed every 250 ms), not found by a re-read every 3 s.
-      expect(Date.now() - answered).toBeLessThan(2000)
+      // Pushed by the stream: the page's only timer is its 1 s clock, so nothing polled for it.
+      // (No wall-clock bound here: on a loaded machine it only measured the machine.)
       expect(await page.evaluate(() => (globalThis as any).intervals)).toEqual([1000])
 
       await attempt.click()

@@ -117,9 +117,8 @@ describe('standard format', () => {
     rx.fallback = { status: 503, headers: { 'retry-after': '0' } }
     await sb.admin('POST', '/webhooks', { url: rx.url })
     await pay((await charge()).transaction_id)
-    await rx.waitFor(1)
-    await new Promise((r) => setTimeout(r, 50))
-    expect((await deliveries())[0].next_attempt_at).toBe('2026-03-01T12:00:02.000000Z') // a day asked, the schedule's longest given
+    const [first] = await recorded(1)
+    expect(first.next_attempt_at).toBe('2026-03-01T12:00:02.000000Z') // a day asked, the schedule's longest given
     await sb.admin('POST', '/clock/advance', { seconds: 2 })
     expect(rx.received).toHaveLength(2)
     const [second] = await deliveries()
@@ -152,7 +151,8 @@ describe('standard format', () => {
       await pay(c.transaction_id)
       times.push(performance.now() - started)
     }
-    expect(Math.max(...times)).toBeLessThan(1000)
+    // Held, each pair would take the receiver's 3 s; the margin below that is for a loaded machine.
+    expect(Math.max(...times)).toBeLessThan(2500)
     expect(rx.received.length).toBeGreaterThan(0)
   })
 })

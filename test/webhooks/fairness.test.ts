@@ -27,6 +27,12 @@ const payCharge = async (auth: string) => {
   const c = (await sb.request('POST', '/api/v1/hub/transactions/in', { auth, json: { amount: 1000 } })).body
   return sb.admin('POST', `/charges/${c.transaction_id}/pay`)
 }
+/**
+ * What "not held" means in wall-clock time: holding would cost the 15 s delivery timeout or a
+ * 60 s chaos delay, while a loaded 2-core machine answers within a second or two.
+ */
+const NOT_HELD_MS = 5_000
+
 /** Pays a charge of the other company and says how long its charge.paid took to arrive. */
 const otherDeliveryMs = async () => {
   const before = rx.received.length
@@ -42,13 +48,13 @@ it('a company with every subscription silent and hundreds of deliveries due does
   await subscribe(OTHER, rx.url)
   for (let i = 0; i < 15; i++) await payCharge(AUTH.main) // 300 deliveries due to receivers that never answer
   await silent.waitFor(MAX_IN_FLIGHT_PER_COMPANY)
-  expect(await otherDeliveryMs()).toBeLessThan(1000)
+  expect(await otherDeliveryMs()).toBeLessThan(NOT_HELD_MS)
   // Rounds ran after the other company's event: the silent company still holds only its own slots.
   expect(silent.count()).toBe(MAX_IN_FLIGHT_PER_COMPANY)
   // And virtual time can move: advance does not wait for sends it did not start.
   const started = Date.now()
   expect((await sb.admin('POST', '/clock/advance', { seconds: 1 })).status).toBe(200)
-  expect(Date.now() - started).toBeLessThan(1000)
+  expect(Date.now() - started).toBeLessThan(NOT_HELD_MS)
 })
 
 it('a subscription holds at most its own slots; the rest of its queue waits its turn', async () => {
@@ -56,7 +62,7 @@ it('a subscription holds at most its own slots; the rest of its queue waits its 
   await subscribe(OTHER, rx.url)
   for (let i = 0; i < 8; i++) await payCharge(AUTH.main)
   await silent.waitFor(MAX_IN_FLIGHT_PER_SUBSCRIPTION)
-  expect(await otherDeliveryMs()).toBeLessThan(1000)
+  expect(await otherDeliveryMs()).toBeLessThan(NOT_HELD_MS)
   expect(silent.count()).toBe(MAX_IN_FLIGHT_PER_SUBSCRIPTION)
 })
 
@@ -69,7 +75,7 @@ it("a test message held 60 s by one company's chaos does not hold another compan
   await new Promise((r) => setTimeout(r, 100))
   const started = Date.now()
   const test = await sb.request('POST', `/_sandbox/webhooks/${mine.id}/test`, { auth: OTHER })
-  expect(Date.now() - started).toBeLessThan(1000)
+  expect(Date.now() - started).toBeLessThan(NOT_HELD_MS)
   expect(test.body).toMatchObject({ event_type: 'webhook.test', status: 'delivered' })
   aborted.abort()
   await slowTest
@@ -87,7 +93,7 @@ it('advance runs the retries that became due before it answers, but not a send h
   await sb.request('PUT', `/_sandbox/webhooks/${held.id}/chaos`, { auth: AUTH.main, json: { delay_ms: 60_000 } })
   const started = Date.now()
   await sb.admin('POST', '/clock/advance', { seconds: 2 })
-  expect(Date.now() - started).toBeLessThan(1000)
+  expect(Date.now() - started).toBeLessThan(NOT_HELD_MS)
   expect(rx.received.map((m) => m.path)).toEqual(expect.arrayContaining(['/held', '/other', '/other']))
   expect(rx.received).toHaveLength(3)
 })
