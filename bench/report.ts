@@ -111,6 +111,7 @@ export function report(r: Results, judged: Judged[]): void {
     ...judged.map((j) => row([j.figure, j.value, `${j.op} ${j.target}`, j.met ? 'yes' : 'NO'])),
     '',
     `per test (medians of sequential calls, one connection): startSandbox() ${t.start_ms} ms once warm; fetch: tenant ${t.tenant_ms} ms against ${t.tenant_baseline_post_ms} ms for the bare POST in turn with it, charge ${t.charge_p50_ms} ms against ${t.charge_baseline_post_ms} ms`,
+    `  their first calls, before the JIT settles: charge ${t.charge_first_calls_vs_baseline_post}x (a fresh server), tenant ${t.tenant_first_calls_vs_baseline_post}x`,
     `  with node:http: tenant ${t.node_http.tenant_ms} ms (${t.node_http.tenant_vs_baseline_post}x), charge ${t.node_http.charge_p50_ms} ms (${t.node_http.charge_vs_baseline_post}x), bare POST ${t.node_http.tenant_baseline_post_ms} / ${t.node_http.charge_baseline_post_ms} ms, reset ${t.node_http.reset_ms} ms`,
     '',
     'context (not targets):',
