@@ -5,14 +5,15 @@ import { describe, expect, it } from 'vitest'
 import { openDb } from '../../src/store/db.js'
 import { createStore } from '../../src/store/index.js'
 
-// Group commit is for stores on a file; in memory each use case commits as it ends (deferred.ts).
-const openStore = () => createStore(openDb(':memory:'))
-const count = (store: ReturnType<typeof openStore>) => store.db.prepare('SELECT count(*) FROM events').pluck().get()
+// Group commit is for stores on a file: openStore(':memory:') commits each use case as it ends
+// (deferred.ts), so these tests build a group-committing store over an in-memory database.
+const groupCommittingStore = () => createStore(openDb(':memory:'))
+const count = (store: ReturnType<typeof groupCommittingStore>) => store.db.prepare('SELECT count(*) FROM events').pluck().get()
 const event = (id: string) => ({ id, type: 'test.event', at: 1, companyId: null, data: {} })
 
 describe('group commit', () => {
   it('commits every use case of a turn together, once', async () => {
-    const store = openStore()
+    const store = groupCommittingStore()
     store.tx(() => store.events.append(event('a')))
     const commit = store.pendingCommit()
     expect(commit).toBeInstanceOf(Promise)
@@ -26,7 +27,7 @@ describe('group commit', () => {
   })
 
   it('a refusal while deciding leaves the other use cases of the group alone', async () => {
-    const store = openStore()
+    const store = groupCommittingStore()
     store.tx(() => store.events.append(event('kept')))
     expect(() => store.txDecided(() => { throw new Error('refused') }, () => store.events.append(event('never')))).toThrow('refused')
     await store.pendingCommit()
@@ -34,7 +35,7 @@ describe('group commit', () => {
   })
 
   it('a failure after writing abandons the whole group: nothing kept, everyone waiting told', async () => {
-    const store = openStore()
+    const store = groupCommittingStore()
     store.tx(() => store.events.append(event('neighbour')))
     const neighbourCommit = store.pendingCommit()!
     expect(() =>
@@ -52,7 +53,7 @@ describe('group commit', () => {
   })
 
   it('a plain use case that fails rolls back its own writes only', async () => {
-    const store = openStore()
+    const store = groupCommittingStore()
     store.tx(() => store.events.append(event('kept')))
     expect(() => store.tx(() => { store.events.append(event('undone')); throw new Error('no') })).toThrow('no')
     await store.pendingCommit()
