@@ -4,7 +4,7 @@
 import type { z } from 'zod'
 import type { Control } from './control.js'
 import type { paths } from './openapi.js'
-import type { settingsSchema } from '../scenarios/schema.js'
+import type { settingsSchema } from '../scenarios/settings.js'
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent'
 /** Scenario settings (README, "Scenarios"), e.g. `{ charge_ttl_seconds: 60 }`. */

@@ -1,16 +1,17 @@
 // The domain's vocabulary: plain types, no I/O. Money is integer cents, time epoch microseconds.
 import type { Micros } from '../clock.js'
+import type { ChargeRule, Provider, Rules, TransferOutcome, TransferRule } from '../scenarios/schema.js'
+import type { Settings } from '../scenarios/settings.js'
 
 export type Operation = 'charge' | 'transfer'
 export type Direction = 'in' | 'out'
 export type Environment = 'sandbox' | 'production'
-export type PixType = 'CPF' | 'CNPJ' | 'EMAIL' | 'PHONE'
-export const PIX_TYPES: readonly PixType[] = ['CPF', 'CNPJ', 'EMAIL', 'PHONE']
+export const PIX_TYPES = ['CPF', 'CNPJ', 'EMAIL', 'PHONE'] as const
+export type PixType = (typeof PIX_TYPES)[number]
 
-export interface Provider {
-  name: string
-  operations: Operation[]
-}
+// Shapes a scenario file declares are defined by its schema (types only: nothing of zod is
+// loaded here), so a field added there reaches every use of them.
+export type { ChargeRule, Provider, Rules, Settings, TransferOutcome, TransferRule }
 
 /** The operation each direction carries: charges come in, transfers go out. */
 export const DIRECTION_OF: Record<Operation, Direction> = { charge: 'in', transfer: 'out' }
@@ -88,49 +89,6 @@ export interface PixKeyEntry {
   type: PixType
   active: boolean
   ownerName: string | null
-}
-
-export interface Settings {
-  charge_ttl_seconds: number
-  timezone: string
-  validation_errors: 'simple' | 'fastapi'
-  insufficient_balance: 'reject' | 'failed'
-  unknown_pix_keys: 'accept' | 'reject'
-  outcome_header: boolean
-  webhook_retry_seconds: number[]
-}
-
-export const DEFAULT_SETTINGS: Settings = {
-  charge_ttl_seconds: 3600,
-  timezone: 'America/Sao_Paulo',
-  validation_errors: 'simple',
-  insufficient_balance: 'reject',
-  unknown_pix_keys: 'accept',
-  outcome_header: true,
-  webhook_retry_seconds: [1, 5, 30, 120, 600],
-}
-
-export interface ChargeRule {
-  when: { amount?: number; description_contains?: string }
-  then: { auto_pay_after_seconds?: number; auto_cancel_after_seconds?: number }
-}
-
-export interface TransferOutcome {
-  status: TransferStatus
-  message?: string
-  settle_after_seconds?: number
-  final_status?: 'success' | 'failed'
-  final_message?: string
-}
-
-export interface TransferRule {
-  when: { pix_key?: string; pix_type?: PixType; amount?: number; amount_gte?: number }
-  then: TransferOutcome
-}
-
-export interface Rules {
-  charges: ChargeRule[]
-  transfers: TransferRule[]
 }
 
 export interface SandboxEvent {

@@ -2,7 +2,7 @@
 // key by key; companies and keys with an existing id are replaced (with everything they own),
 // others are added; rules are appended. Opening balances are ledger entries like any other.
 import { AppError } from '../domain/errors.js'
-import type { Company, Provider, Rules } from '../domain/types.js'
+import type { Company } from '../domain/types.js'
 import type { Scenario } from '../scenarios/schema.js'
 import { hashSecret } from './authenticate.js'
 import { emit, moveMoney, type Context } from './context.js'
@@ -32,7 +32,7 @@ export function applyScenario(ctx: Context, scenario: Scenario, name: string, ba
         store.identity.insertUser({ id: u.id, companyId: c.id, name: u.name ?? u.id, permissions: u.permissions, createdAt: now })
         for (const direction of ['in', 'out'] as const) {
           const p = u.providers[direction]
-          if (p) store.identity.setProvider(u.id, direction, p as Provider)
+          if (p) store.identity.setProvider(u.id, direction, p)
         }
         for (const cr of u.credentials) {
           if (store.identity.clientIdTaken(cr.client_id)) {
@@ -51,9 +51,9 @@ export function applyScenario(ctx: Context, scenario: Scenario, name: string, ba
       }
     }
     for (const k of scenario.pix_keys) {
-      store.setup.putPixKey({ key: k.key, type: k.type as never, active: k.active, ownerName: k.owner_name ?? null })
+      store.setup.putPixKey({ key: k.key, type: k.type, active: k.active, ownerName: k.owner_name ?? null })
     }
-    store.setup.appendRules(scenario.rules as Rules)
+    store.setup.appendRules(scenario.rules)
     if (base) store.setup.meta.set('scenario', name)
     emit(ctx, 'scenario.applied', now, null, { name, companies: scenario.companies.map((c) => c.id) })
   })

@@ -25,7 +25,7 @@ export interface Tenant {
 export const DEFAULT_PROVIDERS = {
   in: { name: 'Sandbox Bank', operations: ['charge'] },
   out: { name: 'Sandbox Bank', operations: ['transfer'] },
-} as const satisfies Record<string, Provider>
+} satisfies Record<'in' | 'out', Provider>
 
 /** Needs `ctx.fakes.ready()` when no name is given. */
 export function createTenant(ctx: Context, input: NewTenant): Tenant {
@@ -54,7 +54,7 @@ export function createTenant(ctx: Context, input: NewTenant): Tenant {
     store.identity.insertUser({ id: userId, companyId, name: company.name, permissions: input.permissions ?? ['charge', 'transfer'], createdAt: now })
     for (const direction of ['in', 'out'] as const) {
       const provider = input.providers && direction in input.providers ? input.providers[direction] : DEFAULT_PROVIDERS[direction]
-      if (provider) store.identity.setProvider(userId, direction, provider as Provider)
+      if (provider) store.identity.setProvider(userId, direction, provider)
     }
     store.identity.insertCredential({ clientId, userId, secretHash, environment: 'sandbox', revoked: false, createdAt: now })
     if (input.balance) moveMoney(ctx, companyId, userId, input.balance, 'opening', null, now)

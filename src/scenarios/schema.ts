@@ -2,17 +2,16 @@
 // and the JSON Schema that editors use is generated from it (npm run schema).
 import { z } from '@hono/zod-openapi'
 import { MAX_AMOUNT } from '../domain/money.js'
-import { isValidTimeZone } from '../domain/time.js'
 import { PIX_TYPES } from '../domain/types.js'
 import { MAX_PIX_KEY_LENGTH, pixKeyProblem } from '../pix/keys.js'
+import { seconds, settingsSchema } from './settings.js'
 
 const id = z
   .string()
   .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'must be 1-64 characters of letters, digits, ".", "_" or "-"')
 const operation = z.enum(['charge', 'transfer'])
-const pixType = z.enum(PIX_TYPES as [string, ...string[]])
+const pixType = z.enum(PIX_TYPES)
 const amount = z.int().min(1).max(MAX_AMOUNT)
-const seconds = z.int().min(0).max(10 * 365 * 86400)
 
 export const providerSchema = z
   .object({ name: z.string().min(1).max(100), operations: z.array(operation).max(2) })
@@ -62,22 +61,9 @@ const pixKey = z
   })
   .strict()
   .superRefine((k, ctx) => {
-    const problem = pixKeyProblem(k.type as never, k.key)
+    const problem = pixKeyProblem(k.type, k.key)
     if (problem) ctx.addIssue({ code: 'custom', path: ['key'], message: `${k.type} key ${problem}` })
   })
-
-export const settingsSchema = z
-  .object({
-    charge_ttl_seconds: z.int().min(1).max(10 * 365 * 86400),
-    timezone: z.string().refine(isValidTimeZone, 'must be an IANA time zone such as America/Sao_Paulo'),
-    validation_errors: z.enum(['simple', 'fastapi']),
-    insufficient_balance: z.enum(['reject', 'failed']),
-    unknown_pix_keys: z.enum(['accept', 'reject']),
-    outcome_header: z.boolean(),
-    webhook_retry_seconds: z.array(seconds).min(1).max(20),
-  })
-  .partial()
-  .strict()
 
 const transferStatus = z.enum(['success', 'pending', 'failed'])
 export const transferOutcomeSchema = z
@@ -90,39 +76,39 @@ export const transferOutcomeSchema = z
   })
   .strict()
 
-const rules = z
+const chargeRule = z
   .object({
-    charges: z
-      .array(
-        z
-          .object({
-            when: z.object({ amount: amount.optional(), description_contains: z.string().min(1).max(140, 'must be at most 140 characters (a description\'s length)').optional() }).strict(),
-            then: z
-              .object({ auto_pay_after_seconds: seconds.optional(), auto_cancel_after_seconds: seconds.optional() })
-              .strict(),
-          })
-          .strict(),
-      )
-      .default([]),
-    transfers: z
-      .array(
-        z
-          .object({
-            when: z
-              .object({
-                pix_key: z.string().min(1).max(MAX_PIX_KEY_LENGTH, `must be at most ${MAX_PIX_KEY_LENGTH} characters`).optional(),
-                pix_type: pixType.optional(),
-                amount: amount.optional(),
-                amount_gte: amount.optional(),
-              })
-              .strict(),
-            then: transferOutcomeSchema,
-          })
-          .strict(),
-      )
-      .default([]),
+    when: z
+      .object({
+        amount: amount.optional(),
+        description_contains: z.string().min(1).max(140, 'must be at most 140 characters (a description\'s length)').optional(),
+      })
+      .strict(),
+    then: z.object({ auto_pay_after_seconds: seconds.optional(), auto_cancel_after_seconds: seconds.optional() }).strict(),
   })
   .strict()
+
+const transferRule = z
+  .object({
+    when: z
+      .object({
+        pix_key: z.string().min(1).max(MAX_PIX_KEY_LENGTH, `must be at most ${MAX_PIX_KEY_LENGTH} characters`).optional(),
+        pix_type: pixType.optional(),
+        amount: amount.optional(),
+        amount_gte: amount.optional(),
+      })
+      .strict(),
+    then: transferOutcomeSchema,
+  })
+  .strict()
+
+const rules = z.object({ charges: z.array(chargeRule).default([]), transfers: z.array(transferRule).default([]) }).strict()
+
+export type Provider = z.output<typeof providerSchema>
+export type TransferOutcome = z.output<typeof transferOutcomeSchema>
+export type ChargeRule = z.output<typeof chargeRule>
+export type TransferRule = z.output<typeof transferRule>
+export type Rules = z.output<typeof rules>
 
 export const scenarioSchema = z
   .object({

@@ -3,14 +3,18 @@ import type { Micros } from '../clock.js'
 import type { CancelReason, Charge, ChargeStatus, Payer } from '../domain/types.js'
 import type { Db } from './db.js'
 import { listQuery, type ListFilter, type Page } from './paging.js'
+import { TABLES, type RowOf } from './tables.js'
 
-const toCharge = (r: any): Charge => ({
+const CHARGES = TABLES.charges
+type ChargeRow = RowOf<typeof CHARGES>
+
+const toCharge = (r: ChargeRow): Charge => ({
   id: r.id,
   companyId: r.company_id,
   userId: r.user_id,
   amount: r.amount,
   description: r.description,
-  status: r.status,
+  status: r.status as ChargeStatus,
   qrCode: r.qr_code,
   qrCodeName: r.qr_code_name,
   locationId: r.location_id,
@@ -20,7 +24,7 @@ const toCharge = (r: any): Charge => ({
   autoCancelAt: r.auto_cancel_at,
   paidAt: r.paid_at,
   cancelledAt: r.cancelled_at,
-  cancelReason: r.cancel_reason,
+  cancelReason: r.cancel_reason as CancelReason | null,
   endToEndId: r.end_to_end_id,
   payer: r.payer === null ? null : JSON.parse(r.payer),
   revision: r.revision,
@@ -39,9 +43,9 @@ export function chargeStore(db: Db) {
   // The newest charge's seq, for the number in qr_code_name: kept in memory, as a query per
   // charge showed in profiles. A rollback can leave it ahead, which only skips a number.
   let lastSeq: number | undefined
-  const byIdStmt = db.prepare('SELECT * FROM charges WHERE id = ?')
-  const byLocationStmt = db.prepare('SELECT * FROM charges WHERE location_id = ?')
-  const byEndToEndStmt = db.prepare('SELECT * FROM charges WHERE company_id = ? AND end_to_end_id = ?')
+  const byIdStmt = db.prepare<[string], ChargeRow>(`SELECT ${CHARGES.select()} FROM charges WHERE id = ?`)
+  const byLocationStmt = db.prepare<[string], ChargeRow>(`SELECT ${CHARGES.select()} FROM charges WHERE location_id = ?`)
+  const byEndToEndStmt = db.prepare<[string, string], ChargeRow>(`SELECT ${CHARGES.select()} FROM charges WHERE company_id = ? AND end_to_end_id = ?`)
   // The bare `id` beside max(seq) is the id of the row holding that max (SQLite guarantees it).
   const byCodeStmt = db
     .prepare(`
@@ -55,8 +59,8 @@ export function chargeStore(db: Db) {
   const cancelledStmt = db.prepare(`
     UPDATE charges SET status = 'cancelled', cancelled_at = @at, cancel_reason = @reason,
       revision = revision + 1 WHERE id = @id AND status = 'pending'`)
-  const dueStmt = db.prepare(
-    "SELECT * FROM charges WHERE status = 'pending' AND due_at <= ? ORDER BY due_at, seq LIMIT ?",
+  const dueStmt = db.prepare<[Micros, number], ChargeRow>(
+    `SELECT ${CHARGES.select()} FROM charges WHERE status = 'pending' AND due_at <= ? ORDER BY due_at, seq LIMIT ?`,
   )
 
   return {
@@ -107,7 +111,7 @@ export function chargeStore(db: Db) {
     },
 
     list(filter: ListFilter<ChargeStatus>): Page<Charge> {
-      return listQuery(db, 'charges', filter, toCharge)
+      return listQuery(db, CHARGES, filter, toCharge)
     },
   }
 }

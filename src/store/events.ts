@@ -1,6 +1,9 @@
 // The append-only event log: written in the same transaction as the state change it records.
 import type { SandboxEvent } from '../domain/types.js'
 import type { Db } from './db.js'
+import { TABLES, type RowOf } from './tables.js'
+
+const EVENTS = TABLES.events
 
 export interface EventQuery {
   companyId?: string
@@ -16,7 +19,7 @@ export function eventStore(db: Db) {
   const insertStmt = db.prepare(
     'INSERT INTO events (id, type, at, company_id, data) VALUES (?, ?, ?, ?, ?)',
   )
-  const toEvent = (r: any): SandboxEvent & { seq: number } => ({
+  const toEvent = (r: RowOf<typeof EVENTS>): SandboxEvent & { seq: number } => ({
     seq: r.seq,
     id: r.id,
     type: r.type,
@@ -27,8 +30,8 @@ export function eventStore(db: Db) {
   const lastSeqStmt = db.prepare('SELECT coalesce(max(seq), 0) FROM events').pluck()
   // No index on the ids inside `data` (it would cost every write): the search reads the
   // company's latest ABOUT_WINDOW events only, through the (company_id, seq) index.
-  const aboutStmt = db.prepare(`
-    SELECT * FROM events WHERE company_id = @company
+  const aboutStmt = db.prepare<{ company: string; id: string; limit: number; window: number }, RowOf<typeof EVENTS>>(`
+    SELECT ${EVENTS.select()} FROM events WHERE company_id = @company
       AND seq > coalesce((SELECT seq FROM events WHERE company_id = @company ORDER BY seq DESC LIMIT 1 OFFSET @window), 0)
       AND (json_extract(data, '$.transaction_id') = @id OR json_extract(data, '$.reference') = @id)
     ORDER BY seq LIMIT @limit`)
@@ -47,8 +50,8 @@ export function eventStore(db: Db) {
       if (q.companyId !== undefined) where.push('company_id = ?'), args.push(q.companyId)
       if (q.type !== undefined) where.push('type = ?'), args.push(q.type)
       if (q.afterSeq !== undefined) where.push('seq > ?'), args.push(q.afterSeq)
-      const sql = `SELECT * FROM events ${where.length ? 'WHERE ' + where.join(' AND ') : ''} ORDER BY seq LIMIT ?`
-      return db.prepare(sql).all(...args, q.limit).map(toEvent)
+      const sql = `SELECT ${EVENTS.select()} FROM events ${where.length ? 'WHERE ' + where.join(' AND ') : ''} ORDER BY seq LIMIT ?`
+      return (db.prepare(sql).all(...args, q.limit) as RowOf<typeof EVENTS>[]).map(toEvent)
     },
   }
 }

@@ -2,6 +2,9 @@
 import type { Micros } from '../clock.js'
 import type { Db } from './db.js'
 import { queueTable } from './queue-table.js'
+import { TABLES, type RowOf } from './tables.js'
+
+const FAULTS = TABLES.faults
 
 export type FaultOperation = 'charge' | 'transfer' | 'company'
 
@@ -16,11 +19,11 @@ export interface Fault {
   createdAt: Micros
 }
 
-const toFault = (r: any): Fault => ({
+const toFault = (r: RowOf<typeof FAULTS>): Fault => ({
   id: r.seq,
   companyId: r.company_id,
-  operation: r.operation,
-  status: r.status,
+  operation: r.operation as FaultOperation,
+  status: r.status as Fault['status'],
   delayMs: r.delay_ms,
   remaining: r.remaining,
   createdAt: r.created_at,
@@ -31,9 +34,9 @@ export function faultStore(db: Db) {
     .prepare(`INSERT INTO faults (company_id, operation, status, delay_ms, remaining, created_at)
       VALUES (@companyId, @operation, @status, @delayMs, @remaining, @createdAt) RETURNING seq`)
     .pluck()
-  const nextStmt = db.prepare(`
-    SELECT * FROM faults WHERE operation = ? AND (company_id IS NULL OR company_id = ?) ORDER BY seq LIMIT 1`)
-  const queue = queueTable(db, 'faults', toFault)
+  const nextStmt = db.prepare<[FaultOperation, string], RowOf<typeof FAULTS>>(`
+    SELECT ${FAULTS.select()} FROM faults WHERE operation = ? AND (company_id IS NULL OR company_id = ?) ORDER BY seq LIMIT 1`)
+  const queue = queueTable(FAULTS, db, toFault)
 
   return {
     add(f: Omit<Fault, 'id'>): number {

@@ -3,6 +3,7 @@
 import type { Micros } from '../clock.js'
 import type { Company, Direction, Environment, Operation, Principal, Provider } from '../domain/types.js'
 import type { Db } from './db.js'
+import { TABLES, type RowOf } from './tables.js'
 
 /** What a login checks first: the same shape, and the same work, for a known and an unknown client id. */
 export interface CredentialCheck {
@@ -32,7 +33,8 @@ export interface NewCredential {
   createdAt: Micros
 }
 
-interface CompanyRow { id: string; name: string; city: string; api_active: number; created_at: number; updated_at: number }
+const { companies: COMPANIES, credentials: CREDENTIALS, users: USERS } = TABLES
+type CompanyRow = RowOf<typeof COMPANIES>
 
 export const toCompany = (r: CompanyRow): Company => ({
   id: r.id,
@@ -42,6 +44,18 @@ export const toCompany = (r: CompanyRow): Company => ({
   createdAt: r.created_at,
   updatedAt: r.updated_at,
 })
+
+/** What the principal's join reads beside the company's own columns. */
+interface PrincipalColumns {
+  client_id: RowOf<typeof CREDENTIALS>['client_id']
+  environment: RowOf<typeof CREDENTIALS>['environment']
+  user_id: string
+  permissions: RowOf<typeof USERS>['permissions']
+  in_name: string | null
+  in_ops: string | null
+  out_name: string | null
+  out_ops: string | null
+}
 
 const toProvider = (name: string | null, ops: string | null): Provider | undefined =>
   name === null ? undefined : { name, operations: splitList(ops) as Operation[] }
@@ -58,9 +72,9 @@ export function identityStore(db: Db) {
     SELECT c.client_id IS NOT NULL AS known, coalesce(c.secret_hash, @dummyHash) AS secret_hash,
            coalesce(c.revoked, 1) AS revoked, coalesce(c.environment, 'sandbox') AS environment
     FROM (SELECT @clientId AS client_id) q LEFT JOIN credentials c ON c.client_id = q.client_id`)
-  const principalStmt = db.prepare(`
-    SELECT c.client_id, c.environment, u.id AS user_id, u.permissions,
-           co.id, co.name, co.city, co.api_active, co.created_at, co.updated_at,
+  // The company's columns are its table's whole list, so a column added there is read here too.
+  const principalStmt = db.prepare<[string], CompanyRow & PrincipalColumns>(`
+    SELECT c.client_id, c.environment, u.id AS user_id, u.permissions, ${COMPANIES.select('co')},
            pin.name AS in_name, pin.operations AS in_ops, pout.name AS out_name, pout.operations AS out_ops
     FROM credentials c
     JOIN users u ON u.id = c.user_id
@@ -68,7 +82,7 @@ export function identityStore(db: Db) {
     LEFT JOIN providers pin ON pin.user_id = u.id AND pin.direction = 'in'
     LEFT JOIN providers pout ON pout.user_id = u.id AND pout.direction = 'out'
     WHERE c.client_id = ?`)
-  const companyStmt = db.prepare('SELECT * FROM companies WHERE id = ?')
+  const companyStmt = db.prepare<[string], CompanyRow>(`SELECT ${COMPANIES.select()} FROM companies WHERE id = ?`)
   const upsertCompanyStmt = db.prepare(`
     INSERT INTO companies (id, name, city, api_active, created_at, updated_at)
     VALUES (@id, @name, @city, @apiActive, @createdAt, @updatedAt)`)
@@ -104,7 +118,7 @@ export function identityStore(db: Db) {
 
     /** Who a client id acts as: its user, company and Providers. */
     principal(clientId: string): Principal | undefined {
-      const r = principalStmt.get(clientId) as Record<string, any> | undefined
+      const r = principalStmt.get(clientId)
       if (!r) return undefined
       const providers: Partial<Record<Direction, Provider>> = {}
       const pin = toProvider(r.in_name, r.in_ops)
@@ -113,16 +127,16 @@ export function identityStore(db: Db) {
       if (pout) providers.out = pout
       return {
         clientId: r.client_id,
-        environment: r.environment,
+        environment: r.environment as Environment,
         userId: r.user_id,
         permissions: splitList(r.permissions) as Operation[],
         providers,
-        company: toCompany(r as CompanyRow),
+        company: toCompany(r),
       }
     },
 
     company(id: string): Company | undefined {
-      const r = companyStmt.get(id) as CompanyRow | undefined
+      const r = companyStmt.get(id)
       return r && toCompany(r)
     },
 

@@ -2,6 +2,9 @@
 // the same statement pair, so the balance always equals the sum of its user's entries.
 import type { Micros } from '../clock.js'
 import type { Db } from './db.js'
+import { TABLES, type RowOf } from './tables.js'
+
+const LEDGER = TABLES.ledger_entries
 
 export type LedgerKind = 'opening' | 'adjustment' | 'charge_paid' | 'transfer_debit' | 'transfer_refund'
 
@@ -22,8 +25,8 @@ export function ledgerStore(db: Db) {
     'INSERT INTO ledger_entries (user_id, amount, kind, reference, at, balance_after) VALUES (?, ?, ?, ?, ?, ?)',
   )
   const balanceStmt = db.prepare('SELECT balance FROM users WHERE id = ?').pluck()
-  const entriesStmt = db.prepare(
-    'SELECT amount, kind, reference, at, balance_after FROM ledger_entries WHERE user_id = ? ORDER BY seq DESC LIMIT ?',
+  const entriesStmt = db.prepare<[string, number], RowOf<typeof LEDGER>>(
+    `SELECT ${LEDGER.select()} FROM ledger_entries WHERE user_id = ? ORDER BY seq DESC LIMIT ?`,
   )
   const sumStmt = db.prepare('SELECT coalesce(sum(amount), 0) FROM ledger_entries WHERE user_id = ?').pluck()
 
@@ -41,9 +44,9 @@ export function ledgerStore(db: Db) {
     },
 
     entries(userId: string, limit = 500): LedgerEntry[] {
-      return (entriesStmt.all(userId, limit) as any[]).map((r) => ({
+      return entriesStmt.all(userId, limit).map((r) => ({
         amount: r.amount,
-        kind: r.kind,
+        kind: r.kind as LedgerKind,
         reference: r.reference,
         at: r.at,
         balanceAfter: r.balance_after,

@@ -3,6 +3,9 @@ import type { Micros } from '../clock.js'
 import type { PixType, TransferOutcome } from '../domain/types.js'
 import type { Db } from './db.js'
 import { queueTable } from './queue-table.js'
+import { TABLES, type RowOf } from './tables.js'
+
+const OUTCOMES = TABLES.outcomes
 
 export interface QueuedOutcome {
   id: number
@@ -13,15 +16,15 @@ export interface QueuedOutcome {
   createdAt: Micros
 }
 
-const toQueued = (r: any): QueuedOutcome => {
-  const outcome: TransferOutcome = { status: r.status }
+const toQueued = (r: RowOf<typeof OUTCOMES>): QueuedOutcome => {
+  const outcome: TransferOutcome = { status: r.status as TransferOutcome['status'] }
   if (r.message !== null) outcome.message = r.message
   if (r.settle_after_seconds !== null) outcome.settle_after_seconds = r.settle_after_seconds
-  if (r.final_status !== null) outcome.final_status = r.final_status
+  if (r.final_status !== null) outcome.final_status = r.final_status as TransferOutcome['final_status']
   if (r.final_message !== null) outcome.final_message = r.final_message
   const match: QueuedOutcome['match'] = {}
   if (r.match_pix_key !== null) match.pix_key = r.match_pix_key
-  if (r.match_pix_type !== null) match.pix_type = r.match_pix_type
+  if (r.match_pix_type !== null) match.pix_type = r.match_pix_type as PixType
   if (r.match_amount !== null) match.amount = r.match_amount
   return { id: r.seq, companyId: r.company_id, outcome, match, remaining: r.remaining, createdAt: r.created_at }
 }
@@ -32,14 +35,14 @@ export function outcomeStore(db: Db) {
       match_pix_key, match_pix_type, match_amount, remaining, created_at)
     VALUES (@companyId, @status, @message, @settle, @finalStatus, @finalMessage, @key, @type, @amount, @remaining, @at)
     RETURNING seq`).pluck()
-  const nextStmt = db.prepare(`
-    SELECT * FROM outcomes
+  const nextStmt = db.prepare<{ companyId: string; key: string; type: PixType; amount: number }, RowOf<typeof OUTCOMES>>(`
+    SELECT ${OUTCOMES.select()} FROM outcomes
     WHERE (company_id IS NULL OR company_id = @companyId)
       AND (match_pix_key IS NULL OR match_pix_key = @key)
       AND (match_pix_type IS NULL OR match_pix_type = @type)
       AND (match_amount IS NULL OR match_amount = @amount)
     ORDER BY seq LIMIT 1`)
-  const queue = queueTable(db, 'outcomes', toQueued)
+  const queue = queueTable(OUTCOMES, db, toQueued)
 
   return {
     add(q: Omit<QueuedOutcome, 'id'>): number {

@@ -1,6 +1,7 @@
 // Cursor pagination shared by every list of the control plane: newest first, the cursor is an
 // opaque token for the last row's sequence number.
 import type { Db } from './db.js'
+import type { Table } from './tables.js'
 
 export interface ListFilter<S extends string = string> {
   companyId?: string
@@ -31,16 +32,16 @@ export function pageOf<R, T>(rows: R[], limit: number, seqOf: (row: R) => number
 
 const statements = new WeakMap<Db, Map<string, ReturnType<Db['prepare']>>>()
 
-export function listQuery<T>(db: Db, table: string, f: ListFilter, map: (row: any) => T): Page<T> {
+export function listQuery<Row extends { seq: number; company_id: string | null }, T>(db: Db, table: Table<Row>, f: ListFilter, map: (row: Row) => T): Page<T> {
   const where: string[] = []
   const args: Record<string, unknown> = { limit: f.limit + 1 }
   if (f.companyId !== undefined) where.push('company_id = @companyId'), (args.companyId = f.companyId)
   if (f.status !== undefined) where.push('status = @status'), (args.status = f.status)
   if (f.cursor !== undefined) where.push('seq < @before'), (args.before = decodeCursor(f.cursor) ?? 0)
-  const sql = `SELECT * FROM ${table} ${where.length ? 'WHERE ' + where.join(' AND ') : ''} ORDER BY seq DESC LIMIT @limit`
+  const sql = `SELECT ${table.select()} FROM ${table.name} ${where.length ? 'WHERE ' + where.join(' AND ') : ''} ORDER BY seq DESC LIMIT @limit`
   let cache = statements.get(db)
   if (!cache) statements.set(db, (cache = new Map()))
   let stmt = cache.get(sql)
   if (!stmt) cache.set(sql, (stmt = db.prepare(sql)))
-  return pageOf(stmt.all(args) as any[], f.limit, (r) => r.seq, map)
+  return pageOf(stmt.all(args) as Row[], f.limit, (r) => r.seq, map)
 }

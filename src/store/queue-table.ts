@@ -3,11 +3,12 @@
 // hot path skip the query when nothing is.
 import type { Db } from './db.js'
 import { decodeCursor, pageOf, type ListFilter, type Page } from './paging.js'
+import type { Table } from './tables.js'
 
-export function queueTable<T>(db: Db, table: 'outcomes' | 'faults', toItem: (row: any) => T) {
+export function queueTable<Row extends { seq: number }, T>({ name: table, select }: Table<Row>, db: Db, toItem: (row: Row) => T) {
   const countStmt = db.prepare(`SELECT count(*) FROM ${table}`).pluck()
-  const allStmt = db.prepare(`SELECT * FROM ${table} WHERE seq > ? ORDER BY seq LIMIT ?`)
-  const ownStmt = db.prepare(`SELECT * FROM ${table} WHERE company_id = ? AND seq > ? ORDER BY seq LIMIT ?`)
+  const allStmt = db.prepare<[number, number], Row>(`SELECT ${select()} FROM ${table} WHERE seq > ? ORDER BY seq LIMIT ?`)
+  const ownStmt = db.prepare<[string, number, number], Row>(`SELECT ${select()} FROM ${table} WHERE company_id = ? AND seq > ? ORDER BY seq LIMIT ?`)
   const clearAllStmt = db.prepare(`DELETE FROM ${table}`)
   const clearOwnStmt = db.prepare(`DELETE FROM ${table} WHERE company_id = ?`)
   const countDownStmt = db.prepare(`UPDATE ${table} SET remaining = remaining - 1 WHERE seq = ? AND remaining > 1`)
@@ -27,7 +28,7 @@ export function queueTable<T>(db: Db, table: 'outcomes' | 'faults', toItem: (row
     /** A page of rows, oldest first; with `companyId`, that company's own rows only. */
     list(f: Omit<ListFilter, 'status'>): Page<T> {
       const after = f.cursor === undefined ? 0 : (decodeCursor(f.cursor) ?? 0)
-      const rows = (f.companyId === undefined ? allStmt.all(after, f.limit + 1) : ownStmt.all(f.companyId, after, f.limit + 1)) as any[]
+      const rows = (f.companyId === undefined ? allStmt.all(after, f.limit + 1) : ownStmt.all(f.companyId, after, f.limit + 1))
       return pageOf(rows, f.limit, (r) => r.seq, toItem)
     },
     clear(companyId?: string): number {

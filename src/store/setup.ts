@@ -1,17 +1,21 @@
 // What a scenario sets up besides identities: settings, rules, the key directory and a few
 // meta values. Settings and rules are read on every request, so they are cached in memory and
 // the cache is replaced on every write (this process is the store's only writer).
-import { DEFAULT_SETTINGS, type PixKeyEntry, type PixType, type Rules, type Settings } from '../domain/types.js'
+import type { PixKeyEntry, PixType, Rules, Settings } from '../domain/types.js'
+import { DEFAULT_SETTINGS } from '../scenarios/settings.js'
 import type { Db } from './db.js'
+import { TABLES, type RowOf } from './tables.js'
+
+const { pix_keys: PIX_KEYS, rules: RULES } = TABLES
 
 export function setupStore(db: Db) {
   const getMeta = db.prepare('SELECT value FROM meta WHERE key = ?').pluck()
   const putMeta = db.prepare(
     'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
   )
-  const rulesStmt = db.prepare('SELECT kind, definition FROM rules ORDER BY seq')
+  const rulesStmt = db.prepare<[], RowOf<typeof RULES>>(`SELECT ${RULES.select()} FROM rules ORDER BY seq`)
   const addRuleStmt = db.prepare('INSERT INTO rules (kind, definition) VALUES (?, ?)')
-  const keyStmt = db.prepare('SELECT * FROM pix_keys WHERE key = ?')
+  const keyStmt = db.prepare<[string], RowOf<typeof PIX_KEYS>>(`SELECT ${PIX_KEYS.select()} FROM pix_keys WHERE key = ?`)
   const putKeyStmt = db.prepare(`
     INSERT INTO pix_keys (key, type, active, owner_name) VALUES (@key, @type, @active, @ownerName)
     ON CONFLICT (key) DO UPDATE SET type = excluded.type, active = excluded.active, owner_name = excluded.owner_name`)
@@ -26,7 +30,7 @@ export function setupStore(db: Db) {
 
   const loadRules = (): Rules => {
     const rules: Rules = { charges: [], transfers: [] }
-    for (const r of rulesStmt.all() as { kind: string; definition: string }[]) {
+    for (const r of rulesStmt.all()) {
       ;(r.kind === 'charge' ? rules.charges : rules.transfers).push(JSON.parse(r.definition))
     }
     return rules
@@ -49,7 +53,7 @@ export function setupStore(db: Db) {
       rules = { charges: [...rules.charges, ...add.charges], transfers: [...rules.transfers, ...add.transfers] }
     },
     pixKey(key: string): PixKeyEntry | undefined {
-      const r = keyStmt.get(key) as any
+      const r = keyStmt.get(key)
       return r && { key: r.key, type: r.type as PixType, active: r.active === 1, ownerName: r.owner_name }
     },
     putPixKey(k: PixKeyEntry): void {

@@ -1,22 +1,26 @@
 // Transfer records. Settlement writes only what the domain decided.
 import type { Micros } from '../clock.js'
-import type { Transfer, TransferStatus } from '../domain/types.js'
+import type { PixType, Transfer, TransferStatus } from '../domain/types.js'
 import type { Db } from './db.js'
 import { listQuery, type ListFilter, type Page } from './paging.js'
+import { TABLES, type RowOf } from './tables.js'
 
-const toTransfer = (r: any): Transfer => ({
+const TRANSFERS = TABLES.transfers
+type TransferRow = RowOf<typeof TRANSFERS>
+
+const toTransfer = (r: TransferRow): Transfer => ({
   id: r.id,
   companyId: r.company_id,
   userId: r.user_id,
   amount: r.amount,
   description: r.description,
   pixKey: r.pix_key,
-  pixType: r.pix_type,
-  status: r.status,
+  pixType: r.pix_type as PixType,
+  status: r.status as TransferStatus,
   message: r.message,
   createdAt: r.created_at,
   settleAt: r.settle_at,
-  finalStatus: r.final_status,
+  finalStatus: r.final_status as Transfer['finalStatus'],
   finalMessage: r.final_message,
   settledAt: r.settled_at,
 })
@@ -26,12 +30,12 @@ export function transferStore(db: Db) {
     INSERT INTO transfers (id, company_id, user_id, amount, description, pix_key, pix_type, status,
       message, created_at, settle_at, final_status, final_message)
     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
-  const byIdStmt = db.prepare('SELECT * FROM transfers WHERE id = ?')
+  const byIdStmt = db.prepare<[string], TransferRow>(`SELECT ${TRANSFERS.select()} FROM transfers WHERE id = ?`)
   const settleStmt = db.prepare(`
     UPDATE transfers SET status = @status, message = @message, settled_at = @at
     WHERE id = @id AND status = 'pending'`)
-  const dueStmt = db.prepare(
-    "SELECT * FROM transfers WHERE status = 'pending' AND settle_at <= ? ORDER BY settle_at, seq LIMIT ?",
+  const dueStmt = db.prepare<[Micros, number], TransferRow>(
+    `SELECT ${TRANSFERS.select()} FROM transfers WHERE status = 'pending' AND settle_at <= ? ORDER BY settle_at, seq LIMIT ?`,
   )
 
   return {
@@ -56,7 +60,7 @@ export function transferStore(db: Db) {
     },
 
     list(filter: ListFilter<TransferStatus>): Page<Transfer> {
-      return listQuery(db, 'transfers', filter, toTransfer)
+      return listQuery(db, TRANSFERS, filter, toTransfer)
     },
   }
 }

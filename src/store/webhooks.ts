@@ -4,6 +4,9 @@ import type { Micros } from '../clock.js'
 import type { Db } from './db.js'
 import { headersText } from './attempt-headers.js'
 import { decodeCursor, pageOf, type ListFilter, type Page } from './paging.js'
+import { TABLES, type RowOf } from './tables.js'
+
+const { webhooks: WEBHOOKS, deliveries: DELIVERIES, delivery_attempts: ATTEMPTS } = TABLES
 
 export type WebhookFormat = 'standard' | 'bcb'
 
@@ -62,12 +65,12 @@ export interface Attempt {
  */
 export const MAX_ATTEMPTS_KEPT = 100
 
-const toSub = (r: any): Subscription => ({
+const toSub = (r: RowOf<typeof WEBHOOKS>): Subscription => ({
   id: r.id,
   companyId: r.company_id,
   url: r.url,
   events: JSON.parse(r.events),
-  format: r.format,
+  format: r.format as WebhookFormat,
   secret: r.secret,
   chaos: r.chaos ? JSON.parse(r.chaos) : null,
   disabledAt: r.disabled_at,
@@ -75,7 +78,7 @@ const toSub = (r: any): Subscription => ({
   createdAt: r.created_at,
 })
 
-const toDelivery = (r: any): Delivery & { seq: number } => ({
+const toDelivery = (r: RowOf<typeof DELIVERIES>): Delivery & { seq: number } => ({
   seq: r.seq,
   id: r.id,
   webhookId: r.webhook_id,
@@ -83,7 +86,7 @@ const toDelivery = (r: any): Delivery & { seq: number } => ({
   eventType: r.event_type,
   companyId: r.company_id,
   body: r.body,
-  status: r.status,
+  status: r.status as DeliveryStatus,
   attempts: r.attempts,
   nextAttemptAt: r.next_attempt_at,
   createdAt: r.created_at,
@@ -94,21 +97,21 @@ const toDelivery = (r: any): Delivery & { seq: number } => ({
 export function webhookStore(db: Db) {
   const insertSub = db.prepare(`INSERT INTO webhooks (id, company_id, url, events, format, secret, chaos, created_at)
     VALUES (@id, @companyId, @url, @events, @format, @secret, @chaos, @createdAt)`)
-  const subStmt = db.prepare('SELECT * FROM webhooks WHERE id = ?')
+  const subStmt = db.prepare<[string], RowOf<typeof WEBHOOKS>>(`SELECT ${WEBHOOKS.select()} FROM webhooks WHERE id = ?`)
   const insertDelivery = db.prepare(`INSERT INTO deliveries (id, webhook_id, event_id, event_type, company_id, body, status, next_attempt_at, created_at)
     VALUES (@id, @webhookId, @eventId, @eventType, @companyId, @body, 'pending', @nextAttemptAt, @createdAt)`)
-  const dueStmt = db.prepare(
-    "SELECT * FROM deliveries WHERE webhook_id = ? AND status = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at, seq LIMIT ?",
+  const dueStmt = db.prepare<[string, Micros, number], RowOf<typeof DELIVERIES>>(
+    `SELECT ${DELIVERIES.select()} FROM deliveries WHERE webhook_id = ? AND status = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at, seq LIMIT ?`,
   )
   const countOwn = db.prepare('SELECT count(*) FROM webhooks WHERE company_id = ?').pluck()
   const countGlobal = db.prepare('SELECT count(*) FROM webhooks WHERE company_id IS NULL').pluck()
-  const deliveryStmt = db.prepare('SELECT * FROM deliveries WHERE id = ?')
+  const deliveryStmt = db.prepare<[string], RowOf<typeof DELIVERIES>>(`SELECT ${DELIVERIES.select()} FROM deliveries WHERE id = ?`)
   const attemptStmt = db.prepare(
     'INSERT INTO delivery_attempts (delivery_id, at, status_code, latency_ms, error, chaos, headers) VALUES (?, ?, ?, ?, ?, ?, ?)',
   )
   const updateDelivery = db.prepare(`UPDATE deliveries SET status = @status, attempts = attempts + @counted,
     next_attempt_at = @nextAttemptAt, delivered_at = @deliveredAt, last_error = @lastError WHERE id = @id`)
-  const attemptsStmt = db.prepare('SELECT * FROM delivery_attempts WHERE delivery_id = ? ORDER BY seq')
+  const attemptsStmt = db.prepare<[string], RowOf<typeof ATTEMPTS>>(`SELECT ${ATTEMPTS.select()} FROM delivery_attempts WHERE delivery_id = ? ORDER BY seq`)
   const pruneAttempts = db.prepare(`DELETE FROM delivery_attempts WHERE delivery_id = @id AND seq <=
     (SELECT seq FROM delivery_attempts WHERE delivery_id = @id ORDER BY seq DESC LIMIT 1 OFFSET ${MAX_ATTEMPTS_KEPT})`)
   let active: Subscription[] | undefined
@@ -130,8 +133,8 @@ export function webhookStore(db: Db) {
       if (f.companyId !== undefined) where.push('company_id = ?'), args.push(f.companyId)
       if (f.status !== undefined) where.push(f.status === 'active' ? 'disabled_at IS NULL' : 'disabled_at IS NOT NULL')
       if (f.cursor !== undefined) where.push('rowid > ?'), args.push(decodeCursor(f.cursor) ?? 0)
-      const sql = `SELECT rowid AS seq, * FROM webhooks ${where.length ? 'WHERE ' + where.join(' AND ') : ''} ORDER BY rowid LIMIT ?`
-      return pageOf(db.prepare(sql).all(...args, f.limit + 1) as any[], f.limit, (r) => r.seq, toSub)
+      const sql = `SELECT rowid AS seq, ${WEBHOOKS.select()} FROM webhooks ${where.length ? 'WHERE ' + where.join(' AND ') : ''} ORDER BY rowid LIMIT ?`
+      return pageOf(db.prepare(sql).all(...args, f.limit + 1) as (RowOf<typeof WEBHOOKS> & { seq: number })[], f.limit, (r) => r.seq, toSub)
     },
     /** Subscriptions a company holds (disabled ones included); null counts the admin's global ones. */
     count(companyId: string | null): number {
@@ -153,7 +156,7 @@ export function webhookStore(db: Db) {
     },
     /** Subscriptions that receive events: not disabled. */
     active(): Subscription[] {
-      active ??= db.prepare('SELECT * FROM webhooks WHERE disabled_at IS NULL').all().map(toSub)
+      active ??= db.prepare<[], RowOf<typeof WEBHOOKS>>(`SELECT ${WEBHOOKS.select()} FROM webhooks WHERE disabled_at IS NULL`).all().map(toSub)
       return active
     },
     enqueue(d: Omit<Delivery, 'status' | 'attempts' | 'deliveredAt' | 'lastError'>): void {
@@ -178,7 +181,7 @@ export function webhookStore(db: Db) {
       })()
     },
     attempts(id: string): Attempt[] {
-      return attemptsStmt.all(id).map((r: any) => ({
+      return attemptsStmt.all(id).map((r) => ({
         at: r.at,
         statusCode: r.status_code,
         latencyMs: r.latency_ms,
@@ -194,8 +197,8 @@ export function webhookStore(db: Db) {
       if (f.webhookId !== undefined) where.push('webhook_id = ?'), args.push(f.webhookId)
       if (f.status !== undefined) where.push('status = ?'), args.push(f.status)
       if (f.before !== undefined) where.push('seq < ?'), args.push(f.before)
-      const sql = `SELECT * FROM deliveries ${where.length ? 'WHERE ' + where.join(' AND ') : ''} ORDER BY seq DESC LIMIT ?`
-      return db.prepare(sql).all(...args, f.limit).map(toDelivery)
+      const sql = `SELECT ${DELIVERIES.select()} FROM deliveries ${where.length ? 'WHERE ' + where.join(' AND ') : ''} ORDER BY seq DESC LIMIT ?`
+      return (db.prepare(sql).all(...args, f.limit) as RowOf<typeof DELIVERIES>[]).map(toDelivery)
     },
     retry(id: string, at: Micros): void {
       db.prepare("UPDATE deliveries SET status = 'pending', next_attempt_at = ?, delivered_at = NULL WHERE id = ?").run(at, id)

@@ -27,8 +27,8 @@ describe('precompiled scenarios', () => {
 
   it('answers nothing for a file changed after the build', () => {
     const text = readFileSync(join(SCENARIOS, 'default.yaml'), 'utf8')
-    expect(lookup(text)?.settings?.charge_ttl_seconds).toBe(3600)
-    expect(lookup(text.replace('charge_ttl_seconds: 3600', 'charge_ttl_seconds: 60'))).toBeUndefined()
+    expect(lookup(text)?.companies[0]?.name).toBe('Loja Exemplo Ltda')
+    expect(lookup(text.replace('name: Loja Exemplo Ltda', 'name: Loja Mudada Ltda'))).toBeUndefined()
   })
 
   it('hands out copies: changing one does not change the next', () => {

@@ -71,7 +71,7 @@ export const TransferRequest = z
   .object({
     amount,
     pix_key: z.string({ error: 'must be a string' }).openapi({ example: 'maria@example.com' }),
-    pix_type: z.enum(PIX_TYPES as [PixType, ...PixType[]], { error: `must be one of ${PIX_TYPES.join(', ')}` }),
+    pix_type: z.enum(PIX_TYPES, { error: `must be one of ${PIX_TYPES.join(', ')}` }),
     description,
   })
   .superRefine((body, ctx) => {

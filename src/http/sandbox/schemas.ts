@@ -7,7 +7,7 @@ import { providerSchema, transferOutcomeSchema } from '../../scenarios/schema.js
 const iso = z.string().openapi({ example: '2026-03-01T12:30:45.123456Z' })
 const isoOrNull = iso.nullable()
 export const amount = z.int().min(1).max(MAX_AMOUNT)
-export const pixType = z.enum(PIX_TYPES as [PixType, ...PixType[]])
+export const pixType = z.enum(PIX_TYPES)
 
 export const Detail = z.object({ detail: z.string() }).openapi('SandboxError')
 

@@ -1,0 +1,68 @@
+// Every table's columns, written once. A table's row type and the column list that each query
+// building a record selects both derive from here, so a column is read everywhere or nowhere;
+// `test/store/tables.test.ts` compares each list with the table the migrations built.
+type Column<T> = { readonly type?: T }
+const column = <T>(): Column<T> => ({})
+const text = column<string>()
+const textOrNull = column<string | null>()
+const int = column<number>()
+const intOrNull = column<number | null>()
+const realOrNull = column<number | null>()
+const blob = column<Buffer>()
+
+export interface Table<Row> {
+  name: string
+  columns: readonly (keyof Row & string)[]
+  /** The columns for a SELECT, prefixed with `alias.` in a join. */
+  select(alias?: string): string
+}
+
+export type RowOf<T> = T extends Table<infer Row> ? Row : never
+
+function table<C extends Record<string, Column<unknown>>>(name: string, columns: C): Table<{ [K in keyof C]: C[K] extends Column<infer T> ? T : never }> {
+  const names = Object.keys(columns) as (keyof C & string)[]
+  const plain = names.join(', ')
+  return { name, columns: names, select: (alias) => (alias ? names.map((n) => `${alias}.${n}`).join(', ') : plain) }
+}
+
+export const TABLES = {
+  meta: table('meta', { key: text, value: text }),
+  companies: table('companies', { id: text, name: text, city: text, api_active: int, created_at: int, updated_at: int }),
+  users: table('users', { id: text, company_id: text, name: text, permissions: text, balance: int, created_at: int }),
+  providers: table('providers', { user_id: text, direction: text, name: text, operations: text }),
+  credentials: table('credentials', { client_id: text, user_id: text, secret_hash: blob, environment: text, revoked: int, created_at: int }),
+  pix_keys: table('pix_keys', { key: text, type: text, active: int, owner_name: textOrNull }),
+  rules: table('rules', { seq: int, kind: text, definition: text }),
+  charges: table('charges', {
+    seq: int, id: text, company_id: text, user_id: text, amount: int, description: textOrNull, status: text, qr_code: text,
+    qr_code_name: text, location_id: text, created_at: int, expires_at: int, auto_pay_at: intOrNull, auto_cancel_at: intOrNull,
+    due_at: int, paid_at: intOrNull, cancelled_at: intOrNull, cancel_reason: textOrNull, end_to_end_id: textOrNull,
+    payer: textOrNull, reused_code: int, revision: int,
+  }),
+  transfers: table('transfers', {
+    seq: int, id: text, company_id: text, user_id: text, amount: int, description: textOrNull, pix_key: text, pix_type: text,
+    status: text, message: text, created_at: int, settle_at: intOrNull, final_status: textOrNull, final_message: textOrNull,
+    settled_at: intOrNull,
+  }),
+  ledger_entries: table('ledger_entries', { seq: int, user_id: text, amount: int, kind: text, reference: textOrNull, at: int, balance_after: int }),
+  events: table('events', { seq: int, id: text, type: text, at: int, company_id: textOrNull, data: text }),
+  outcomes: table('outcomes', {
+    seq: int, company_id: textOrNull, status: text, message: textOrNull, settle_after_seconds: intOrNull, final_status: textOrNull,
+    final_message: textOrNull, match_pix_key: textOrNull, match_pix_type: textOrNull, match_amount: intOrNull, remaining: int,
+    created_at: int,
+  }),
+  faults: table('faults', { seq: int, company_id: textOrNull, operation: text, status: intOrNull, delay_ms: int, remaining: intOrNull, created_at: int }),
+  webhooks: table('webhooks', {
+    id: text, company_id: textOrNull, url: text, events: text, format: text, secret: text, chaos: textOrNull,
+    disabled_at: intOrNull, disabled_reason: textOrNull, created_at: int,
+  }),
+  deliveries: table('deliveries', {
+    seq: int, id: text, webhook_id: text, event_id: text, event_type: text, company_id: textOrNull, body: text, status: text,
+    attempts: int, next_attempt_at: intOrNull, created_at: int, delivered_at: intOrNull, last_error: textOrNull,
+  }),
+  delivery_attempts: table('delivery_attempts', {
+    seq: int, delivery_id: text, at: int, status_code: intOrNull, latency_ms: realOrNull, error: textOrNull, chaos: textOrNull,
+    headers: textOrNull,
+  }),
+  schema_migrations: table('schema_migrations', { version: int, name: text, applied_at: text }),
+}
