@@ -27,12 +27,7 @@ export interface paths {
         /** @description Null ids for the admin token. */
         200: {
           content: {
-            "application/json": {
-              company_id: string | null;
-              user_id: string | null;
-              client_id: string | null;
-              environment: string;
-            };
+            "application/json": components["schemas"]["WhoAmI"];
           };
         };
         /** @description Missing or wrong credentials. */
@@ -79,6 +74,7 @@ export interface paths {
           company_id?: string;
           limit?: number;
           cursor?: string;
+          /** @description Only events of this type. */
           type?: string;
         };
       };
@@ -87,7 +83,9 @@ export interface paths {
         200: {
           content: {
             "application/json": {
+              /** @description This page's items. */
               data: components["schemas"]["Event"][];
+              /** @description Pass as `cursor` for the next page; null on the last one. */
               next_cursor: string | null;
             };
           };
@@ -130,8 +128,11 @@ export interface paths {
     get: {
       parameters: {
         query?: {
+          /** @description Only this method (GET, POST...). */
           method?: string;
+          /** @description Only this path, e.g. /api/v1/hub/transactions/in. */
           path?: string;
+          /** @description Only answers with this status. */
           status?: number;
           limit?: number;
           cursor?: string;
@@ -142,7 +143,9 @@ export interface paths {
         200: {
           content: {
             "application/json": {
+              /** @description This page's items. */
               data: components["schemas"]["JournalEntry"][];
+              /** @description Pass as `cursor` for the next page; null on the last one. */
               next_cursor: string | null;
             };
           };
@@ -224,8 +227,11 @@ export interface paths {
     get: {
       parameters: {
         query?: {
+          /** @description Only this method (GET, POST...). */
           method?: string;
+          /** @description Only this path, e.g. /api/v1/hub/transactions/in. */
           path?: string;
+          /** @description Only answers with this status. */
           status?: number;
           limit?: number;
           cursor?: string;
@@ -235,9 +241,7 @@ export interface paths {
         /** @description How many journaled requests match */
         200: {
           content: {
-            "application/json": {
-              count: number;
-            };
+            "application/json": components["schemas"]["JournalCount"];
           };
         };
         /** @description Missing or wrong credentials. */
@@ -282,6 +286,10 @@ export interface paths {
       requestBody?: {
         content: {
           "application/json": {
+            /**
+             * @description The scenario to load (default: the one the server started with).
+             * @example default
+             */
             scenario?: string;
           };
         };
@@ -333,10 +341,7 @@ export interface paths {
         /** @description Names and descriptions. */
         200: {
           content: {
-            "application/json": {
-                name: string;
-                description: string;
-              }[];
+            "application/json": components["schemas"]["ScenarioSummary"][];
           };
         };
         /** @description Missing or wrong credentials. */
@@ -379,7 +384,12 @@ export interface paths {
       requestBody: {
         content: {
           "application/json": {
+            /**
+             * @description A scenario of the scenarios folder.
+             * @example many-users
+             */
             name?: string;
+            /** @description A scenario document inline (the same shape as a file). */
             document?: {
               [key: string]: unknown;
             };
@@ -532,7 +542,9 @@ export interface paths {
       requestBody: {
         content: {
           "application/json": {
+            /** @description false: both POSTs of the contract answer 403. */
             api_active?: boolean;
+            /** @description A new name. */
             name?: string;
           };
         };
@@ -541,13 +553,7 @@ export interface paths {
         /** @description The company. */
         200: {
           content: {
-            "application/json": {
-              company_id: string;
-              name: string;
-              api_active: boolean;
-              created_at: string;
-              updated_at: string;
-            };
+            "application/json": components["schemas"]["CompanyRecord"];
           };
         };
         /** @description Missing or wrong credentials. */
@@ -597,8 +603,20 @@ export interface paths {
       requestBody: {
         content: {
           "application/json": {
-            in?: components["schemas"]["Provider"];
-            out?: components["schemas"]["Provider"];
+            /** @description The charges Provider; null removes it (charges answer 422). */
+            in?: ({
+              /** @description The Provider's name. */
+              name: string;
+              /** @description What it supports: charge, transfer; an operation missing answers 501. */
+              operations: ("charge" | "transfer")[];
+            }) | null;
+            /** @description The transfers Provider; null removes it (transfers answer 422). */
+            out?: ({
+              /** @description The Provider's name. */
+              name: string;
+              /** @description What it supports: charge, transfer; an operation missing answers 501. */
+              operations: ("charge" | "transfer")[];
+            }) | null;
           };
         };
       };
@@ -606,10 +624,7 @@ export interface paths {
         /** @description The user's Providers. */
         200: {
           content: {
-            "application/json": {
-              in: components["schemas"]["Provider"];
-              out: components["schemas"]["Provider"];
-            };
+            "application/json": components["schemas"]["UserProviders"];
           };
         };
         /** @description Missing or wrong credentials. */
@@ -702,6 +717,10 @@ export interface paths {
       requestBody: {
         content: {
           "application/json": {
+            /**
+             * @description The new balance in cents (an adjustment entry makes up the difference).
+             * @example 100000
+             */
             amount: number;
           };
         };
@@ -762,7 +781,9 @@ export interface paths {
         200: {
           content: {
             "application/json": {
+              /** @description This page's items. */
               data: components["schemas"]["ChargeRecord"][];
+              /** @description Pass as `cursor` for the next page; null on the last one. */
               next_cursor: string | null;
             };
           };
@@ -862,10 +883,7 @@ export interface paths {
       requestBody?: {
         content: {
           "application/json": {
-            payer?: {
-              name: string;
-              document: string;
-            };
+            payer?: components["schemas"]["Payer"];
           };
         };
       };
@@ -1022,10 +1040,7 @@ export interface paths {
           "application/json": {
             qr_code: string;
             transaction_id?: string;
-            payer?: {
-              name: string;
-              document: string;
-            };
+            payer?: components["schemas"]["Payer"];
           };
         };
       };
@@ -1084,14 +1099,7 @@ export interface paths {
         /** @description What each item did. */
         200: {
           content: {
-            "application/json": {
-              data: {
-                  txid: string;
-                  endToEndId: string;
-                  duplicate: boolean;
-                  charge: components["schemas"]["ChargeRecord"];
-                }[];
-            };
+            "application/json": components["schemas"]["PixNotificationResult"];
           };
         };
         /** @description Missing or wrong credentials. */
@@ -1143,7 +1151,9 @@ export interface paths {
         200: {
           content: {
             "application/json": {
+              /** @description This page's items. */
               data: components["schemas"]["TransferRecord"][];
+              /** @description Pass as `cursor` for the next page; null on the last one. */
               next_cursor: string | null;
             };
           };
@@ -1243,8 +1253,12 @@ export interface paths {
       requestBody: {
         content: {
           "application/json": {
-            /** @enum {string} */
+            /**
+             * @description What it settles as; failed refunds.
+             * @enum {string}
+             */
             status: "success" | "failed";
+            /** @description The message it settles with (default: the status's own). */
             message?: string;
           };
         };
@@ -1304,9 +1318,9 @@ export interface paths {
         200: {
           content: {
             "application/json": {
-              data: {
-                  [key: string]: unknown;
-                }[];
+              /** @description This page's items. */
+              data: components["schemas"]["QueuedOutcome"][];
+              /** @description Pass as `cursor` for the next page; null on the last one. */
               next_cursor: string | null;
             };
           };
@@ -1357,9 +1371,7 @@ export interface paths {
         /** @description Queued. */
         201: {
           content: {
-            "application/json": {
-              id: number;
-            };
+            "application/json": components["schemas"]["Queued"];
           };
         };
         /** @description Missing or wrong credentials. */
@@ -1398,6 +1410,7 @@ export interface paths {
     delete: {
       parameters: {
         query?: {
+          /** @description Admin token only: clear that company's only. */
           company_id?: string;
         };
       };
@@ -1454,9 +1467,9 @@ export interface paths {
         200: {
           content: {
             "application/json": {
-              data: {
-                  [key: string]: unknown;
-                }[];
+              /** @description This page's items. */
+              data: components["schemas"]["Fault"][];
+              /** @description Pass as `cursor` for the next page; null on the last one. */
               next_cursor: string | null;
             };
           };
@@ -1507,9 +1520,7 @@ export interface paths {
         /** @description Queued. */
         201: {
           content: {
-            "application/json": {
-              id: number;
-            };
+            "application/json": components["schemas"]["Queued"];
           };
         };
         /** @description Missing or wrong credentials. */
@@ -1548,6 +1559,7 @@ export interface paths {
     delete: {
       parameters: {
         query?: {
+          /** @description Admin token only: clear that company's only. */
           company_id?: string;
         };
       };
@@ -1641,6 +1653,10 @@ export interface paths {
       requestBody: {
         content: {
           "application/json": {
+            /**
+             * @description How far to move virtual time, in seconds.
+             * @example 3600
+             */
             seconds: number;
           };
         };
@@ -1649,10 +1665,7 @@ export interface paths {
         /** @description The new time and the events produced. */
         200: {
           content: {
-            "application/json": {
-              now: string;
-              events: components["schemas"]["Event"][];
-            };
+            "application/json": components["schemas"]["ClockAdvanced"];
           };
         };
         /** @description Missing or wrong credentials. */
@@ -1825,6 +1838,7 @@ export interface paths {
           company_id?: string;
           limit?: number;
           cursor?: string;
+          /** @description Only active or only disabled subscriptions. */
           status?: "active" | "disabled";
         };
       };
@@ -1833,7 +1847,9 @@ export interface paths {
         200: {
           content: {
             "application/json": {
+              /** @description This page's items. */
               data: components["schemas"]["Webhook"][];
+              /** @description Pass as `cursor` for the next page; null on the last one. */
               next_cursor: string | null;
             };
           };
@@ -1925,7 +1941,9 @@ export interface paths {
     get: {
       parameters: {
         query?: {
+          /** @description Only this subscription's deliveries. */
           webhook_id?: string;
+          /** @description Only deliveries in this state. */
           status?: "pending" | "delivered" | "failed";
           limit?: number;
           cursor?: string;
@@ -1936,7 +1954,9 @@ export interface paths {
         200: {
           content: {
             "application/json": {
+              /** @description This page's items. */
               data: components["schemas"]["WebhookDelivery"][];
+              /** @description Pass as `cursor` for the next page; null on the last one. */
               next_cursor: string | null;
             };
           };
@@ -2278,105 +2298,279 @@ export interface components {
       /** @description Virtual time, ISO 8601 UTC. */
       now: string;
     };
+    WhoAmI: {
+      /** @description Your company's id; null for the admin token. */
+      company_id: string | null;
+      /** @description Your user's id (balances are per user); null for the admin token. */
+      user_id: string | null;
+      /** @description The client id you authenticated with; null for the admin token. */
+      client_id: string | null;
+      /**
+       * @description Always sandbox.
+       * @enum {string}
+       */
+      environment: "sandbox";
+    };
     SandboxError: {
+      /** @description What was refused and why. */
       detail: string;
     };
     Event: {
+      /** @description Stable id of the event (webhook deliveries carry it). */
       id: string;
+      /**
+       * @description What happened, e.g. charge.paid, transfer.settled, balance.changed.
+       * @example charge.paid
+       */
       type: string;
-      /** @example 2026-03-01T12:30:45.123456Z */
+      /**
+       * @description When it happened, in virtual time.
+       * @example 2026-03-01T12:30:45.123456Z
+       */
       at: string;
+      /** @description The company it concerns; null for sandbox-wide events (a scenario applied). */
       company_id: string | null;
+      /** @description The event's details; their fields depend on `type`. */
       data: {
         [key: string]: unknown;
       };
     };
     JournalEntry: {
+      /** @description Its position in the journal: higher is newer. */
       id: number;
+      /**
+       * @description When the request arrived (virtual time).
+       * @example 2026-03-01T12:30:45.123456Z
+       */
       at: string;
+      /** @description The request's method. */
       method: string;
+      /** @description The request's path, without the query. */
       path: string;
+      /** @description The query string, without "?"; empty when none. */
       query: string;
+      /** @description The status answered. */
       status: number;
+      /** @description Milliseconds from arrival to answer. */
       duration_ms: number;
+      /** @description The company whose credentials it carried; null for the admin and unknown callers. */
       company_id: string | null;
+      /** @description What was asked. */
       request: {
+        /** @description Its headers, secrets redacted. */
         headers: {
           [key: string]: string;
         };
+        /** @description Its body: JSON when it parsed, else the text; secrets redacted; null when empty. */
         body?: unknown;
       };
+      /** @description What was answered. */
       response: {
+        /** @description The body answered, secrets redacted. */
         body?: unknown;
       };
+    };
+    JournalCount: {
+      /** @description How many journaled requests match the filters. */
+      count: number;
     };
     ScenarioApplied: {
+      /** @description The scenario applied: its name, or "inline" for a document. */
       scenario: string;
+      /**
+       * @description Virtual time after it was applied.
+       * @example 2026-03-01T12:30:45.123456Z
+       */
       now: string;
     };
+    ScenarioSummary: {
+      /** @description Its name: the file's, without extension. */
+      name: string;
+      /** @description What it sets up (its `description`). */
+      description: string;
+    };
     Tenant: {
+      /** @description The new company's id. */
       company_id: string;
+      /** @description Its one user's id (balance and Providers are per user). */
       user_id: string;
+      /** @description The user's client id, for HTTP Basic. */
       client_id: string;
+      /** @description The user's secret: shown this once, stored hashed. */
       client_secret: string;
+      /** @description base64(client_id:client_secret): what follows `Basic ` in the Authorization header. */
       token: string;
     };
+    /**
+     * @example {
+     *   "name": "Loja Teste Ltda",
+     *   "balance": 100000
+     * }
+     */
     NewCompany: {
+      /** @description Its name (default: a generated one). */
       name?: string;
-      /** @default true */
+      /**
+       * @description false: both POSTs of the contract answer 403.
+       * @default true
+       */
       api_active?: boolean;
-      /** @default 0 */
+      /**
+       * @description Opening balance in cents.
+       * @default 0
+       */
       balance?: number;
+      /** @description Its user's Providers (default: both, supporting their operation). */
       providers?: {
-        in?: components["schemas"]["Provider"];
-        out?: components["schemas"]["Provider"];
+        /** @description The charges Provider; null removes it (charges answer 422). */
+        in?: ({
+          /** @description The Provider's name. */
+          name: string;
+          /** @description What it supports: charge, transfer; an operation missing answers 501. */
+          operations: ("charge" | "transfer")[];
+        }) | null;
+        /** @description The transfers Provider; null removes it (transfers answer 422). */
+        out?: ({
+          /** @description The Provider's name. */
+          name: string;
+          /** @description What it supports: charge, transfer; an operation missing answers 501. */
+          operations: ("charge" | "transfer")[];
+        }) | null;
       };
+      /** @description Its user's permissions (default: both); one missing answers 403. */
       permissions?: ("charge" | "transfer")[];
     };
-    /** @description A Provider: its name and the operations it supports. */
-    Provider: ({
+    CompanyRecord: {
+      /** @description The company's id. */
+      company_id: string;
+      /** @description Its name (the BR Code's merchant name, folded to ASCII and cut to 25). */
       name: string;
+      /** @description false: both POSTs of the contract answer 403. */
+      api_active: boolean;
+      /**
+       * @description When it was created (virtual time).
+       * @example 2026-03-01T12:30:45.123456Z
+       */
+      created_at: string;
+      /**
+       * @description When it last changed (virtual time).
+       * @example 2026-03-01T12:30:45.123456Z
+       */
+      updated_at: string;
+    };
+    UserProviders: {
+      in: components["schemas"]["Provider"];
+      out: components["schemas"]["Provider"];
+    };
+    /** @description The charges Provider; null when none. */
+    Provider: ({
+      /** @description The Provider's name. */
+      name: string;
+      /** @description What it supports: charge, transfer; an operation missing answers 501. */
       operations: ("charge" | "transfer")[];
     }) | null;
     Balance: {
+      /** @description Available balance in cents; never negative. */
       balance: number;
-      entries: ({
-          amount: number;
-          kind: string;
-          reference: string | null;
-          at: string;
-        })[];
+      /** @description The ledger, newest first (at most 500): the balance is the sum of all entries. */
+      entries: components["schemas"]["LedgerEntry"][];
+    };
+    LedgerEntry: {
+      /** @description Cents moved: positive credits, negative debits. */
+      amount: number;
+      /**
+       * @description Why the balance moved.
+       * @enum {string}
+       */
+      kind: "opening" | "adjustment" | "charge_paid" | "transfer_debit" | "transfer_refund";
+      /** @description The charge or transfer it belongs to (its transaction_id); null for openings and adjustments. */
+      reference: string | null;
+      /**
+       * @description When it moved (virtual time).
+       * @example 2026-03-01T12:30:45.123456Z
+       */
+      at: string;
     };
     ChargeRecord: {
+      /** @description The id the contract answered (`transaction_id`); the path id of this record. */
       transaction_id: string;
+      /** @description The company that created it. */
       company_id: string;
+      /** @description The user whose credentials created it. */
       user_id: string;
-      /** @description Cents. */
+      /** @description Cents (1000 = R$ 10,00). */
       amount: number;
+      /** @description The description sent, if any. */
       description: string | null;
-      /** @enum {string} */
+      /**
+       * @description pending until paid; paid and cancelled are final.
+       * @enum {string}
+       */
       status: "pending" | "paid" | "cancelled";
+      /** @description The BR Code "copia e cola" the contract answered (or the payload reused). */
       qr_code: string;
+      /** @description The short name the contract answered. */
       qr_code_name: string;
       /** @description The location URL of the dynamic code, without scheme. */
       location: string;
-      /** @example 2026-03-01T12:30:45.123456Z */
+      /**
+       * @description When the charge was created (virtual time).
+       * @example 2026-03-01T12:30:45.123456Z
+       */
       created_at: string;
-      /** @example 2026-03-01T12:30:45.123456Z */
+      /**
+       * @description When a pending charge expires (virtual time, UTC).
+       * @example 2026-03-01T12:30:45.123456Z
+       */
       expiration: string;
-      /** @description As the contract answered it (local time). */
+      /**
+       * @description The expiry as the contract answered it: local time in the scenario's time zone, no offset.
+       * @example 2026-03-01T10:30:45
+       */
       expiration_date: string;
-      /** @example 2026-03-01T12:30:45.123456Z */
+      /**
+       * @description When it was paid; null unless paid.
+       * @example 2026-03-01T12:30:45.123456Z
+       */
       paid_at: string | null;
-      /** @example 2026-03-01T12:30:45.123456Z */
+      /**
+       * @description When it was cancelled or expired; null otherwise.
+       * @example 2026-03-01T12:30:45.123456Z
+       */
       cancelled_at: string | null;
-      /** @enum {string|null} */
+      /**
+       * @description Why it was cancelled; null unless cancelled.
+       * @enum {string|null}
+       */
       cancel_reason: "expired" | "cancelled" | null;
+      /** @description The end-to-end id of the PIX that paid it; null unless paid. */
       end_to_end_id: string | null;
-      payer: {
-        name: string;
-        document: string;
-      } | null;
+      payer: components["schemas"]["Payer"];
+    };
+    /** @description Who paid it; null unless paid. */
+    Payer: {
+      /**
+       * @description The payer's name.
+       * @example Maria Souza
+       */
+      name: string;
+      /**
+       * @description The payer's CPF (11 digits) or CNPJ (14 digits).
+       * @example 52998224725
+       */
+      document: string;
+    } | null;
+    PixNotificationResult: {
+      /** @description One result per item of `pix`, in order. */
+      data: {
+          /** @description The item's txid: the charge's transaction_id. */
+          txid: string;
+          /** @description The item's end-to-end id. */
+          endToEndId: string;
+          /** @description true: this endToEndId had already paid this charge; nothing was credited again. */
+          duplicate: boolean;
+          charge: components["schemas"]["ChargeRecord"];
+        }[];
     };
     PixNotification: {
       pix: {
@@ -2393,109 +2587,325 @@ export interface components {
         }[];
     };
     TransferRecord: {
+      /** @description The id the contract answered (`transaction_id`); the path id of this record. */
       transaction_id: string;
+      /** @description The company that created it. */
       company_id: string;
+      /** @description The user whose credentials created it. */
       user_id: string;
-      /** @description Cents. */
+      /** @description Cents (1000 = R$ 10,00). */
       amount: number;
+      /** @description The description sent, if any. */
       description: string | null;
+      /** @description The destination key. */
       pix_key: string;
-      /** @enum {string} */
+      /**
+       * @description The type of the destination key.
+       * @enum {string}
+       */
       pix_type: "CPF" | "CNPJ" | "EMAIL" | "PHONE";
-      /** @enum {string} */
+      /**
+       * @description pending until settled; success and failed are final.
+       * @enum {string}
+       */
       status: "success" | "pending" | "failed";
+      /** @description The message the contract answered, or the one it settled with. */
       message: string;
-      /** @example 2026-03-01T12:30:45.123456Z */
+      /**
+       * @description When the transfer was created (virtual time).
+       * @example 2026-03-01T12:30:45.123456Z
+       */
       created_at: string;
       /**
-       * @description When a pending transfer settles on its own, if it does.
+       * @description When a pending transfer settles on its own, if it does; null otherwise.
        * @example 2026-03-01T12:30:45.123456Z
        */
       settle_at: string | null;
-      /** @enum {string|null} */
+      /**
+       * @description What a pending transfer settles as on its own; null otherwise.
+       * @enum {string|null}
+       */
       final_status: "success" | "failed" | null;
-      /** @example 2026-03-01T12:30:45.123456Z */
+      /**
+       * @description When a pending transfer was settled; null until then.
+       * @example 2026-03-01T12:30:45.123456Z
+       */
       settled_at: string | null;
     };
+    Queued: {
+      /** @description The new entry's id. */
+      id: number;
+    };
+    /**
+     * @example {
+     *   "status": "pending",
+     *   "settle_after_seconds": 30,
+     *   "final_status": "failed"
+     * }
+     */
     OutcomeRequest: {
-      /** @enum {string} */
+      /**
+       * @description What the contract answers.
+       * @enum {string}
+       */
       status: "success" | "pending" | "failed";
+      /** @description The message it answers (default: the status's own). */
       message?: string;
+      /** @description For pending: settle on its own this many virtual seconds later. */
       settle_after_seconds?: number;
-      /** @enum {string} */
+      /**
+       * @description For pending: what it settles as (default success); failed refunds.
+       * @enum {string}
+       */
       final_status?: "success" | "failed";
+      /** @description For pending: the message it settles with. */
       final_message?: string;
-      /** @default 1 */
+      /**
+       * @description How many matching transfers it decides.
+       * @default 1
+       */
       times?: number;
-      /** @default {} */
-      match?: {
-        pix_key?: string;
-        /** @enum {string} */
-        pix_type?: "CPF" | "CNPJ" | "EMAIL" | "PHONE";
-        amount?: number;
-      };
+      match?: components["schemas"]["OutcomeMatch"];
+      /** @description Admin token only: the company it applies to (default: every company). */
       company_id?: string;
     };
+    /**
+     * @description Which transfers take it (default: any).
+     * @default {}
+     */
+    OutcomeMatch: {
+      /** @description Only transfers to this key. */
+      pix_key?: string;
+      /**
+       * @description Only transfers to keys of this type.
+       * @enum {string}
+       */
+      pix_type?: "CPF" | "CNPJ" | "EMAIL" | "PHONE";
+      /** @description Only transfers of this amount (cents). */
+      amount?: number;
+    };
+    QueuedOutcome: {
+      /**
+       * @description What the contract answers.
+       * @enum {string}
+       */
+      status: "success" | "pending" | "failed";
+      /** @description The message it answers (default: the status's own). */
+      message?: string;
+      /** @description For pending: settle on its own this many virtual seconds later. */
+      settle_after_seconds?: number;
+      /**
+       * @description For pending: what it settles as (default success); failed refunds.
+       * @enum {string}
+       */
+      final_status?: "success" | "failed";
+      /** @description For pending: the message it settles with. */
+      final_message?: string;
+      /** @description Its id, in queue order. */
+      id: number;
+      /** @description The company it applies to; null: every company. */
+      company_id: string | null;
+      match: components["schemas"]["OutcomeMatch"];
+      /** @description How many more transfers it will decide. */
+      times: number;
+      /**
+       * @description When it was queued (virtual time).
+       * @example 2026-03-01T12:30:45.123456Z
+       */
+      created_at: string;
+    };
+    /**
+     * @example {
+     *   "operation": "transfer",
+     *   "status": 503,
+     *   "times": 1
+     * }
+     */
     FaultRequest: {
-      /** @enum {string} */
+      /**
+       * @description The contract operation it strikes.
+       * @enum {string}
+       */
       operation: "charge" | "transfer" | "company";
+      /** @description The status to answer instead (its contract `detail`). */
       status?: 500 | 501 | 503;
-      /** @default 0 */
+      /**
+       * @description Milliseconds to hold each call first.
+       * @default 0
+       */
       delay_ms?: number;
       /** @description How many calls it affects; omitted: until deleted. */
       times?: number;
+      /** @description Admin token only: the company it applies to (default: every company). */
       company_id?: string;
     };
-    Clock: {
-      now: string;
-      offset_seconds: number;
-      frozen: boolean;
-    };
-    Webhook: {
-      id: string;
+    Fault: {
+      /** @description Its id, in queue order. */
+      id: number;
+      /** @description The company it applies to; null: every company. */
       company_id: string | null;
-      url: string;
-      events: string[];
-      format: string;
-      secret: string;
-      chaos: components["schemas"]["WebhookChaos"];
-      disabled_at: string | null;
-      disabled_reason: string | null;
+      /**
+       * @description The contract operation it strikes.
+       * @enum {string}
+       */
+      operation: "charge" | "transfer" | "company";
+      /** @description The status it answers; null: only a delay. */
+      status: 500 | 501 | 503 | null;
+      /** @description Milliseconds it holds each call before answering. */
+      delay_ms: number;
+      /** @description How many more calls it strikes; null: until deleted. */
+      times: number | null;
+      /**
+       * @description When it was injected (virtual time).
+       * @example 2026-03-01T12:30:45.123456Z
+       */
       created_at: string;
     };
+    Clock: {
+      /**
+       * @description Virtual time now.
+       * @example 2026-03-01T12:30:45.123456Z
+       */
+      now: string;
+      /** @description Virtual minus real time, in seconds (what advances added). */
+      offset_seconds: number;
+      /** @description true: virtual time stands still until resumed. */
+      frozen: boolean;
+    };
+    ClockAdvanced: {
+      /**
+       * @description Virtual time after the advance.
+       * @example 2026-03-01T12:30:45.123456Z
+       */
+      now: string;
+      /** @description The events the due work produced, in order. */
+      events: components["schemas"]["Event"][];
+    };
+    Webhook: {
+      /** @description The subscription's id. */
+      id: string;
+      /** @description The company whose events it receives; null for the admin's global subscriptions (every company's). */
+      company_id: string | null;
+      /** @description Where deliveries are POSTed (`<url>/pix` for the bcb format). */
+      url: string;
+      /** @description The event types it receives. */
+      events: ("charge.paid" | "charge.cancelled" | "transfer.succeeded" | "transfer.failed" | "transfer.pending")[];
+      /**
+       * @description standard: Standard Webhooks, signed; bcb: the BCB API Pix `{"pix": [...]}` body.
+       * @enum {string}
+       */
+      format: "standard" | "bcb";
+      /** @description The whsec_ secret that signs standard deliveries. */
+      secret: string;
+      chaos: components["schemas"]["WebhookChaos"];
+      /**
+       * @description When it was disabled (a 410 from the receiver); null while active.
+       * @example 2026-03-01T12:30:45.123456Z
+       */
+      disabled_at: string | null;
+      /** @description Why it was disabled; null while active. */
+      disabled_reason: string | null;
+      /**
+       * @description When it was created (virtual time).
+       * @example 2026-03-01T12:30:45.123456Z
+       */
+      created_at: string;
+    };
+    /** @description The misbehaviour set with PUT /webhooks/{id}/chaos; null when it behaves. */
     WebhookChaos: {
+      /** @description Chance (0..1) that an attempt is dropped: not sent, recorded as failed, retried on the schedule. */
       drop?: number;
+      /** @description Chance (0..1) that a message is sent twice with the same webhook-id. */
       duplicate?: number;
+      /** @description Chance (0..1) that an attempt carries a wrong signature. */
       bad_signature?: number;
+      /** @description Milliseconds to hold every attempt before sending it. */
       delay_ms?: number;
+      /** @description Hold messages 2 s (virtual) and send them newest first. */
       reorder?: boolean;
     } | null;
+    /**
+     * @example {
+     *   "url": "http://127.0.0.1:3000/webhooks/pix",
+     *   "events": [
+     *     "charge.paid",
+     *     "transfer.failed"
+     *   ]
+     * }
+     */
     NewWebhook: {
-      /** Format: uri */
+      /**
+       * Format: uri
+       * @description Where to POST deliveries (the bcb format posts to `<url>/pix`).
+       */
       url: string;
+      /** @description The event types to receive (default: all). */
       events?: ("charge.paid" | "charge.cancelled" | "transfer.succeeded" | "transfer.failed" | "transfer.pending")[];
       /**
+       * @description standard: Standard Webhooks, signed; bcb: the BCB API Pix body, charge.paid only.
        * @default standard
        * @enum {string}
        */
       format?: "standard" | "bcb";
+      /** @description The signing secret (default: a generated one). */
       secret?: string;
+      /** @description Admin token only: whose events (default: every company's). */
       company_id?: string;
     };
     WebhookDelivery: {
+      /** @description The delivery's id (the `webhook-id` header of a standard delivery). */
       id: string;
+      /** @description The subscription it is for. */
       webhook_id: string;
+      /** @description The event it tells of (GET /events); webhook.test messages have their own. */
       event_id: string;
+      /**
+       * @description The event type, or webhook.test.
+       * @example charge.paid
+       */
       event_type: string;
-      status: string;
+      /** @description The company the event concerns. */
+      company_id: string | null;
+      /**
+       * @description pending while attempts remain; delivered on a 2xx; failed when retries ran out or the subscription was disabled.
+       * @enum {string}
+       */
+      status: "pending" | "delivered" | "failed";
+      /**
+       * @description When the next attempt is due (virtual time); null unless pending.
+       * @example 2026-03-01T12:30:45.123456Z
+       */
+      next_attempt_at: string | null;
+      /**
+       * @description When the delivery was queued (virtual time).
+       * @example 2026-03-01T12:30:45.123456Z
+       */
+      created_at: string;
+      /**
+       * @description When a 2xx was received; null until then.
+       * @example 2026-03-01T12:30:45.123456Z
+       */
+      delivered_at: string | null;
+      /** @description The last attempt's error, if it failed. */
+      last_error: string | null;
+      /** @description The JSON body sent (the same for every attempt). */
+      body?: unknown;
+      /** @description Every attempt, oldest first (at most the newest 100). */
       attempts: components["schemas"]["WebhookAttempt"][];
-      [key: string]: unknown;
     };
     WebhookAttempt: {
+      /**
+       * @description When the attempt was made (virtual time).
+       * @example 2026-03-01T12:30:45.123456Z
+       */
       at: string;
+      /** @description The receiver's HTTP status; null when nothing was answered (dropped, refused, timed out, unreachable). */
       status_code: number | null;
+      /** @description Milliseconds until the receiver answered; null when it did not. */
       latency_ms: number | null;
+      /** @description Why the attempt failed, when it did (a status outside 2xx, a timeout, a refused host...). */
       error: string | null;
+      /** @description The chaos applied to this attempt: drop, duplicate (the extra send) or bad_signature; null when none. */
       chaos: string | null;
       /** @description The request headers this attempt sent, signature included (never the secret); the HTTP client adds only transport ones (host, content-length, connection, accept, accept-encoding, accept-language, sec-fetch-mode). null when nothing was sent (dropped by chaos, host refused) and for attempts recorded before the store kept headers. */
       headers: {

@@ -14,7 +14,10 @@ const pixType = z.enum(PIX_TYPES)
 const amount = z.int().min(1).max(MAX_AMOUNT)
 
 export const providerSchema = z
-  .object({ name: z.string().min(1).max(100), operations: z.array(operation).max(2) })
+  .object({
+    name: z.string().min(1).max(100).meta({ description: 'The Provider\'s name.' }),
+    operations: z.array(operation).max(2).meta({ description: 'What it supports: charge, transfer; an operation missing answers 501.' }),
+  })
   .strict()
   .meta({ description: 'A Provider: its name and the operations it supports.' })
 
@@ -68,11 +71,11 @@ const pixKey = z
 const transferStatus = z.enum(['success', 'pending', 'failed'])
 export const transferOutcomeSchema = z
   .object({
-    status: transferStatus,
-    message: z.string().min(1).max(200).optional(),
-    settle_after_seconds: seconds.optional(),
-    final_status: z.enum(['success', 'failed']).optional(),
-    final_message: z.string().min(1).max(200).optional(),
+    status: transferStatus.meta({ description: 'What the contract answers.' }),
+    message: z.string().min(1).max(200).optional().meta({ description: 'The message it answers (default: the status\'s own).' }),
+    settle_after_seconds: seconds.optional().meta({ description: 'For pending: settle on its own this many virtual seconds later.' }),
+    final_status: z.enum(['success', 'failed']).optional().meta({ description: 'For pending: what it settles as (default success); failed refunds.' }),
+    final_message: z.string().min(1).max(200).optional().meta({ description: 'For pending: the message it settles with.' }),
   })
   .strict()
 

@@ -6,7 +6,8 @@ import { TABLES, type RowOf } from './tables.js'
 
 const LEDGER = TABLES.ledger_entries
 
-export type LedgerKind = 'opening' | 'adjustment' | 'charge_paid' | 'transfer_debit' | 'transfer_refund'
+export const LEDGER_KINDS = ['opening', 'adjustment', 'charge_paid', 'transfer_debit', 'transfer_refund'] as const
+export type LedgerKind = (typeof LEDGER_KINDS)[number]
 
 export interface LedgerEntry {
   amount: number

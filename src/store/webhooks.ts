@@ -1,6 +1,8 @@
 // Webhook subscriptions and their persistent delivery queue. Active subscriptions are cached
 // in memory: every event checks them, and they change rarely.
 import type { Micros } from '../clock.js'
+import type { WebhookEvent } from '../webhooks/outbox.js'
+import type { Chaos } from '../webhooks/schema.js'
 import type { Db } from './db.js'
 import { headersText } from './attempt-headers.js'
 import { decodeCursor, pageOf, type ListFilter, type Page } from './paging.js'
@@ -10,19 +12,13 @@ const { webhooks: WEBHOOKS, deliveries: DELIVERIES, delivery_attempts: ATTEMPTS 
 
 export type WebhookFormat = 'standard' | 'bcb'
 
-export interface Chaos {
-  drop?: number
-  duplicate?: number
-  bad_signature?: number
-  delay_ms?: number
-  reorder?: boolean
-}
+export type { Chaos }
 
 export interface Subscription {
   id: string
   companyId: string | null
   url: string
-  events: string[]
+  events: WebhookEvent[]
   format: WebhookFormat
   secret: string
   chaos: Chaos | null

@@ -9,6 +9,7 @@ import type { Store } from '../store/index.js'
 import type { Subscription } from '../store/webhooks.js'
 
 export const WEBHOOK_EVENTS = ['charge.paid', 'charge.cancelled', 'transfer.succeeded', 'transfer.failed', 'transfer.pending'] as const
+export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number]
 
 /** The body a subscription receives for an event, or null when its format has no such message. */
 export function webhookBody(sub: Subscription, e: SandboxEvent): string | null {
@@ -34,7 +35,7 @@ export function webhookBody(sub: Subscription, e: SandboxEvent): string | null {
 }
 
 const wants = (sub: Subscription, e: SandboxEvent) =>
-  sub.events.includes(e.type) && (sub.companyId === null || sub.companyId === e.companyId)
+  (sub.events as readonly string[]).includes(e.type) && (sub.companyId === null || sub.companyId === e.companyId)
 
 /** Queues the event for every subscription that wants it; `delayUs` holds it back (reorder chaos). */
 export function enqueueEvent(store: Store, newId: () => string, e: SandboxEvent): number {

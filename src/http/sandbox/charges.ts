@@ -4,8 +4,8 @@ import { cancelCharge } from '../../operations/charge-transitions.js'
 import { payChargeAsBank } from '../../operations/receive-pix.js'
 import type { AppEnv, HttpDeps } from '../env.js'
 import { controlRoute } from './control-route.js'
-import { chargeRecord } from './records.js'
-import { ChargeRecord, idParam, listQuery, page, Payer } from './schemas.js'
+import { ChargeRecord, chargeRecord } from './records/charge.js'
+import { idParam, listQuery, page, Payer } from './schemas.js'
 import { companyFilter, visibleTo } from './scope.js'
 
 const params = idParam('transaction_id')
@@ -26,10 +26,9 @@ export function mountCharges(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
       responses: { 200: { description: 'A page of charges.', content: { 'application/json': { schema: page(ChargeRecord) } } } },
     }),
     'scoped',
-    (c) => {
-      const q = c.get('input').query
+    (c, { query: q }) => {
       const result = ctx.store.charges.list({ ...q, companyId: companyFilter(c.get('scope'), q.company_id) })
-      return c.json({ data: result.data.map((ch) => chargeRecord(ctx, ch)), next_cursor: result.nextCursor })
+      return c.json({ data: result.data.map((ch) => chargeRecord(ctx, ch)), next_cursor: result.nextCursor }, 200)
     },
   )
 
@@ -38,7 +37,7 @@ export function mountCharges(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
     deps,
     createRoute({ method: 'get', path: '/charges/{transaction_id}', summary: 'Read a charge', request: { params }, responses: one }),
     'scoped',
-    (c) => c.json(chargeRecord(ctx, visible(c.get('scope'), c.get('input').params.transaction_id))),
+    (c, { params }) => c.json(chargeRecord(ctx, visible(c.get('scope'), params.transaction_id)), 200),
   )
 
   controlRoute(
@@ -53,12 +52,11 @@ export function mountCharges(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
       responses: one,
     }),
     'scoped',
-    async (c) => {
-      const { params: p, body } = c.get('input')
+    async (c, { params: p, body }) => {
       const charge = visible(c.get('scope'), p.transaction_id)
       await ctx.fakes.ready()
       const result = payChargeAsBank(ctx, charge.id, body.payer ?? ctx.fakes.payer())
-      return c.json(chargeRecord(ctx, result.charge))
+      return c.json(chargeRecord(ctx, result.charge), 200)
     },
   )
 
@@ -75,9 +73,9 @@ export function mountCharges(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
         responses: one,
       }),
       'scoped',
-      (c) => {
-        const charge = visible(c.get('scope'), c.get('input').params.transaction_id)
-        return c.json(chargeRecord(ctx, cancelCharge(ctx, charge.id, reason)))
+      (c, { params }) => {
+        const charge = visible(c.get('scope'), params.transaction_id)
+        return c.json(chargeRecord(ctx, cancelCharge(ctx, charge.id, reason)), 200)
       },
     )
   }

@@ -4,10 +4,16 @@ import { isoMicros, SECOND_US } from '../../domain/time.js'
 import { advanceClock, changeClock } from '../../operations/clock.js'
 import type { AppEnv, HttpDeps } from '../env.js'
 import { controlRoute } from './control-route.js'
-import { eventRecord } from './records.js'
-import { EventRecord } from './schemas.js'
+import { EventRecord, eventRecord } from './records/event.js'
+import { iso } from './schemas.js'
 
-const Clock = z.object({ now: z.string(), offset_seconds: z.number(), frozen: z.boolean() }).openapi('Clock')
+const Clock = z
+  .object({
+    now: iso.openapi({ description: 'Virtual time now.' }),
+    offset_seconds: z.number().openapi({ description: 'Virtual minus real time, in seconds (what advances added).' }),
+    frozen: z.boolean().openapi({ description: 'true: virtual time stands still until resumed.' }),
+  })
+  .openapi('Clock')
 /**
  * How long an advance waits for the webhook sends it started. A receiver on this machine answers
  * in milliseconds; one that hangs (anyone's, another tenant's included) must not hold the answer
@@ -19,7 +25,7 @@ const clockReply = { 200: { description: 'The clock.', content: { 'application/j
 
 export function mountClock(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
   const ctx = deps.sandbox
-  const view = () => {
+  const view = (): z.output<typeof Clock> => {
     const s = ctx.clock.state()
     return { now: isoMicros(ctx.clock.now()), offset_seconds: s.offsetUs / SECOND_US, frozen: s.frozenAtUs !== null }
   }
@@ -39,17 +45,35 @@ export function mountClock(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
       request: {
         body: {
           required: true,
-          content: { 'application/json': { schema: z.object({ seconds: z.number().positive().max(10 * 365 * 86400) }).strict() } },
+          content: {
+            'application/json': {
+              schema: z
+                .object({ seconds: z.number().positive().max(10 * 365 * 86400).openapi({ description: 'How far to move virtual time, in seconds.', example: 3600 }) })
+                .strict(),
+            },
+          },
         },
       },
       responses: {
-        200: { description: 'The new time and the events produced.', content: { 'application/json': { schema: z.object({ now: z.string(), events: z.array(EventRecord) }) } } },
+        200: {
+          description: 'The new time and the events produced.',
+          content: {
+            'application/json': {
+              schema: z
+                .object({
+                  now: iso.openapi({ description: 'Virtual time after the advance.' }),
+                  events: z.array(EventRecord).openapi({ description: 'The events the due work produced, in order.' }),
+                })
+                .openapi('ClockAdvanced'),
+            },
+          },
+        },
       },
     }),
     'admin',
-    async (c) => {
+    async (c, { body }) => {
       await ctx.fakes.ready()
-      const events = advanceClock(ctx, c.get('input').body.seconds)
+      const events = advanceClock(ctx, body.seconds)
       await deps.webhooks.deliverDue({ maxWaitMs: ADVANCE_WEBHOOK_WAIT_MS })
       return c.json({ now: isoMicros(ctx.clock.now()), events: events.map(eventRecord) })
     },

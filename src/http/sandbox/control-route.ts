@@ -1,8 +1,10 @@
 // Declares and mounts one control-plane route: authentication, the admin check where the
 // operation is global, validation against the declaration, then the handler, as one handler.
-import type { OpenAPIHono, RouteConfig } from '@hono/zod-openapi'
+import type { OpenAPIHono, RouteConfig, RouteConfigToTypedResponse } from '@hono/zod-openapi'
+import type { Context, TypedResponse } from 'hono'
+import type { z } from 'zod'
 import type { AppEnv, HttpDeps } from '../env.js'
-import { mount, type Step } from '../route.js'
+import { mount } from '../route.js'
 import { after } from '../maybe-async.js'
 import { Detail } from './schemas.js'
 import { inputValidator } from './input.js'
@@ -26,12 +28,33 @@ export function declare<R extends RouteConfig>(route: R): R {
   }
 }
 
-export function controlRoute(
+export type Output<S> = S extends z.ZodType ? z.output<S> : Record<string, never>
+type Part<R extends RouteConfig, K extends 'params' | 'query'> = R['request'] extends Record<K, infer S> ? Output<S> : Record<string, never>
+type Body<R extends RouteConfig> = R['request'] extends { body: { content: { 'application/json': { schema: infer S } } } } ? Output<S> : Record<string, never>
+
+/** A request's input as its declaration validated it. */
+export interface ControlInput<R extends RouteConfig> {
+  params: Part<R, 'params'>
+  query: Part<R, 'query'>
+  body: Body<R>
+}
+
+/**
+ * A control handler: given the validated input, it answers one of the route's declared
+ * responses (`c.json(record, 200)`), so the compiler holds each answer to its published
+ * schema; a refusal is thrown (AppError).
+ */
+export type ControlHandler<R extends RouteConfig> = (
+  c: Context<AppEnv>,
+  input: ControlInput<R>,
+) => RouteConfigToTypedResponse<R> | Promise<RouteConfigToTypedResponse<R>>
+
+export function controlRoute<R extends RouteConfig>(
   app: OpenAPIHono<AppEnv>,
   deps: HttpDeps,
-  route: RouteConfig,
+  route: R,
   access: 'admin' | 'scoped',
-  handler: Step,
+  handler: ControlHandler<R>,
 ): void {
   const declared = declare(route)
   const authorize = controlScope(deps, access)
@@ -39,8 +62,12 @@ export function controlRoute(
   // One handler rather than a middleware per step: each layer of async middleware costs every
   // call an async frame, and a test suite creates a tenant or resets before each of its tests.
   const { store } = deps.sandbox
-  mount(app, declared, (c, next) => {
+  mount(app, declared, (c) => {
     authorize(c)
-    return after(validate(c), () => store.answering(() => handler(c, next)))
+    // A typed response is a Response at run time; its type only carries the declared schema.
+    return after(validate(c), () => store.answering(() => handler(c, c.get('input') as ControlInput<R>) as unknown as Response | Promise<Response>))
   })
 }
+
+/** A 204 as its declaration types it (Hono types `c.body(null, 204)` as a null body, the declaration as none). */
+export const noContent = (c: Context<AppEnv>) => c.body(null, 204) as unknown as TypedResponse<{}, 204, string>

@@ -3,32 +3,39 @@ import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi'
 import { isoMicros } from '../../domain/time.js'
 import { decodeCursor, pageOf } from '../../store/paging.js'
 import type { AppEnv, HttpDeps } from '../env.js'
-import { controlRoute } from './control-route.js'
-import { eventRecord } from './records.js'
-import { EventRecord, listQuery, page } from './schemas.js'
+import { controlRoute, noContent } from './control-route.js'
+import { EventRecord, eventRecord } from './records/event.js'
+import { iso, listQuery, page } from './schemas.js'
 import { companyFilter } from './scope.js'
 
 const JournalQuery = z
   .object({
-    method: z.string().optional(),
-    path: z.string().optional(),
-    status: z.coerce.number().int().min(100).max(599).optional(),
+    method: z.string().optional().openapi({ description: 'Only this method (GET, POST...).' }),
+    path: z.string().optional().openapi({ description: 'Only this path, e.g. /api/v1/hub/transactions/in.' }),
+    status: z.coerce.number().int().min(100).max(599).optional().openapi({ description: 'Only answers with this status.' }),
     limit: z.coerce.number().int().min(1).max(500).default(50),
     cursor: z.string().optional(),
   })
   .strict()
 const JournalEntry = z
   .object({
-    id: z.int(),
-    at: z.string(),
-    method: z.string(),
-    path: z.string(),
-    query: z.string(),
-    status: z.int(),
-    duration_ms: z.number(),
-    company_id: z.string().nullable(),
-    request: z.object({ headers: z.record(z.string(), z.string()), body: z.unknown() }),
-    response: z.object({ body: z.unknown() }),
+    id: z.int().openapi({ description: 'Its position in the journal: higher is newer.' }),
+    at: iso.openapi({ description: 'When the request arrived (virtual time).' }),
+    method: z.string().openapi({ description: 'The request\'s method.' }),
+    path: z.string().openapi({ description: 'The request\'s path, without the query.' }),
+    query: z.string().openapi({ description: 'The query string, without "?"; empty when none.' }),
+    status: z.int().openapi({ description: 'The status answered.' }),
+    duration_ms: z.number().openapi({ description: 'Milliseconds from arrival to answer.' }),
+    company_id: z.string().nullable().openapi({ description: 'The company whose credentials it carried; null for the admin and unknown callers.' }),
+    request: z
+      .object({
+        headers: z.record(z.string(), z.string()).openapi({ description: 'Its headers, secrets redacted.' }),
+        body: z.unknown().openapi({ description: 'Its body: JSON when it parsed, else the text; secrets redacted; null when empty.' }),
+      })
+      .openapi({ description: 'What was asked.' }),
+    response: z
+      .object({ body: z.unknown().openapi({ description: 'The body answered, secrets redacted.' }) })
+      .openapi({ description: 'What was answered.' }),
   })
   .openapi('JournalEntry')
 
@@ -54,7 +61,18 @@ export function mountObserve(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
       responses: {
         200: {
           description: 'Null ids for the admin token.',
-          content: { 'application/json': { schema: z.object({ company_id: z.string().nullable(), user_id: z.string().nullable(), client_id: z.string().nullable(), environment: z.string() }) } },
+          content: {
+            'application/json': {
+              schema: z
+                .object({
+                  company_id: z.string().nullable().openapi({ description: 'Your company\'s id; null for the admin token.' }),
+                  user_id: z.string().nullable().openapi({ description: 'Your user\'s id (balances are per user); null for the admin token.' }),
+                  client_id: z.string().nullable().openapi({ description: 'The client id you authenticated with; null for the admin token.' }),
+                  environment: z.literal('sandbox').openapi({ description: 'Always sandbox.' }),
+                })
+                .openapi('WhoAmI'),
+            },
+          },
         },
       },
     }),
@@ -74,12 +92,11 @@ export function mountObserve(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
       path: '/events',
       summary: 'The append-only log of state changes, oldest first',
       description: 'Follow `next_cursor` to read on; `at` is virtual time.',
-      request: { query: listQuery.extend({ type: z.string().optional() }) },
+      request: { query: listQuery.extend({ type: z.string().optional().openapi({ description: 'Only events of this type.' }) }) },
       responses: { 200: { description: 'A page of events.', content: { 'application/json': { schema: page(EventRecord) } } } },
     }),
     'scoped',
-    (c) => {
-      const q = c.get('input').query
+    (c, { query: q }) => {
       const afterSeq = q.cursor === undefined ? undefined : (decodeCursor(q.cursor) ?? 0)
       const rows = store.events.list({ companyId: companyFilter(c.get('scope'), q.company_id), type: q.type, afterSeq, limit: q.limit + 1 })
       const page = pageOf(rows, q.limit, (e) => e.seq, eventRecord)
@@ -87,11 +104,11 @@ export function mountObserve(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
     },
   )
 
-  const journalRoute = (path: string, summary: string, schema: z.ZodType) =>
+  const journalRoute = <S extends z.ZodType>(path: string, summary: string, schema: S) =>
     createRoute({ method: 'get', path, summary, request: { query: JournalQuery }, responses: { 200: { description: summary, content: { 'application/json': { schema } } } } })
 
-  controlRoute(app, deps, journalRoute('/requests', 'The request journal, newest first (secrets redacted)', page(JournalEntry)), 'scoped', (c) => {
-    const { cursor, limit, ...q } = c.get('input').query
+  controlRoute(app, deps, journalRoute('/requests', 'The request journal, newest first (secrets redacted)', page(JournalEntry)), 'scoped', (c, { query }) => {
+    const { cursor, limit, ...q } = query
     const before = cursor === undefined ? undefined : (decodeCursor(cursor) ?? 0)
     const rows = deps.journal.list(q, limit + 1, c.get('scope').companyId, before)
     const page = pageOf(rows, limit, (e) => e.id, (e) => ({
@@ -109,8 +126,9 @@ export function mountObserve(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
     return c.json({ data: page.data, next_cursor: page.nextCursor })
   })
 
-  controlRoute(app, deps, journalRoute('/requests/count', 'How many journaled requests match', z.object({ count: z.int() })), 'scoped', (c) => {
-    const { limit: _l, cursor: _c, ...q } = c.get('input').query
+  const Count = z.object({ count: z.int().openapi({ description: 'How many journaled requests match the filters.' }) }).openapi('JournalCount')
+  controlRoute(app, deps, journalRoute('/requests/count', 'How many journaled requests match', Count), 'scoped', (c, { query }) => {
+    const { limit: _l, cursor: _c, ...q } = query
     return c.json({ count: deps.journal.count(q, c.get('scope').companyId) })
   })
 
@@ -121,7 +139,7 @@ export function mountObserve(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
     'scoped',
     (c) => {
       deps.journal.clear(c.get('scope').companyId)
-      return c.body(null, 204)
+      return noContent(c)
     },
   )
 }

@@ -4,8 +4,8 @@ import { chargeForCode } from '../../operations/charge-for-code.js'
 import { payChargeAsBank, receivePix } from '../../operations/receive-pix.js'
 import type { AppEnv, HttpDeps } from '../env.js'
 import { controlRoute } from './control-route.js'
-import { chargeRecord } from './records.js'
-import { ChargeRecord, Payer } from './schemas.js'
+import { ChargeRecord, chargeRecord } from './records/charge.js'
+import { Payer } from './schemas.js'
 
 const Notification = z
   .object({
@@ -58,12 +58,11 @@ export function mountPay(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
       responses: { 200: { description: 'The paid charge.', content: { 'application/json': { schema: ChargeRecord } } } },
     }),
     'scoped',
-    async (c) => {
-      const { body } = c.get('input')
+    async (c, { body }) => {
       const scope = c.get('scope')
       const charge = chargeForCode(ctx, body.qr_code, { companyId: scope.companyId, transactionId: body.transaction_id })
       await ctx.fakes.ready()
-      return c.json(chargeRecord(ctx, payChargeAsBank(ctx, charge.id, body.payer ?? ctx.fakes.payer()).charge))
+      return c.json(chargeRecord(ctx, payChargeAsBank(ctx, charge.id, body.payer ?? ctx.fakes.payer()).charge), 200)
     },
   )
 
@@ -81,19 +80,29 @@ export function mountPay(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
           description: 'What each item did.',
           content: {
             'application/json': {
-              schema: z.object({
-                data: z.array(z.object({ txid: z.string(), endToEndId: z.string(), duplicate: z.boolean(), charge: ChargeRecord })),
-              }),
+              schema: z
+                .object({
+                  data: z
+                    .array(
+                      z.object({
+                        txid: z.string().openapi({ description: 'The item\'s txid: the charge\'s transaction_id.' }),
+                        endToEndId: z.string().openapi({ description: 'The item\'s end-to-end id.' }),
+                        duplicate: z.boolean().openapi({ description: 'true: this endToEndId had already paid this charge; nothing was credited again.' }),
+                        charge: ChargeRecord,
+                      }),
+                    )
+                    .openapi({ description: 'One result per item of `pix`, in order.' }),
+                })
+                .openapi('PixNotificationResult'),
             },
           },
         },
       },
     }),
     'scoped',
-    (c) => {
-      const scope = c.get('scope')
-      const results = receivePix(ctx, c.get('input').body.pix, scope.companyId)
-      return c.json({ data: results.map((r) => ({ txid: r.txid, endToEndId: r.endToEndId, duplicate: r.duplicate, charge: chargeRecord(ctx, r.charge) })) })
+    (c, { body }) => {
+      const results = receivePix(ctx, body.pix, c.get('scope').companyId)
+      return c.json({ data: results.map((r) => ({ txid: r.txid, endToEndId: r.endToEndId, duplicate: r.duplicate, charge: chargeRecord(ctx, r.charge) })) }, 200)
     },
   )
 }

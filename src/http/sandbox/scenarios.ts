@@ -8,8 +8,20 @@ import { listScenarios, readScenario, scenarioExists, ScenarioError, validateSce
 import type { Scenario } from '../../scenarios/schema.js'
 import type { AppEnv, HttpDeps } from '../env.js'
 import { controlRoute } from './control-route.js'
+import { iso } from './schemas.js'
 
-const Applied = z.object({ scenario: z.string(), now: z.string() }).openapi('ScenarioApplied')
+const Applied = z
+  .object({
+    scenario: z.string().openapi({ description: 'The scenario applied: its name, or "inline" for a document.' }),
+    now: iso.openapi({ description: 'Virtual time after it was applied.' }),
+  })
+  .openapi('ScenarioApplied')
+const ScenarioSummary = z
+  .object({
+    name: z.string().openapi({ description: 'Its name: the file\'s, without extension.' }),
+    description: z.string().openapi({ description: 'What it sets up (its `description`).' }),
+  })
+  .openapi('ScenarioSummary')
 
 export function mountScenarios(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
   const ctx = deps.sandbox
@@ -24,7 +36,7 @@ export function mountScenarios(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
       throw err
     }
   }
-  const applied = (name: string) => ({ scenario: name, now: isoMicros(ctx.clock.now()) })
+  const applied = (name: string): z.output<typeof Applied> => ({ scenario: name, now: isoMicros(ctx.clock.now()) })
 
   controlRoute(
     app,
@@ -34,12 +46,12 @@ export function mountScenarios(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
       path: '/reset',
       summary: 'Wipe all state and load a scenario',
       description: 'State, clock, journal, outcomes, faults and webhooks return to a fresh start. Default: the scenario the server started with.',
-      request: { body: { required: false, content: { 'application/json': { schema: z.object({ scenario: z.string().min(1).max(200).optional() }).strict() } } } },
+      request: { body: { required: false, content: { 'application/json': { schema: z.object({ scenario: z.string().min(1).max(200).optional().openapi({ description: 'The scenario to load (default: the one the server started with).', example: 'default' }) }).strict() } } } },
       responses: { 200: { description: 'Reset.', content: { 'application/json': { schema: Applied } } } },
     }),
     'admin',
-    (c) => {
-      const name = c.get('input').body.scenario ?? deps.startScenario
+    (c, { body }) => {
+      const name = body.scenario ?? deps.startScenario
       resetSandbox(ctx, load(name), name)
       deps.journal.clear()
       return c.json(applied(name))
@@ -53,7 +65,7 @@ export function mountScenarios(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
       method: 'get',
       path: '/scenarios',
       summary: 'The scenarios of the scenarios folder',
-      responses: { 200: { description: 'Names and descriptions.', content: { 'application/json': { schema: z.array(z.object({ name: z.string(), description: z.string() })) } } } },
+      responses: { 200: { description: 'Names and descriptions.', content: { 'application/json': { schema: z.array(ScenarioSummary) } } } },
     }),
     'admin',
     (c) => c.json(listScenarios(deps.scenariosDir)),
@@ -74,7 +86,10 @@ export function mountScenarios(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
           content: {
             'application/json': {
               schema: z
-                .object({ name: z.string().min(1).max(200).optional(), document: z.record(z.string(), z.unknown()).optional() })
+                .object({
+                  name: z.string().min(1).max(200).optional().openapi({ description: 'A scenario of the scenarios folder.', example: 'many-users' }),
+                  document: z.record(z.string(), z.unknown()).optional().openapi({ description: 'A scenario document inline (the same shape as a file).' }),
+                })
                 .strict()
                 .refine((b) => (b.name === undefined) !== (b.document === undefined), { error: 'give exactly one of name or document', path: ['name'] }),
             },
@@ -84,11 +99,12 @@ export function mountScenarios(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
       responses: { 200: { description: 'Applied.', content: { 'application/json': { schema: Applied } } } },
     }),
     'admin',
-    (c) => {
-      const { name, document } = c.get('input').body
+    (c, { body }) => {
+      const { name, document } = body
       let scenario: Scenario
       try {
-        scenario = document ? validateScenario(document, 'document') : load(name)
+        // The body's refinement gives exactly one of the two.
+        scenario = document ? validateScenario(document, 'document') : load(name!)
       } catch (err) {
         if (err instanceof ScenarioError) throw new AppError('invalid_input', err.message)
         throw err

@@ -1,36 +1,32 @@
 // Tenants and users: create, change and remove companies; set a user's Providers and balance.
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi'
-import { isoMicros } from '../../domain/time.js'
 import { createTenant, deleteCompany, updateCompany } from '../../operations/tenants.js'
 import { setBalance, setProviders, userCompany } from '../../operations/users.js'
 import type { AppEnv, HttpDeps } from '../env.js'
-import { controlRoute } from './control-route.js'
+import { controlRoute, noContent } from './control-route.js'
+import { BalanceRecord, balanceRecord, CompanyRecord, companyRecord, TenantRecord, tenantRecord } from './records/tenant.js'
 import { idParam, Provider } from './schemas.js'
 
-const NewCompany = z
+const Providers = z
   .object({
-    name: z.string().min(1).max(100).optional(),
-    api_active: z.boolean().default(true),
-    balance: z.int().min(0).max(999_999_999_999).default(0),
-    providers: z.object({ in: Provider.nullable().optional(), out: Provider.nullable().optional() }).strict().optional(),
-    permissions: z.array(z.enum(['charge', 'transfer'])).max(2).optional(),
+    in: Provider.nullable().optional().openapi({ description: 'The charges Provider; null removes it (charges answer 422).' }),
+    out: Provider.nullable().optional().openapi({ description: 'The transfers Provider; null removes it (transfers answer 422).' }),
   })
   .strict()
-  .openapi('NewCompany')
-const Tenant = z
-  .object({ company_id: z.string(), user_id: z.string(), client_id: z.string(), client_secret: z.string(), token: z.string() })
-  .openapi('Tenant')
-const CompanyView = z.object({ company_id: z.string(), name: z.string(), api_active: z.boolean(), created_at: z.string(), updated_at: z.string() })
-const Balance = z
-  .object({ balance: z.int(), entries: z.array(z.object({ amount: z.int(), kind: z.string(), reference: z.string().nullable(), at: z.string() })) })
-  .openapi('Balance')
+const NewCompany = z
+  .object({
+    name: z.string().min(1).max(100).optional().openapi({ description: 'Its name (default: a generated one).' }),
+    api_active: z.boolean().default(true).openapi({ description: 'false: both POSTs of the contract answer 403.' }),
+    balance: z.int().min(0).max(999_999_999_999).default(0).openapi({ description: 'Opening balance in cents.' }),
+    providers: Providers.optional().openapi({ description: 'Its user\'s Providers (default: both, supporting their operation).' }),
+    permissions: z.array(z.enum(['charge', 'transfer'])).max(2).optional().openapi({ description: 'Its user\'s permissions (default: both); one missing answers 403.' }),
+  })
+  .strict()
+  .openapi('NewCompany', { example: { name: 'Loja Teste Ltda', balance: 100000 } })
 
 export function mountTenants(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
   const ctx = deps.sandbox
-  const balanceView = (userId: string) => ({
-    balance: ctx.store.ledger.balance(userId) ?? 0,
-    entries: ctx.store.ledger.entries(userId).map((e) => ({ amount: e.amount, kind: e.kind, reference: e.reference, at: isoMicros(e.at) })),
-  })
+  const balanceView = (userId: string) => balanceRecord(ctx.store.ledger.balance(userId) ?? 0, ctx.store.ledger.entries(userId))
 
   controlRoute(
     app,
@@ -41,14 +37,13 @@ export function mountTenants(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
       summary: 'Create an isolated tenant',
       description: 'Defaults: active, both Providers, both permissions, balance 0. `token` is what follows `Basic `.',
       request: { body: { required: false, content: { 'application/json': { schema: NewCompany } } } },
-      responses: { 201: { description: 'The new tenant and its credentials.', content: { 'application/json': { schema: Tenant } } } },
+      responses: { 201: { description: 'The new tenant and its credentials.', content: { 'application/json': { schema: TenantRecord } } } },
     }),
     'admin',
-    async (c) => {
-      const b = c.get('input').body
+    async (c, { body: b }) => {
       if (b.name === undefined) await ctx.fakes.ready()
       const t = createTenant(ctx, { name: b.name, apiActive: b.api_active, balance: b.balance, providers: b.providers, permissions: b.permissions })
-      return c.json({ company_id: t.companyId, user_id: t.userId, client_id: t.clientId, client_secret: t.clientSecret, token: t.token }, 201)
+      return c.json(tenantRecord(t), 201)
     },
   )
 
@@ -61,15 +56,26 @@ export function mountTenants(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
       summary: 'Change a company',
       request: {
         params: idParam('company_id'),
-        body: { required: true, content: { 'application/json': { schema: z.object({ api_active: z.boolean().optional(), name: z.string().min(1).max(100).optional() }).strict() } } },
+        body: {
+          required: true,
+          content: {
+            'application/json': {
+              schema: z
+                .object({
+                  api_active: z.boolean().optional().openapi({ description: 'false: both POSTs of the contract answer 403.' }),
+                  name: z.string().min(1).max(100).optional().openapi({ description: 'A new name.' }),
+                })
+                .strict()
+                .openapi({ example: { api_active: false } }),
+            },
+          },
+        },
       },
-      responses: { 200: { description: 'The company.', content: { 'application/json': { schema: CompanyView } } } },
+      responses: { 200: { description: 'The company.', content: { 'application/json': { schema: CompanyRecord } } } },
     }),
     'admin',
-    (c) => {
-      const { params, body } = c.get('input')
-      const co = updateCompany(ctx, params.company_id, { name: body.name, apiActive: body.api_active })
-      return c.json({ company_id: co.id, name: co.name, api_active: co.apiActive, created_at: isoMicros(co.createdAt), updated_at: isoMicros(co.updatedAt) })
+    (c, { params, body }) => {
+      return c.json(companyRecord(updateCompany(ctx, params.company_id, { name: body.name, apiActive: body.api_active })), 200)
     },
   )
 
@@ -78,11 +84,10 @@ export function mountTenants(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
     deps,
     createRoute({ method: 'delete', path: '/companies/{company_id}', summary: 'Remove a tenant and everything it owns', request: { params: idParam('company_id') }, responses: { 204: { description: 'Removed.' } } }),
     'admin',
-    (c) => {
-      const id = c.get('input').params.company_id
-      deleteCompany(ctx, id)
-      deps.journal.clear(id)
-      return c.body(null, 204)
+    (c, { params }) => {
+      deleteCompany(ctx, params.company_id)
+      deps.journal.clear(params.company_id)
+      return noContent(c)
     },
   )
 
@@ -96,13 +101,26 @@ export function mountTenants(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
       description: 'Only the directions given change; `null` removes one.',
       request: {
         params: idParam('user_id'),
-        body: { required: true, content: { 'application/json': { schema: z.object({ in: Provider.nullable().optional(), out: Provider.nullable().optional() }).strict() } } },
+        body: { required: true, content: { 'application/json': { schema: Providers.openapi({ example: { out: null } }) } } },
       },
-      responses: { 200: { description: 'The user\'s Providers.', content: { 'application/json': { schema: z.object({ in: Provider.nullable(), out: Provider.nullable() }) } } } },
+      responses: {
+        200: {
+          description: 'The user\'s Providers.',
+          content: {
+            'application/json': {
+              schema: z
+                .object({
+                  in: Provider.nullable().openapi({ description: 'The charges Provider; null when none.' }),
+                  out: Provider.nullable().openapi({ description: 'The transfers Provider; null when none.' }),
+                })
+                .openapi('UserProviders'),
+            },
+          },
+        },
+      },
     }),
     'admin',
-    (c) => {
-      const { params, body } = c.get('input')
+    (c, { params, body }) => {
       setProviders(ctx, params.user_id, body)
       const providers = ctx.store.identity.providers(params.user_id)
       return c.json({ in: providers.in ?? null, out: providers.out ?? null })
@@ -113,12 +131,11 @@ export function mountTenants(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
   controlRoute(
     app,
     deps,
-    createRoute({ method: 'get', path: '/users/{user_id}/balance', summary: 'A user\'s balance and ledger (newest first)', request: { params: userParams }, responses: { 200: { description: 'The balance.', content: { 'application/json': { schema: Balance } } } } }),
+    createRoute({ method: 'get', path: '/users/{user_id}/balance', summary: 'A user\'s balance and ledger (newest first)', request: { params: userParams }, responses: { 200: { description: 'The balance.', content: { 'application/json': { schema: BalanceRecord } } } } }),
     'scoped',
-    (c) => {
-      const userId = c.get('input').params.user_id
-      userCompany(ctx, userId, c.get('scope').companyId)
-      return c.json(balanceView(userId))
+    (c, { params }) => {
+      userCompany(ctx, params.user_id, c.get('scope').companyId)
+      return c.json(balanceView(params.user_id), 200)
     },
   )
 
@@ -129,12 +146,11 @@ export function mountTenants(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
       method: 'put',
       path: '/users/{user_id}/balance',
       summary: 'Set a user\'s balance (an adjustment entry)',
-      request: { params: userParams, body: { required: true, content: { 'application/json': { schema: z.object({ amount: z.int().min(0).max(999_999_999_999) }).strict() } } } },
-      responses: { 200: { description: 'The balance.', content: { 'application/json': { schema: Balance } } } },
+      request: { params: userParams, body: { required: true, content: { 'application/json': { schema: z.object({ amount: z.int().min(0).max(999_999_999_999).openapi({ description: 'The new balance in cents (an adjustment entry makes up the difference).', example: 100000 }) }).strict() } } } },
+      responses: { 200: { description: 'The balance.', content: { 'application/json': { schema: BalanceRecord } } } },
     }),
     'scoped',
-    (c) => {
-      const { params, body } = c.get('input')
+    (c, { params, body }) => {
       setBalance(ctx, params.user_id, body.amount, c.get('scope').companyId)
       return c.json(balanceView(params.user_id))
     },

@@ -3,8 +3,8 @@ import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi'
 import { settleTransferNow } from '../../operations/settle-transfer.js'
 import type { AppEnv, HttpDeps } from '../env.js'
 import { controlRoute } from './control-route.js'
-import { transferRecord } from './records.js'
-import { idParam, listQuery, page, TransferRecord } from './schemas.js'
+import { TransferRecord, transferRecord } from './records/transfer.js'
+import { idParam, listQuery, page } from './schemas.js'
 import { companyFilter, visibleTo } from './scope.js'
 
 const params = idParam('transaction_id')
@@ -25,10 +25,9 @@ export function mountTransfers(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
       responses: { 200: { description: 'A page of transfers.', content: { 'application/json': { schema: page(TransferRecord) } } } },
     }),
     'scoped',
-    (c) => {
-      const q = c.get('input').query
+    (c, { query: q }) => {
       const result = ctx.store.transfers.list({ ...q, companyId: companyFilter(c.get('scope'), q.company_id) })
-      return c.json({ data: result.data.map(transferRecord), next_cursor: result.nextCursor })
+      return c.json({ data: result.data.map(transferRecord), next_cursor: result.nextCursor }, 200)
     },
   )
 
@@ -37,7 +36,7 @@ export function mountTransfers(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
     deps,
     createRoute({ method: 'get', path: '/transfers/{transaction_id}', summary: 'Read a transfer', request: { params }, responses: one }),
     'scoped',
-    (c) => c.json(transferRecord(visible(c.get('scope'), c.get('input').params.transaction_id))),
+    (c, { params }) => c.json(transferRecord(visible(c.get('scope'), params.transaction_id)), 200),
   )
 
   controlRoute(
@@ -54,7 +53,13 @@ export function mountTransfers(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
           required: true,
           content: {
             'application/json': {
-              schema: z.object({ status: z.enum(['success', 'failed']), message: z.string().min(1).max(200).optional() }).strict(),
+              schema: z
+                .object({
+                  status: z.enum(['success', 'failed']).openapi({ description: 'What it settles as; failed refunds.' }),
+                  message: z.string().min(1).max(200).optional().openapi({ description: 'The message it settles with (default: the status\'s own).' }),
+                })
+                .strict()
+                .openapi({ example: { status: 'success' } }),
             },
           },
         },
@@ -62,8 +67,7 @@ export function mountTransfers(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
       responses: one,
     }),
     'scoped',
-    (c) => {
-      const { params: p, body } = c.get('input')
+    (c, { params: p, body }) => {
       const transfer = visible(c.get('scope'), p.transaction_id)
       return c.json(transferRecord(settleTransferNow(ctx, transfer.id, body.status, body.message)))
     },

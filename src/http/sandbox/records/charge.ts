@@ -1,0 +1,48 @@
+// A charge as the control plane shows it: the published schema, and the mapper held to it.
+import { z } from '@hono/zod-openapi'
+import { LOCATION_PATH } from '../../../config.js'
+import { isoMicros, localDateTime } from '../../../domain/time.js'
+import type { Charge } from '../../../domain/types.js'
+import type { Context } from '../../../operations/context.js'
+import { iso, isoOrNull, maybeIso, moneyRecord, Payer } from '../schemas.js'
+
+export const ChargeRecord = z
+  .object({
+    ...moneyRecord,
+    status: z.enum(['pending', 'paid', 'cancelled']).openapi({ description: 'pending until paid; paid and cancelled are final.' }),
+    qr_code: z.string().openapi({ description: 'The BR Code "copia e cola" the contract answered (or the payload reused).' }),
+    qr_code_name: z.string().openapi({ description: 'The short name the contract answered.' }),
+    location: z.string().openapi({ description: 'The location URL of the dynamic code, without scheme.' }),
+    created_at: iso.openapi({ description: 'When the charge was created (virtual time).' }),
+    expiration: iso.openapi({ description: 'When a pending charge expires (virtual time, UTC).' }),
+    expiration_date: z.string().openapi({ description: 'The expiry as the contract answered it: local time in the scenario\'s time zone, no offset.', example: '2026-03-01T10:30:45' }),
+    paid_at: isoOrNull.openapi({ description: 'When it was paid; null unless paid.' }),
+    cancelled_at: isoOrNull.openapi({ description: 'When it was cancelled or expired; null otherwise.' }),
+    cancel_reason: z.enum(['expired', 'cancelled']).nullable().openapi({ description: 'Why it was cancelled; null unless cancelled.' }),
+    end_to_end_id: z.string().nullable().openapi({ description: 'The end-to-end id of the PIX that paid it; null unless paid.' }),
+    payer: Payer.nullable().openapi({ description: 'Who paid it; null unless paid.' }),
+  })
+  .openapi('ChargeRecord')
+export type ChargeRecord = z.output<typeof ChargeRecord>
+
+export function chargeRecord(ctx: Context, c: Charge): ChargeRecord {
+  return {
+    transaction_id: c.id,
+    company_id: c.companyId,
+    user_id: c.userId,
+    amount: c.amount,
+    description: c.description,
+    status: c.status,
+    qr_code: c.qrCode,
+    qr_code_name: c.qrCodeName,
+    location: `${ctx.locationBase}${LOCATION_PATH}${c.locationId}`,
+    created_at: isoMicros(c.createdAt),
+    expiration: isoMicros(c.expiresAt),
+    expiration_date: localDateTime(c.expiresAt, ctx.store.setup.settings().timezone),
+    paid_at: maybeIso(c.paidAt),
+    cancelled_at: maybeIso(c.cancelledAt),
+    cancel_reason: c.cancelReason,
+    end_to_end_id: c.endToEndId,
+    payer: c.payer,
+  }
+}

@@ -1,0 +1,61 @@
+// Queued outcomes and injected faults as the control plane shows them: the published schemas,
+// and the mappers held to them.
+import { z } from '@hono/zod-openapi'
+import { isoMicros } from '../../../domain/time.js'
+import { MAX_PIX_KEY_LENGTH } from '../../../pix/keys.js'
+import type { Fault } from '../../../store/faults.js'
+import type { QueuedOutcome } from '../../../store/outcomes.js'
+import { amount, iso, Outcome, pixType } from '../schemas.js'
+
+/** Which transfers an outcome applies to: every field given must match. */
+export const OutcomeMatch = z
+  .object({
+    pix_key: z.string().max(MAX_PIX_KEY_LENGTH, `must be at most ${MAX_PIX_KEY_LENGTH} characters`).optional().openapi({ description: 'Only transfers to this key.' }),
+    pix_type: pixType.optional().openapi({ description: 'Only transfers to keys of this type.' }),
+    amount: amount.optional().openapi({ description: 'Only transfers of this amount (cents).' }),
+  })
+  .strict()
+  .openapi('OutcomeMatch')
+
+const owner = z.string().nullable().openapi({ description: 'The company it applies to; null: every company.' })
+
+export const OutcomeRecord = Outcome.extend({
+  id: z.int().openapi({ description: 'Its id, in queue order.' }),
+  company_id: owner,
+  match: OutcomeMatch.openapi({ description: 'Which transfers take it; {} matches any.' }),
+  times: z.int().openapi({ description: 'How many more transfers it will decide.' }),
+  created_at: iso.openapi({ description: 'When it was queued (virtual time).' }),
+}).openapi('QueuedOutcome')
+export type OutcomeRecord = z.output<typeof OutcomeRecord>
+
+export const outcomeRecord = (o: QueuedOutcome): OutcomeRecord => ({
+  id: o.id,
+  company_id: o.companyId,
+  ...o.outcome,
+  match: o.match,
+  times: o.remaining,
+  created_at: isoMicros(o.createdAt),
+})
+
+export const FaultRecord = z
+  .object({
+    id: z.int().openapi({ description: 'Its id, in queue order.' }),
+    company_id: owner,
+    operation: z.enum(['charge', 'transfer', 'company']).openapi({ description: 'The contract operation it strikes.' }),
+    status: z.union([z.literal(500), z.literal(501), z.literal(503)]).nullable().openapi({ description: 'The status it answers; null: only a delay.' }),
+    delay_ms: z.int().openapi({ description: 'Milliseconds it holds each call before answering.' }),
+    times: z.int().nullable().openapi({ description: 'How many more calls it strikes; null: until deleted.' }),
+    created_at: iso.openapi({ description: 'When it was injected (virtual time).' }),
+  })
+  .openapi('Fault')
+export type FaultRecord = z.output<typeof FaultRecord>
+
+export const faultRecord = (f: Fault): FaultRecord => ({
+  id: f.id,
+  company_id: f.companyId,
+  operation: f.operation,
+  status: f.status,
+  delay_ms: f.delayMs,
+  times: f.remaining,
+  created_at: isoMicros(f.createdAt),
+})

@@ -1,0 +1,68 @@
+// Tenants, companies and balances as the control plane shows them: the published schemas, and
+// the mappers held to them.
+import { z } from '@hono/zod-openapi'
+import { isoMicros } from '../../../domain/time.js'
+import type { Company } from '../../../domain/types.js'
+import type { Tenant } from '../../../operations/tenants.js'
+import { LEDGER_KINDS, type LedgerEntry } from '../../../store/ledger.js'
+import { iso } from '../schemas.js'
+
+export const TenantRecord = z
+  .object({
+    company_id: z.string().openapi({ description: 'The new company\'s id.' }),
+    user_id: z.string().openapi({ description: 'Its one user\'s id (balance and Providers are per user).' }),
+    client_id: z.string().openapi({ description: 'The user\'s client id, for HTTP Basic.' }),
+    client_secret: z.string().openapi({ description: 'The user\'s secret: shown this once, stored hashed.' }),
+    token: z.string().openapi({ description: 'base64(client_id:client_secret): what follows `Basic ` in the Authorization header.' }),
+  })
+  .openapi('Tenant')
+export type TenantRecord = z.output<typeof TenantRecord>
+
+export const tenantRecord = (t: Tenant): TenantRecord => ({
+  company_id: t.companyId,
+  user_id: t.userId,
+  client_id: t.clientId,
+  client_secret: t.clientSecret,
+  token: t.token,
+})
+
+export const CompanyRecord = z
+  .object({
+    company_id: z.string().openapi({ description: 'The company\'s id.' }),
+    name: z.string().openapi({ description: 'Its name (the BR Code\'s merchant name, folded to ASCII and cut to 25).' }),
+    api_active: z.boolean().openapi({ description: 'false: both POSTs of the contract answer 403.' }),
+    created_at: iso.openapi({ description: 'When it was created (virtual time).' }),
+    updated_at: iso.openapi({ description: 'When it last changed (virtual time).' }),
+  })
+  .openapi('CompanyRecord')
+export type CompanyRecord = z.output<typeof CompanyRecord>
+
+export const companyRecord = (co: Company): CompanyRecord => ({
+  company_id: co.id,
+  name: co.name,
+  api_active: co.apiActive,
+  created_at: isoMicros(co.createdAt),
+  updated_at: isoMicros(co.updatedAt),
+})
+
+const LedgerEntryRecord = z
+  .object({
+    amount: z.int().openapi({ description: 'Cents moved: positive credits, negative debits.' }),
+    kind: z.enum(LEDGER_KINDS).openapi({ description: 'Why the balance moved.' }),
+    reference: z.string().nullable().openapi({ description: 'The charge or transfer it belongs to (its transaction_id); null for openings and adjustments.' }),
+    at: iso.openapi({ description: 'When it moved (virtual time).' }),
+  })
+  .openapi('LedgerEntry')
+
+export const BalanceRecord = z
+  .object({
+    balance: z.int().openapi({ description: 'Available balance in cents; never negative.' }),
+    entries: z.array(LedgerEntryRecord).openapi({ description: 'The ledger, newest first (at most 500): the balance is the sum of all entries.' }),
+  })
+  .openapi('Balance')
+export type BalanceRecord = z.output<typeof BalanceRecord>
+
+export const balanceRecord = (balance: number, entries: LedgerEntry[]): BalanceRecord => ({
+  balance,
+  entries: entries.map((e) => ({ amount: e.amount, kind: e.kind, reference: e.reference, at: isoMicros(e.at) })),
+})
