@@ -8,6 +8,7 @@ import { silentLog } from '../src/log.js'
 import { applyScenario } from '../src/operations/apply-scenario.js'
 import { validateScenario } from '../src/scenarios/loader.js'
 import { startSandbox, type RunningSandbox } from '../src/server.js'
+import { conformanceOf } from './conformance.js'
 
 export const SCENARIOS_DIR = fileURLToPath(new URL('../scenarios', import.meta.url))
 /** 2026-03-01T12:00:00Z: a fixed start for tests that read the clock. */
@@ -72,8 +73,16 @@ export async function request(baseUrl: string, method: string, path: string, opt
   } catch {
     parsed = undefined
   }
+  if (method !== 'HEAD' && isControlApi(path)) {
+    const problems = (await conformanceOf(baseUrl)).problems(method, path.slice(CONTROL.length).split('?')[0]!, res.status, parsed)
+    if (problems.length) throw new Error(`The answer does not match /_sandbox/openapi.json:\n${problems.join('\n')}`)
+  }
   return { status: res.status, headers: res.headers, text, body: parsed }
 }
+
+const CONTROL = '/_sandbox'
+/** Paths of the control plane's JSON API (not its dashboard, document or reference page). */
+const isControlApi = (path: string) => path.startsWith(`${CONTROL}/`) && !/^\/_sandbox\/(ui|openapi\.json|docs)(\/|\?|$)/.test(path)
 
 export async function startTestSandbox(overrides: Partial<Config> = {}): Promise<TestSandbox> {
   const clock = createManualClock(T0)

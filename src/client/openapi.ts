@@ -604,19 +604,9 @@ export interface paths {
         content: {
           "application/json": {
             /** @description The charges Provider; null removes it (charges answer 422). */
-            in?: ({
-              /** @description The Provider's name. */
-              name: string;
-              /** @description What it supports: charge, transfer; an operation missing answers 501. */
-              operations: ("charge" | "transfer")[];
-            }) | null;
+            in?: components["schemas"]["Provider"] | null;
             /** @description The transfers Provider; null removes it (transfers answer 422). */
-            out?: ({
-              /** @description The Provider's name. */
-              name: string;
-              /** @description What it supports: charge, transfer; an operation missing answers 501. */
-              operations: ("charge" | "transfer")[];
-            }) | null;
+            out?: components["schemas"]["Provider"] | null;
           };
         };
       };
@@ -1038,7 +1028,9 @@ export interface paths {
       requestBody: {
         content: {
           "application/json": {
+            /** @description The copy-and-paste code, as a payer would paste it. */
             qr_code: string;
+            /** @description Admin token: which charge, when pending charges of several companies carry the code. */
             transaction_id?: string;
             payer?: components["schemas"]["Payer"];
           };
@@ -2289,11 +2281,19 @@ export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
     Health: {
-      /** @enum {string} */
+      /**
+       * @description ok while the sandbox answers.
+       * @enum {string}
+       */
       status: "ok";
+      /** @description The sandbox's version. */
       version: string;
-      /** @enum {string} */
+      /**
+       * @description Always sandbox: production keys are refused.
+       * @enum {string}
+       */
       environment: "sandbox";
+      /** @description The scenario the state started from (the last reset's); null before any. */
       scenario: string | null;
       /** @description Virtual time, ISO 8601 UTC. */
       now: string;
@@ -2423,22 +2423,19 @@ export interface components {
       /** @description Its user's Providers (default: both, supporting their operation). */
       providers?: {
         /** @description The charges Provider; null removes it (charges answer 422). */
-        in?: ({
-          /** @description The Provider's name. */
-          name: string;
-          /** @description What it supports: charge, transfer; an operation missing answers 501. */
-          operations: ("charge" | "transfer")[];
-        }) | null;
+        in?: components["schemas"]["Provider"] | null;
         /** @description The transfers Provider; null removes it (transfers answer 422). */
-        out?: ({
-          /** @description The Provider's name. */
-          name: string;
-          /** @description What it supports: charge, transfer; an operation missing answers 501. */
-          operations: ("charge" | "transfer")[];
-        }) | null;
+        out?: components["schemas"]["Provider"] | null;
       };
       /** @description Its user's permissions (default: both); one missing answers 403. */
       permissions?: ("charge" | "transfer")[];
+    };
+    /** @description A Provider: its name and the operations it supports. */
+    Provider: {
+      /** @description The Provider's name. */
+      name: string;
+      /** @description What it supports: charge, transfer; an operation missing answers 501. */
+      operations: ("charge" | "transfer")[];
     };
     CompanyRecord: {
       /** @description The company's id. */
@@ -2459,16 +2456,11 @@ export interface components {
       updated_at: string;
     };
     UserProviders: {
-      in: components["schemas"]["Provider"];
-      out: components["schemas"]["Provider"];
+      /** @description The charges Provider; null when none. */
+      in: components["schemas"]["Provider"] | null;
+      /** @description The transfers Provider; null when none. */
+      out: components["schemas"]["Provider"] | null;
     };
-    /** @description The charges Provider; null when none. */
-    Provider: ({
-      /** @description The Provider's name. */
-      name: string;
-      /** @description What it supports: charge, transfer; an operation missing answers 501. */
-      operations: ("charge" | "transfer")[];
-    }) | null;
     Balance: {
       /** @description Available balance in cents; never negative. */
       balance: number;
@@ -2491,6 +2483,7 @@ export interface components {
        */
       at: string;
     };
+    /** @description A charge with everything the sandbox knows of it. */
     ChargeRecord: {
       /** @description The id the contract answered (`transaction_id`); the path id of this record. */
       transaction_id: string;
@@ -2545,9 +2538,9 @@ export interface components {
       cancel_reason: "expired" | "cancelled" | null;
       /** @description The end-to-end id of the PIX that paid it; null unless paid. */
       end_to_end_id: string | null;
-      payer: components["schemas"]["Payer"];
+      /** @description Who paid it; null unless paid. */
+      payer: components["schemas"]["Payer"] | null;
     };
-    /** @description Who paid it; null unless paid. */
     Payer: {
       /**
        * @description The payer's name.
@@ -2559,7 +2552,7 @@ export interface components {
        * @example 52998224725
        */
       document: string;
-    } | null;
+    };
     PixNotificationResult: {
       /** @description One result per item of `pix`, in order. */
       data: {
@@ -2573,19 +2566,36 @@ export interface components {
         }[];
     };
     PixNotification: {
+      /** @description The PIX received, at most 1,000. */
       pix: {
+          /**
+           * @description The PIX's end-to-end id (E + ISPB + time + 11 characters).
+           * @example E12345678202603011200abcdefghijk
+           */
           endToEndId: string;
+          /** @description The charge paid: its transaction_id. */
           txid: string;
+          /**
+           * @description The amount paid in reais, two decimals; must equal the charge's.
+           * @example 10.00
+           */
           valor: string;
+          /** @description When it was paid, as the Provider wrote it. */
           horario?: string;
+          /** @description Who paid (default: a generated payer). */
           pagador?: {
+            /** @description The payer's name. */
             nome?: string;
+            /** @description The payer's CPF. */
             cpf?: string;
+            /** @description The payer's CNPJ. */
             cnpj?: string;
           };
+          /** @description The payer's message. */
           infoPagador?: string;
         }[];
     };
+    /** @description A transfer with everything the sandbox knows of it. */
     TransferRecord: {
       /** @description The id the contract answered (`transaction_id`); the path id of this record. */
       transaction_id: string;
@@ -2797,7 +2807,8 @@ export interface components {
       format: "standard" | "bcb";
       /** @description The whsec_ secret that signs standard deliveries. */
       secret: string;
-      chaos: components["schemas"]["WebhookChaos"];
+      /** @description The misbehaviour set with PUT /webhooks/{id}/chaos; null when it behaves. */
+      chaos: components["schemas"]["WebhookChaos"] | null;
       /**
        * @description When it was disabled (a 410 from the receiver); null while active.
        * @example 2026-03-01T12:30:45.123456Z
@@ -2811,7 +2822,6 @@ export interface components {
        */
       created_at: string;
     };
-    /** @description The misbehaviour set with PUT /webhooks/{id}/chaos; null when it behaves. */
     WebhookChaos: {
       /** @description Chance (0..1) that an attempt is dropped: not sent, recorded as failed, retried on the schedule. */
       drop?: number;
@@ -2823,7 +2833,7 @@ export interface components {
       delay_ms?: number;
       /** @description Hold messages 2 s (virtual) and send them newest first. */
       reorder?: boolean;
-    } | null;
+    };
     /**
      * @example {
      *   "url": "http://127.0.0.1:3000/webhooks/pix",

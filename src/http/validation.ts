@@ -98,6 +98,19 @@ function simpleMessage(issue: z.core.$ZodIssue, input: unknown): string {
   return valueAt(input, issue.path as PropertyKey[]) === undefined ? `${path}: field required` : `${path}: ${issue.message}`
 }
 
+/**
+ * A value that fits no branch of a union (a Provider or null, say) is reported by the branch it
+ * came closest to: the first whose issues lie inside the value, not on its type, so a client
+ * reads "in.name: ..." rather than "Invalid input". Other issues pass as they are.
+ */
+export function closestIssues(issues: readonly z.core.$ZodIssue[]): z.core.$ZodIssue[] {
+  return issues.flatMap((issue) => {
+    if (issue.code !== 'invalid_union' || issue.errors.length === 0) return [issue]
+    const branch = issue.errors.find((b) => !b.every((i) => i.path.length === 0 && i.code === 'invalid_type')) ?? issue.errors[0]!
+    return closestIssues(branch.map((i) => ({ ...i, path: [...issue.path, ...i.path] })))
+  })
+}
+
 /** Steps 4 of A3: checks the body against the route's schema; throws a 422 in the scenario's style. */
 export function validateBody<S extends z.ZodType>(schema: S, body: RawBody, style: Style, laxIntFields: readonly string[] = []): z.output<S> {
   if (body.kind === 'empty' || (body.kind === 'json' && body.value === null)) {
@@ -117,7 +130,7 @@ export function validateBody<S extends z.ZodType>(schema: S, body: RawBody, styl
   if (parsed.success) return parsed.data
   // One error per field, the first check that failed, as pydantic reports them.
   const seen = new Set<string>()
-  const issues = parsed.error.issues.filter((i) => {
+  const issues = closestIssues(parsed.error.issues).filter((i) => {
     const key = i.path.map(String).join('.')
     return seen.has(key) ? false : (seen.add(key), true)
   })

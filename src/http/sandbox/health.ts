@@ -6,10 +6,10 @@ import { mount } from '../route.js'
 
 const Health = z
   .object({
-    status: z.literal('ok'),
-    version: z.string(),
-    environment: z.literal('sandbox'),
-    scenario: z.string().nullable(),
+    status: z.literal('ok').openapi({ description: 'ok while the sandbox answers.' }),
+    version: z.string().openapi({ description: 'The sandbox\'s version.' }),
+    environment: z.literal('sandbox').openapi({ description: 'Always sandbox: production keys are refused.' }),
+    scenario: z.string().nullable().openapi({ description: 'The scenario the state started from (the last reset\'s); null before any.' }),
     now: z.string().openapi({ description: 'Virtual time, ISO 8601 UTC.' }),
   })
   .openapi('Health')

@@ -8,13 +8,13 @@ import { AppError } from '../../domain/errors.js'
 import { parseRawBody, readBodyText } from '../body.js'
 import type { AppEnv } from '../env.js'
 import { after } from '../maybe-async.js'
-import { rejectInvalidJson, validateBody } from '../validation.js'
+import { closestIssues, rejectInvalidJson, validateBody } from '../validation.js'
 
 function check(schema: z.ZodType | undefined, value: unknown, where: string): unknown {
   if (!schema) return {}
   const parsed = schema.safeParse(value)
   if (parsed.success) return parsed.data
-  const issue = parsed.error.issues[0]!
+  const issue = closestIssues(parsed.error.issues)[0]!
   const field = issue.path.length ? issue.path.join('.') : where
   throw new AppError('invalid_input', `${field}: ${issue.code === 'unrecognized_keys' ? `unknown field(s) ${issue.keys.join(', ')}` : issue.message}`)
 }

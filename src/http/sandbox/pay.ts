@@ -12,22 +12,24 @@ const Notification = z
     pix: z
       .array(
         z.object({
-          endToEndId: z.string().regex(/^[A-Za-z0-9]{32}$/, 'must be 32 letters or digits'),
-          txid: z.string().min(1).max(35),
-          valor: z.string().regex(/^\d{1,10}\.\d{2}$/, 'must be an amount such as "10.00"'),
-          horario: z.string().max(40).optional(),
+          endToEndId: z.string().regex(/^[A-Za-z0-9]{32}$/, 'must be 32 letters or digits').openapi({ description: 'The PIX\'s end-to-end id (E + ISPB + time + 11 characters).', example: 'E12345678202603011200abcdefghijk' }),
+          txid: z.string().min(1).max(35).openapi({ description: 'The charge paid: its transaction_id.' }),
+          valor: z.string().regex(/^\d{1,10}\.\d{2}$/, 'must be an amount such as "10.00"').openapi({ description: 'The amount paid in reais, two decimals; must equal the charge\'s.', example: '10.00' }),
+          horario: z.string().max(40).optional().openapi({ description: 'When it was paid, as the Provider wrote it.' }),
           pagador: z
             .object({
-              nome: z.string().max(140).optional(),
-              cpf: z.string().regex(/^\d{11}$/, 'must be 11 digits').optional(),
-              cnpj: z.string().regex(/^\d{14}$/, 'must be 14 digits').optional(),
+              nome: z.string().max(140).optional().openapi({ description: 'The payer\'s name.' }),
+              cpf: z.string().regex(/^\d{11}$/, 'must be 11 digits').optional().openapi({ description: 'The payer\'s CPF.' }),
+              cnpj: z.string().regex(/^\d{14}$/, 'must be 14 digits').optional().openapi({ description: 'The payer\'s CNPJ.' }),
             })
-            .optional(),
-          infoPagador: z.string().max(140).optional(),
+            .optional()
+            .openapi({ description: 'Who paid (default: a generated payer).' }),
+          infoPagador: z.string().max(140).optional().openapi({ description: 'The payer\'s message.' }),
         }),
       )
       .min(1)
-      .max(1000),
+      .max(1000)
+      .openapi({ description: 'The PIX received, at most 1,000.' }),
   })
   .openapi('PixNotification')
 
@@ -50,7 +52,13 @@ export function mountPay(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
           required: true,
           content: {
             'application/json': {
-              schema: z.object({ qr_code: z.string().max(512), transaction_id: z.string().max(64).optional(), payer: Payer.optional() }).strict(),
+              schema: z
+                .object({
+                  qr_code: z.string().max(512).openapi({ description: 'The copy-and-paste code, as a payer would paste it.' }),
+                  transaction_id: z.string().max(64).optional().openapi({ description: 'Admin token: which charge, when pending charges of several companies carry the code.' }),
+                  payer: Payer.optional().openapi({ description: 'Who pays (default: a generated payer).' }),
+                })
+                .strict(),
             },
           },
         },

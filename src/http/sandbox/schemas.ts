@@ -45,6 +45,12 @@ export const moneyRecord = {
   description: z.string().nullable().openapi({ description: 'The description sent, if any.' }),
 }
 
+/**
+ * A registered shape or null. Not `.nullable()`: on a named schema, the OpenAPI generator makes
+ * the component itself nullable (every use of it, and the clients generated from the document).
+ */
+export const orNull = <T extends z.ZodType>(schema: T) => z.union([schema, z.null()])
+
 export const Provider = providerSchema.openapi('Provider')
 export const Outcome = transferOutcomeSchema
 

@@ -5,12 +5,12 @@ import { setBalance, setProviders, userCompany } from '../../operations/users.js
 import type { AppEnv, HttpDeps } from '../env.js'
 import { controlRoute, noContent } from './control-route.js'
 import { BalanceRecord, balanceRecord, CompanyRecord, companyRecord, TenantRecord, tenantRecord } from './records/tenant.js'
-import { idParam, Provider } from './schemas.js'
+import { idParam, orNull, Provider } from './schemas.js'
 
 const Providers = z
   .object({
-    in: Provider.nullable().optional().openapi({ description: 'The charges Provider; null removes it (charges answer 422).' }),
-    out: Provider.nullable().optional().openapi({ description: 'The transfers Provider; null removes it (transfers answer 422).' }),
+    in: orNull(Provider).optional().openapi({ description: 'The charges Provider; null removes it (charges answer 422).' }),
+    out: orNull(Provider).optional().openapi({ description: 'The transfers Provider; null removes it (transfers answer 422).' }),
   })
   .strict()
 const NewCompany = z
@@ -110,8 +110,8 @@ export function mountTenants(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
             'application/json': {
               schema: z
                 .object({
-                  in: Provider.nullable().openapi({ description: 'The charges Provider; null when none.' }),
-                  out: Provider.nullable().openapi({ description: 'The transfers Provider; null when none.' }),
+                  in: orNull(Provider).openapi({ description: 'The charges Provider; null when none.' }),
+                  out: orNull(Provider).openapi({ description: 'The transfers Provider; null when none.' }),
                 })
                 .openapi('UserProviders'),
             },

@@ -4,7 +4,7 @@ import { LOCATION_PATH } from '../../../config.js'
 import { isoMicros, localDateTime } from '../../../domain/time.js'
 import type { Charge } from '../../../domain/types.js'
 import type { Context } from '../../../operations/context.js'
-import { iso, isoOrNull, maybeIso, moneyRecord, Payer } from '../schemas.js'
+import { iso, isoOrNull, maybeIso, moneyRecord, orNull, Payer } from '../schemas.js'
 
 export const ChargeRecord = z
   .object({
@@ -20,9 +20,9 @@ export const ChargeRecord = z
     cancelled_at: isoOrNull.openapi({ description: 'When it was cancelled or expired; null otherwise.' }),
     cancel_reason: z.enum(['expired', 'cancelled']).nullable().openapi({ description: 'Why it was cancelled; null unless cancelled.' }),
     end_to_end_id: z.string().nullable().openapi({ description: 'The end-to-end id of the PIX that paid it; null unless paid.' }),
-    payer: Payer.nullable().openapi({ description: 'Who paid it; null unless paid.' }),
+    payer: orNull(Payer).openapi({ description: 'Who paid it; null unless paid.' }),
   })
-  .openapi('ChargeRecord')
+  .openapi('ChargeRecord', { description: 'A charge with everything the sandbox knows of it.' })
 export type ChargeRecord = z.output<typeof ChargeRecord>
 
 export function chargeRecord(ctx: Context, c: Charge): ChargeRecord {

@@ -16,7 +16,7 @@ export const TransferRecord = z
     final_status: z.enum(['success', 'failed']).nullable().openapi({ description: 'What a pending transfer settles as on its own; null otherwise.' }),
     settled_at: isoOrNull.openapi({ description: 'When a pending transfer was settled; null until then.' }),
   })
-  .openapi('TransferRecord')
+  .openapi('TransferRecord', { description: 'A transfer with everything the sandbox knows of it.' })
 export type TransferRecord = z.output<typeof TransferRecord>
 
 export function transferRecord(t: Transfer): TransferRecord {

@@ -4,7 +4,7 @@ import { isoMicros } from '../../../domain/time.js'
 import type { Subscription } from '../../../store/webhooks.js'
 import { WEBHOOK_EVENTS } from '../../../webhooks/outbox.js'
 import { chaosSchema } from '../../../webhooks/schema.js'
-import { iso, isoOrNull, maybeIso } from '../schemas.js'
+import { iso, isoOrNull, maybeIso, orNull } from '../schemas.js'
 
 export const WebhookRecord = z
   .object({
@@ -14,7 +14,7 @@ export const WebhookRecord = z
     events: z.array(z.enum(WEBHOOK_EVENTS)).openapi({ description: 'The event types it receives.' }),
     format: z.enum(['standard', 'bcb']).openapi({ description: 'standard: Standard Webhooks, signed; bcb: the BCB API Pix `{"pix": [...]}` body.' }),
     secret: z.string().openapi({ description: 'The whsec_ secret that signs standard deliveries.' }),
-    chaos: chaosSchema.nullable().openapi({ description: 'The misbehaviour set with PUT /webhooks/{id}/chaos; null when it behaves.' }),
+    chaos: orNull(chaosSchema).openapi({ description: 'The misbehaviour set with PUT /webhooks/{id}/chaos; null when it behaves.' }),
     disabled_at: isoOrNull.openapi({ description: 'When it was disabled (a 410 from the receiver); null while active.' }),
     disabled_reason: z.string().nullable().openapi({ description: 'Why it was disabled; null while active.' }),
     created_at: iso.openapi({ description: 'When it was created (virtual time).' }),
