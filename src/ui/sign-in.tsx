@@ -70,7 +70,7 @@ export function mountSignIn(app: Hono<any>, deps: HttpDeps, sessions: Sessions):
     }
     try {
       const principal = deps.authenticate(field('client_id'), field('client_secret'))
-      await sessions.start(c, { admin: false, clientId: principal.clientId })
+      await sessions.start(c, { admin: false, clientId: principal.clientId, companyId: principal.company.id })
       return c.redirect(next, 303)
     } catch (err) {
       if (!(err instanceof AppError)) throw err
