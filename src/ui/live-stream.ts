@@ -1,10 +1,14 @@
 // GET /_sandbox/ui/live: the Server-Sent Events stream of changes, scoped like the pages.
+import { setMaxListeners } from 'node:events'
+import { MAX_STREAMS } from './live.js'
 import type { Ui } from './router.js'
 
 const HEARTBEAT_MS = 20_000
 const FULL = 'retry: 30000\nevent: full\ndata: {}\n\n'
 
 export function mountLiveStream(ui: Ui): void {
+  // Each open stream listens for the server's close: past 10, Node would warn of a leak.
+  if (ui.deps.stopping) setMaxListeners(MAX_STREAMS + 10, ui.deps.stopping)
   ui.app.get('/live', (c) => {
     const { scope, id: session } = c.get('signedIn')
     const encoder = new TextEncoder()

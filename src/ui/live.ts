@@ -16,6 +16,8 @@ const MAX_PAIRS = 1000
 export const STREAM_LIMITS: FairLimits = { perOwner: 20, total: 100, whenFull: 'refuse' }
 /** Streams per signed-in session: a few tabs (a browser opens at most 6 connections to a host). */
 export const STREAMS_PER_SESSION = 5
+/** The most streams open at once: the companies' total and the admin's own. */
+export const MAX_STREAMS = STREAM_LIMITS.total + STREAM_LIMITS.perOwner
 
 /** One change as the stream tells it: a topic (charge, transfer, balance, delivery, webhook, request, clock, event), and an id when there is one. */
 interface Item {

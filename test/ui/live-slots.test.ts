@@ -48,6 +48,20 @@ describe('live stream places', () => {
     expect(await open(await signIn({ token: s.adminToken }))).toBe('connected')
   })
 
+  it('keeps dozens of open streams without Node warning of a leak', async () => {
+    const warnings: string[] = []
+    const warned = (w: Error) => warnings.push(w.name)
+    process.on('warning', warned)
+    try {
+      const companies = await Promise.all(Array.from({ length: 2 }, async () => (await s.admin('POST', '/companies')).body))
+      for (const t of companies) for (let i = 0; i < 15; i++) await open(await signIn({ client_id: t.client_id, client_secret: t.client_secret }))
+      await new Promise((r) => setImmediate(r))
+      expect(warnings).not.toContain('MaxListenersExceededWarning')
+    } finally {
+      process.off('warning', warned)
+    }
+  })
+
   it('gives a company its place when the companies hold all: the one holding the most gives up its oldest stream', async () => {
     const companies = await Promise.all(Array.from({ length: 6 }, async () => (await s.admin('POST', '/companies')).body))
     let oldest: ReadableStreamDefaultReader<Uint8Array> | undefined
