@@ -9,6 +9,7 @@ export default {
     'src/operations/**/*.ts',
     'src/http/auth.ts',
     'src/http/redact.ts',
+    'src/http/secret-names.ts',
     'src/http/contract/**/*.ts',
     'src/store/ledger.ts',
     'src/store/charges.ts',

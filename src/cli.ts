@@ -10,6 +10,7 @@ import { ScenarioError, parseScenarioText } from './scenarios/loader.js'
 import { scenarioJsonSchema } from './scenarios/json-schema.js'
 import { SCENARIOS_DIR } from './embedded.js'
 import { VERSION } from './server.js'
+import { escapeControls } from './terminal.js'
 
 /** Flag (commander's camelCase key) -> the environment variable it mirrors. */
 const FLAGS: [flag: string, key: string, variable: string, help: string][] = [
@@ -51,11 +52,12 @@ function check(files: string[]): void {
   for (const file of files) {
     try {
       parseScenarioText(readFileSync(file, 'utf8'), file)
-      process.stdout.write(`${file}: ok\n`)
+      process.stdout.write(`${escapeControls(file)}: ok\n`)
     } catch (err) {
       failed++
+      // A problem may quote the file (a key, a value): a file from elsewhere must not command the terminal.
       const problems = err instanceof ScenarioError ? err.problems : [(err as Error).message]
-      for (const p of problems) process.stderr.write(`${file}: ${p}\n`)
+      for (const p of problems) process.stderr.write(`${escapeControls(`${file}: ${p}`)}\n`)
     }
   }
   if (failed) {

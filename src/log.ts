@@ -1,6 +1,9 @@
 // A small levelled logger writing one line per message. It never receives request headers, so
-// credentials cannot reach the log by accident.
+// credentials cannot reach the log by accident. What it is given may come from a client (a
+// request's path, a receiver's error), so control characters are escaped: a line stays one line
+// and cannot command the terminal it is read on.
 import type { LogLevel } from './config.js'
+import { escapeControls } from './terminal.js'
 
 export interface Log {
   debug(msg: string, fields?: Record<string, unknown>): void
@@ -16,7 +19,7 @@ export function createLog(level: LogLevel, write: (line: string) => void = (l) =
   const emit = (lvl: Exclude<LogLevel, 'silent'>) => (msg: string, fields?: Record<string, unknown>) => {
     if (RANK[lvl] < min) return
     const extra = fields ? ' ' + JSON.stringify(fields) : ''
-    write(`${new Date().toISOString()} ${lvl.padEnd(5)} ${msg}${extra}\n`)
+    write(`${new Date().toISOString()} ${lvl.padEnd(5)} ${escapeControls(msg + extra)}\n`)
   }
   return { debug: emit('debug'), info: emit('info'), warn: emit('warn'), error: emit('error') }
 }

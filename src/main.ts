@@ -3,6 +3,7 @@ import { setFlagsFromString } from 'node:v8'
 import { addressFor, ConfigError, loadConfig } from './config.js'
 import { ScenarioError } from './scenarios/loader.js'
 import { startSandbox, StartupError, VERSION } from './server.js'
+import { escapeControls } from './terminal.js'
 import { webhookExposure } from './webhooks/allowed-hosts.js'
 
 // V8 allocates objects straight into the old generation from allocation sites it has seen
@@ -48,7 +49,8 @@ async function main(): Promise<void> {
 
 main().catch((err) => {
   if (err instanceof ConfigError || err instanceof ScenarioError || err instanceof StartupError) {
-    process.stderr.write(`pix-sandbox: ${err.message}\n`)
+    // A scenario's problems quote its file, which may come from elsewhere.
+    process.stderr.write(`pix-sandbox: ${escapeControls(err.message, { keepLines: true })}\n`)
   } else {
     process.stderr.write(`pix-sandbox: failed to start: ${(err as Error)?.stack ?? err}\n`)
   }

@@ -1,5 +1,6 @@
 // The terminal report: a table of every row, then the differences in full, what was sent, what
 // changed on the target, and the settings that would close the gap.
+import { escapeControls } from '../terminal.js'
 import type { Implied } from './settings.js'
 import type { Answer, Row } from './types.js'
 
@@ -15,12 +16,15 @@ export const summarize = (rows: Row[]): Summary => ({
   notObservable: rows.filter((r) => r.verdict === 'not observable').length,
 })
 
+/** One side's answer on one line: the target's text is shown escaped, line feeds included. */
 export function answerText(a: Answer): string {
-  if ('unobservable' in a) return `(${a.unobservable})`
-  return Object.entries(a.observed)
-    .filter(([k, v]) => !(k === 'content_type' && v === 'application/json'))
-    .map(([k, v]) => `${k} ${typeof v === 'string' ? v : JSON.stringify(v)}`)
-    .join(' · ')
+  if ('unobservable' in a) return escapeControls(`(${a.unobservable})`)
+  return escapeControls(
+    Object.entries(a.observed)
+      .filter(([k, v]) => !(k === 'content_type' && v === 'application/json'))
+      .map(([k, v]) => `${k} ${typeof v === 'string' ? v : JSON.stringify(v)}`)
+      .join(' · '),
+  )
 }
 
 const cut = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s.padEnd(n))

@@ -6,6 +6,7 @@ import { battery } from './battery.js'
 import { chargeRows } from './charges.js'
 import { basicToken, createSide, type Side } from './http.js'
 import { targetProblem, type ProbeOptions } from './options.js'
+import { escapeControls } from '../terminal.js'
 import { createScrubber } from './redact.js'
 import { startReference, type Reference } from './reference.js'
 import { renderReport, summarize } from './report.js'
@@ -25,7 +26,9 @@ const stdio: ProbeIO = { out: (t) => process.stdout.write(t), err: (t) => proces
 export async function runProbe(options: ProbeOptions, io: ProbeIO = stdio): Promise<ExitCode> {
   const token = options.clientId && options.clientSecret ? basicToken(options.clientId, options.clientSecret).slice(6) : undefined
   const secrets = [options.clientSecret, token, token?.replace(/=+$/, '')]
-  const scrub = createScrubber(secrets)
+  // Whatever is printed or written passes both: the secret cut out, control characters escaped.
+  const scrubber = createScrubber(secrets)
+  const scrub = (text: string) => escapeControls(scrubber(text), { keepLines: true })
   const fail = (message: string): ExitCode => {
     io.err(scrub(`pix-sandbox probe: ${message}\n`))
     return 2
@@ -89,7 +92,7 @@ export async function runProbe(options: ProbeOptions, io: ProbeIO = stdio): Prom
   } catch (err) {
     return fail(`cannot write: ${(err as Error).message}`)
   }
-  if (written.length) io.out(`\nWrote ${written.join('; ')}\n`)
+  if (written.length) io.out(scrub(`\nWrote ${written.join('; ')}\n`))
   return options.failOnDifference && rows.some((r) => r.verdict === 'differ') ? 1 : 0
 }
 

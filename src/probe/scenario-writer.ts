@@ -12,7 +12,7 @@ export interface WriteContext {
   date: string
 }
 
-/** `scrub` cleans what came from the target; the scenario's own text (its secrets too) is kept. */
+/** `scrub` cleans what came from the target or names it; the scenario's own text (its secrets too) is kept. */
 export function calibratedScenario(baseText: string, implied: Implied, ctx: WriteContext, scrub: (s: string) => string): string {
   const doc = parseDocument(baseText)
   for (const [key, value] of Object.entries(implied.settings)) doc.setIn(['settings', key], value)
@@ -23,7 +23,7 @@ export function calibratedScenario(baseText: string, implied: Implied, ctx: Writ
     changed.length ? ' Settings changed to match the target:' : ' No setting needed a change.',
     ...changed.map((l) => ` ${l}`),
   ]
-  doc.commentBefore = [doc.commentBefore, ...header].filter((l) => l !== null && l !== undefined).join('\n')
+  doc.commentBefore = [doc.commentBefore, ...header.map(scrub)].filter((l) => l !== null && l !== undefined).join('\n')
   const rest = implied.learnNext.map((r) => ` - ${r.id} (${r.topic}): sandbox ${oneLine(r.sandbox)}; target ${oneLine(r.target)}`)
   doc.comment = scrub([
     rest.length ? ' Differences no setting can express (what the sandbox should learn next):' : ' Every difference observed is covered by a setting above.',

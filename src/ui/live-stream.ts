@@ -1,11 +1,16 @@
 // GET /_sandbox/ui/live: the Server-Sent Events stream of changes, scoped like the pages.
+import { setMaxListeners } from 'node:events'
+import { MAX_STREAMS } from './live.js'
 import type { Ui } from './router.js'
 
 const HEARTBEAT_MS = 20_000
+const FULL = 'retry: 30000\nevent: full\ndata: {}\n\n'
 
 export function mountLiveStream(ui: Ui): void {
+  // Each open stream listens for the server's close: past 10, Node would warn of a leak.
+  if (ui.deps.stopping) setMaxListeners(MAX_STREAMS + 10, ui.deps.stopping)
   ui.app.get('/live', (c) => {
-    const { scope } = c.get('signedIn')
+    const { scope, id: session } = c.get('signedIn')
     const encoder = new TextEncoder()
     let stop: (() => void) | null = null
     let heartbeat: NodeJS.Timeout | undefined
@@ -38,13 +43,13 @@ export function mountLiveStream(ui: Ui): void {
             end()
           }
         }
-        stop = ui.live.listen({ scope, send })
-        if (!stop) {
-          // Too many open dashboards: the browser retries later.
-          controller.enqueue(encoder.encode('retry: 30000\nevent: full\ndata: {}\n\n'))
-          controller.close()
-          return
+        // Too many open dashboards (of this session, this company, or in all): the browser retries later.
+        const full = () => {
+          send(FULL)
+          close()
         }
+        stop = ui.live.listen({ scope, session, send, close: full })
+        if (!stop) return full()
         send('retry: 2000\n: connected\n\n')
         heartbeat = setInterval(() => send(': ping\n\n'), HEARTBEAT_MS)
         heartbeat.unref()

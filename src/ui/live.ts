@@ -2,15 +2,22 @@
 // its pages. `notify` is called by use cases, by the webhook worker for every attempt and by the
 // journal for every request, so with nobody listening it returns at once, and with listeners it
 // only records the change: changes are coalesced and sent at most every FLUSH_MS, whatever the
-// request rate.
+// request rate. Listeners are bounded per session, per company and in all, the admin's apart
+// (fair-pool.ts), so that one company cannot take the places of the admin or of another.
 import type { Change } from '../operations/context.js'
 import type { Scope } from '../http/env.js'
+import { ADMIN_OWNER, companyOwner, createFairPool, type FairLimits } from './fair-pool.js'
 
 const FLUSH_MS = 250
 /** Changes kept whole per flush; beyond them only (topic, company) pairs, then only topics. */
 const MAX_ITEMS = 50
 const MAX_PAIRS = 1000
-const MAX_CLIENTS = 100
+/** Streams per company (and for the admin, apart), and for all companies together. */
+export const STREAM_LIMITS: FairLimits = { perOwner: 20, total: 100, whenFull: 'refuse' }
+/** Streams per signed-in session: a few tabs (a browser opens at most 6 connections to a host). */
+export const STREAMS_PER_SESSION = 5
+/** The most streams open at once: the companies' total and the admin's own. */
+export const MAX_STREAMS = STREAM_LIMITS.total + STREAM_LIMITS.perOwner
 
 /** One change as the stream tells it: a topic (charge, transfer, balance, delivery, webhook, request, clock, event), and an id when there is one. */
 interface Item {
@@ -21,7 +28,11 @@ interface Item {
 
 interface Client {
   scope: Scope
+  /** The dashboard session the stream was opened by. */
+  session: string
   send(text: string): void
+  /** Ends the stream: a company holding fewer took its place. */
+  close(): void
 }
 
 const topicOf = (type: string) => type.slice(0, type.indexOf('.'))
@@ -47,8 +58,15 @@ const visible = (scope: Scope, item: Item) => scope.admin || item.topic === 'clo
 
 /** `onActive(true)` when the first listener arrives, `(false)` when the last leaves: the sandbox
  * is told to call `notify` only while someone listens. */
-export function createLiveHub(onActive: (active: boolean) => void = () => {}) {
-  const clients = new Set<Client>()
+export function createLiveHub(onActive: (active: boolean) => void = () => {}, limits: FairLimits = STREAM_LIMITS) {
+  const clients = createFairPool<Client>(limits)
+  const perSession = new Map<string, number>()
+  let nextKey = 0
+  const release = (client: Client) => {
+    const held = perSession.get(client.session)! - 1
+    if (held > 0) perSession.set(client.session, held)
+    else perSession.delete(client.session)
+  }
   let pending: Item[] = []
   // Beyond MAX_ITEMS: the (topic, company) pairs; beyond MAX_PAIRS: the topics alone, told to
   // everyone (a company may then refresh for nothing; it is never told another's ids).
@@ -64,7 +82,7 @@ export function createLiveHub(onActive: (active: boolean) => void = () => {}) {
     pending = []
     pairs = new Map()
     flood = new Set()
-    for (const client of clients) {
+    for (const client of clients.values()) {
       const seen = items.filter((i) => visible(client.scope, i))
       const topics = new Set(seen.map((i) => i.topic))
       for (const i of overflow) if (visible(client.scope, i)) topics.add(i.topic)
@@ -88,13 +106,24 @@ export function createLiveHub(onActive: (active: boolean) => void = () => {}) {
       timer ??= setTimeout(flush, FLUSH_MS)
     },
 
-    /** Adds a listener; false when the stream is full. Returns the function that removes it. */
+    /** Adds a listener; null when its session or company holds all it may. Returns the function that removes it. */
     listen(client: Client): (() => void) | null {
-      if (clients.size >= MAX_CLIENTS) return null
-      clients.add(client)
-      if (clients.size === 1) onActive(true)
+      const held = perSession.get(client.session) ?? 0
+      if (held >= STREAMS_PER_SESSION) return null
+      const key = String(++nextKey)
+      const wasIdle = clients.size === 0
+      const evicted = clients.add(key, client.scope.admin ? ADMIN_OWNER : companyOwner(client.scope.companyId), client)
+      if (!evicted) return null
+      perSession.set(client.session, held + 1)
+      for (const other of evicted) {
+        release(other)
+        other.close()
+      }
+      if (wasIdle) onActive(true)
       return () => {
-        if (clients.delete(client) && clients.size === 0) onActive(false)
+        if (clients.delete(key) === undefined) return
+        release(client)
+        if (clients.size === 0) onActive(false)
       }
     },
 

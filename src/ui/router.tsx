@@ -12,6 +12,7 @@ import { Page } from './layout.js'
 import type { LiveHub } from './live.js'
 import { JS } from './script.js'
 import { createSessions, UI_BASE, type Flash, type SignedIn } from './session.js'
+import { returnPath } from './return-path.js'
 import { mountSignIn } from './sign-in.js'
 import { CSS } from './style.js'
 import { Refused, type View } from './view.js'
@@ -33,6 +34,8 @@ export interface Call {
   ok: (reply: ControlReply) => string | Flash
   /** Where to go afterwards (default: back where the form was). */
   goTo?: (reply: ControlReply) => string
+  /** The page the form is on: where to go back to when the form's `back` (and the Referer) will not do. */
+  page?: string
 }
 
 const SECURITY_HEADERS = {
@@ -91,13 +94,9 @@ export function createUiRouter(deps: HttpDeps & { publicUrl: () => string }, con
     }
   }
 
-  /** Where a form may send the browser back to: a dashboard page, never elsewhere. */
-  const backOf = (form: Form, c: Context) => {
-    const back = form.back ?? ''
-    if (back.startsWith(UI_BASE)) return back
-    const referer = c.req.header('referer')
-    return referer?.startsWith(new URL(c.req.url).origin + UI_BASE) ? new URL(referer).pathname : UI_BASE
-  }
+  /** Where a form may send the browser back to: its `back` field, the page it is on, the Referer, or the overview; a dashboard page, never elsewhere. */
+  const backOf = (form: Form, c: Context, page?: string) =>
+    returnPath(form.back) ?? returnPath(page) ?? returnPath(c.req.header('referer'), new URL(c.req.url).origin) ?? UI_BASE
 
   const ui = {
     app,
@@ -127,15 +126,16 @@ export function createUiRouter(deps: HttpDeps & { publicUrl: () => string }, con
         const form = Object.fromEntries(Object.entries(await c.req.parseBody()).filter(([, v]) => typeof v === 'string')) as Form
         const signedIn = c.get('signedIn')
         const view = viewOf(c)
-        const back = backOf(form, c)
         let spec: Call
         try {
           spec = await call(form, view, c)
         } catch (err) {
           if (!(err instanceof Refused)) throw err
           sessions.flash(signedIn, { kind: 'error', text: detailOf(err.reply) })
-          return c.redirect(back, 303)
+          return c.redirect(backOf(form, c), 303)
         }
+        // Where to go is settled before acting: nothing after the change can fail on it.
+        const back = backOf(form, c, spec.page)
         const reply = await control(signedIn.scope, spec.method, spec.path, spec.body)
         if (!reply.ok) {
           sessions.flash(signedIn, { kind: 'error', text: detailOf(reply) })
@@ -143,7 +143,7 @@ export function createUiRouter(deps: HttpDeps & { publicUrl: () => string }, con
         }
         const message = spec.ok(reply)
         sessions.flash(signedIn, typeof message === 'string' ? { kind: 'ok', text: message } : message)
-        return c.redirect(spec.goTo?.(reply) ?? back, 303)
+        return c.redirect(returnPath(spec.goTo?.(reply)) ?? back, 303)
       })
     },
   }

@@ -1,7 +1,8 @@
 // Dashboard sessions: a random id in a signed, HttpOnly, SameSite=Strict cookie that expires,
 // and the session itself kept in memory (so sign-out really ends it, and a restart ends all).
 // A company session is checked against the store on every request: a revoked or deleted
-// credential (or a reset that removed it) ends it.
+// credential (or a reset that removed it) ends it. Sessions are bounded per person (fair-pool.ts):
+// a company's sign-ins end its own oldest sessions, never the admin's or another company's.
 import { randomBytes } from 'node:crypto'
 import type { Context } from 'hono'
 import { deleteCookie, getSignedCookie, setSignedCookie } from 'hono/cookie'
@@ -9,12 +10,14 @@ import type { Scope } from '../http/env.js'
 import { companyScope } from '../http/sandbox/scope.js'
 import { NO_HASH } from '../store/identity.js'
 import type { Store } from '../store/index.js'
+import { ADMIN_OWNER, companyOwner, createFairPool, type FairLimits } from './fair-pool.js'
 
 export const COOKIE = 'pix_sandbox_ui'
 export const UI_BASE = '/_sandbox/ui'
 // Real time on purpose (not the virtual clock): a session lasts a working day of the person's.
 const MAX_AGE_S = 8 * 3600
-const MAX_SESSIONS = 1000
+/** Per company and for the admin (a team sharing a credential, several browsers each), and for all companies together. */
+export const SESSION_LIMITS: FairLimits = { perOwner: 50, total: 2000, whenFull: 'evict-own' }
 
 export interface Flash {
   kind: 'ok' | 'error'
@@ -24,7 +27,7 @@ export interface Flash {
 }
 
 interface Session {
-  who: { admin: true } | { admin: false; clientId: string }
+  who: { admin: true } | { admin: false; clientId: string; companyId: string }
   expires: number
   flash?: Flash
 }
@@ -35,9 +38,9 @@ export interface SignedIn {
   session: Session
 }
 
-export function createSessions(store: Store) {
+export function createSessions(store: Store, limits: FairLimits = SESSION_LIMITS) {
   const key = randomBytes(32).toString('base64url')
-  const sessions = new Map<string, Session>()
+  const sessions = createFairPool<Session>(limits)
 
   const scopeOf = (s: Session): Scope | null => {
     if (s.who.admin) return { admin: true }
@@ -48,9 +51,11 @@ export function createSessions(store: Store) {
 
   return {
     async start(c: Context, who: Session['who']): Promise<void> {
-      if (sessions.size >= MAX_SESSIONS) sessions.delete(sessions.keys().next().value!)
+      // A browser that signs in again replaces its session rather than leaving it to linger.
+      const previous = await getSignedCookie(c, key, COOKIE)
+      if (previous) sessions.delete(previous)
       const id = randomBytes(24).toString('base64url')
-      sessions.set(id, { who, expires: Date.now() + MAX_AGE_S * 1000 })
+      sessions.add(id, who.admin ? ADMIN_OWNER : companyOwner(who.companyId), { who, expires: Date.now() + MAX_AGE_S * 1000 })
       await setSignedCookie(c, COOKIE, id, key, { httpOnly: true, sameSite: 'Strict', path: UI_BASE, maxAge: MAX_AGE_S })
     },
 

@@ -7,6 +7,7 @@ import type { HttpDeps } from '../http/env.js'
 import { isAdminToken } from '../http/sandbox/scope.js'
 import { htmlPage } from './html.js'
 import { Document } from './layout.js'
+import { returnPath } from './return-path.js'
 import { UI_BASE, type Sessions } from './session.js'
 
 const MAX_FIELD = 500
@@ -52,7 +53,8 @@ function SignInPage({ error, next }: { error?: string; next: string }) {
   )
 }
 
-const safeNext = (next: unknown) => (typeof next === 'string' && next.startsWith(`${UI_BASE}`) && !next.includes('//') ? next : UI_BASE)
+/** Where to go once signed in: the page that sent the person here, or the overview. */
+const safeNext = (next: unknown) => returnPath(next) ?? UI_BASE
 
 export function mountSignIn(app: Hono<any>, deps: HttpDeps, sessions: Sessions): void {
   app.get('/sign-in', (c) => htmlPage(c, <SignInPage next={safeNext(c.req.query('next'))} />))
@@ -70,7 +72,7 @@ export function mountSignIn(app: Hono<any>, deps: HttpDeps, sessions: Sessions):
     }
     try {
       const principal = deps.authenticate(field('client_id'), field('client_secret'))
-      await sessions.start(c, { admin: false, clientId: principal.clientId })
+      await sessions.start(c, { admin: false, clientId: principal.clientId, companyId: principal.company.id })
       return c.redirect(next, 303)
     } catch (err) {
       if (!(err instanceof AppError)) throw err

@@ -122,6 +122,18 @@ describe('pix-sandbox scenario', () => {
     expect(bad.stderr).toContain('3 of 4 file(s) invalid')
   })
 
+  // Issue 27, defect 7: a file from elsewhere must not command the terminal through what is quoted from it.
+  it('shows the control characters a scenario file holds escaped, when checking it and when starting with it', async () => {
+    writeFileSync(join(dir, 'hostile.yaml'), 'companies:\n  - id: acme\n    "n\u001b]0;TITLE\u0007\u202eevil\u009b2J": 1\n')
+    const checked = await cli(['scenario', 'check', 'hostile.yaml'])
+    const started = await cli(['--scenarios-dir', dir, '--scenario', 'hostile', '--db', ':memory:', '--port', '0'])
+    for (const r of [checked, started]) {
+      expect(r.code).toBe(1)
+      expect(r.stderr).toContain('unknown field(s) "n\\u001b]0;TITLE\\u0007\\u202eevil\\u009b2J"')
+      expect(r.stderr).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e]/)
+    }
+  })
+
   it('check without a file is a usage error', async () => {
     expect((await cli(['scenario', 'check'])).code).toBe(2)
   })

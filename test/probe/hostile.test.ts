@@ -60,6 +60,41 @@ describe('a hostile target', () => {
   })
 })
 
+// Issue 27, defect 7: a target's text reached the operator's terminal raw (title rewritten,
+// screen cleared). Every control character it sends is shown escaped, in the report, the JSON
+// report and the written scenario alike, and no text of its own can start a line of the report.
+describe('a target whose answers hold terminal controls', () => {
+  // OSC title, BEL, clear screen, a C1 CSI, DEL, a right-to-left override, and a line of its own.
+  const HOSTILE = '\u001b]0;TITLE\u0007\u001b[2J\u009b31mred\u007f\u202eevil\r\nFORGED agree (same)'
+  const UNSAFE = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/
+  it('shows them escaped everywhere it prints or writes them, and keeps the data exact in the JSON report', async () => {
+    const server = createServer((req, res) => {
+      req.resume()
+      const status = req.url?.startsWith('/api/v1/user/company') ? 500 : 404
+      res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ detail: HOSTILE }))
+    })
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
+    try {
+      const scenario = join(tempDir(), 'calibrated.yaml')
+      const run = await probe(`http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`, { writeScenario: scenario })
+      expect(run.err).toBe('')
+      expect(run.code).toBe(0)
+      const written = readFileSync(scenario, 'utf8')
+      for (const text of [run.out, run.jsonText, written]) {
+        expect(UNSAFE.exec(text)?.[0]).toBeUndefined()
+        expect(text).not.toMatch(/\nFORGED/)
+      }
+      expect(run.out).toContain('\\u001b]0;TITLE\\u0007\\u001b[2J\\u009b31mred\\u007f\\u202eevil\\u000d\\u000aFORGED')
+      expect(written).toContain('\\u001b]0;TITLE')
+      const replies = run.json.exchanges.target.map((e: { reply?: { text: string } }) => e.reply?.text)
+      expect(replies).toContain(JSON.stringify({ detail: HOSTILE }))
+    } finally {
+      server.closeAllConnections()
+      server.close()
+    }
+  })
+})
+
 describe('a target that answers 200 with bodies of the wrong shape', () => {
   it('reports them as differences without tripping over them', async () => {
     const bodies = ['null', '[]', '{"qr_code": 5, "transaction_id": {"a": 1}, "expiration_date": true}', '"text"', '{"detail": {"nested": []}}']

@@ -52,3 +52,18 @@ describe('the journal skips health checks and the documents', () => {
     expect((await sb.admin('GET', '/requests/count')).body).toEqual({ count: 1 })
   })
 })
+
+describe('the journal redacts secrets by name in bodies that do not parse', () => {
+  it.each([
+    ['application/json', '{"amount":100,"client_secret":12345678,}', '12345678'],
+    ['application/json', "{'client_secret':'LEAK-1'}", 'LEAK-1'],
+    ['application/x-www-form-urlencoded', 'client_secret = LEAK-2', 'LEAK-2'],
+    ['text/plain', 'client_secret\tLEAK-3', 'LEAK-3'],
+    ['application/json', '{"amount":100,"private_key":"LEAK-4","pwd":"LEAK-5","passphrase":"LEAK-6"}', 'LEAK-'],
+  ])('%s %s', async (type, body, secret) => {
+    await sb.request('POST', CHARGE, { auth: AUTH.main, body, headers: { 'content-type': type } })
+    const entry = await newest()
+    expect(JSON.stringify(entry.request.body)).toContain('[redacted]')
+    expect(JSON.stringify(entry)).not.toContain(secret)
+  })
+})

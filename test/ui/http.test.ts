@@ -159,8 +159,8 @@ describe('live hub', () => {
       hub.notify(event('a', 'before'))
       const admin: string[] = []
       const companyA: string[] = []
-      const leaveAdmin = hub.listen({ scope: { admin: true }, send: (t) => admin.push(t) })!
-      const leaveA = hub.listen({ scope: { admin: false, companyId: 'a', principal: {} as any }, send: (t) => companyA.push(t) })!
+      const leaveAdmin = hub.listen({ scope: { admin: true }, session: 'admin', send: (t) => admin.push(t), close: () => {} })!
+      const leaveA = hub.listen({ scope: { admin: false, companyId: 'a', principal: {} as any }, session: 'a', send: (t) => companyA.push(t), close: () => {} })!
       // The sandbox is asked to tell changes only from the first listener on.
       expect(active).toEqual([true])
       hub.notify(event('a', 'mine'))
@@ -196,8 +196,8 @@ describe('live hub', () => {
       const hub = createLiveHub()
       const admin: string[] = []
       const companyA: string[] = []
-      hub.listen({ scope: { admin: true }, send: (t) => admin.push(t) })
-      hub.listen({ scope: { admin: false, companyId: 'a', principal: {} as any }, send: (t) => companyA.push(t) })
+      hub.listen({ scope: { admin: true }, session: 'admin', send: (t) => admin.push(t), close: () => {} })
+      hub.listen({ scope: { admin: false, companyId: 'a', principal: {} as any }, session: 'a', send: (t) => companyA.push(t), close: () => {} })
       hub.notify({ kind: 'delivery', id: 'msg_mine', companyId: 'a', webhook: null })
       // A 410 from the admin's global subscription disabled it: only the admin is told of the subscription.
       hub.notify({ kind: 'delivery', id: 'msg_theirs', companyId: 'b', webhook: { id: 'wh_global', companyId: null } })

@@ -66,6 +66,45 @@ describe('redaction', () => {
     expect(r.query('?q=abc&r=eightchr')).toBe(`?q=abc&r=${REDACTED}`)
   })
 
+  // Issue 27, defect 6: each of these was kept word for word.
+  it.each([
+    ['invalid JSON, a number', '{"amount":100,"client_secret":12345678,}', `{"amount":100,"client_secret":${REDACTED},}`],
+    ['single quotes', "{'client_secret':'LEAK'}", `{'client_secret':'${REDACTED}'}`],
+    ['a form with spaces around =', 'client_secret = LEAK', `client_secret = ${REDACTED}`],
+    ['a tab between name and value', 'client_secret\tLEAK', `client_secret\t${REDACTED}`],
+    ['YAML, the value to the end of its line', 'amount: 1\npassword: my long pass\nnote: kept', `amount: 1\npassword: ${REDACTED}\nnote: kept`],
+    ['a JavaScript object', '{amount: 1, apiKey: "LEAK", note: "kept"}', `{amount: 1, apiKey: "${REDACTED}", note: "kept"}`],
+    ['an object or array as the value, in invalid JSON', '{"token":{"a":"LEAK","b":[1]},"x":[1],}', `{"token":${REDACTED},"x":[1],}`],
+    ['a multipart part', '--b\r\nContent-Disposition: form-data; name="client_secret"\r\n\r\nLEAK\r\n--b--', `--b\r\nContent-Disposition: form-data; name="client_secret"\r\n\r\n${REDACTED}\r\n--b--`],
+    ['a bracketed form name', 'data[client_secret]=LEAK&n=1', `data[client_secret]=${REDACTED}&n=1`],
+    ['an escaped name in invalid JSON', '{"client_\\u0073ecret":"LEAK",}', `{"client_\\u0073ecret":"${REDACTED}",}`],
+  ])('redacts by name whatever the syntax around it: %s', (_, body, kept) => {
+    expect(redact.body(body)).toBe(kept)
+  })
+
+  it.each(['private_key', 'privateKey', 'pwd', 'db_pwd', 'passphrase', 'access_key', 'session_id', 'csrf_token', 'x-auth', 'auth'])(
+    'treats %s as a secret name, in JSON, in forms and in headers',
+    (name) => {
+      expect(JSON.parse(redact.body(JSON.stringify({ [name]: 'LEAK', n: 1 }))!)).toEqual({ [name]: REDACTED, n: 1 })
+      expect(redact.body(`${name}=LEAK&n=1`)).toBe(`${name}=${REDACTED}&n=1`)
+      expect(redact.headers({ [name]: 'LEAK' })[name]).toBe(REDACTED)
+    },
+  )
+
+  it('keeps names that only look like secret ones, and the text of values that parse', () => {
+    const body = JSON.stringify({ author: 'Ana', pix_key: 'ana@example.com', description: 'new token please', keyboard: 1, spin: 2 })
+    expect(redact.body(body)).toBe(body)
+    expect(redact.body('author=Ana&pix_key=k&spin=2')).toBe('author=Ana&pix_key=k&spin=2')
+  })
+
+  it('scans a long body without a separator in linear time', () => {
+    // Quadratic backtracking would take minutes here; the journal reads bodies up to 64 KiB.
+    const body = `{"token":${'a'.repeat(64 * 1024)}`
+    expect(redact.body(body)).toBe(`{"token":${REDACTED}`)
+    expect(redact.body(`%${'a'.repeat(64 * 1024)}`)).toHaveLength(64 * 1024 + 1)
+    expect(redact.body(`%${'"a'.repeat(32 * 1024)}`)).toHaveLength(64 * 1024 + 1)
+  })
+
   it('keeps a cut JSON body readable: the value of a secret-looking field becomes "[redacted]"', () => {
     expect(redact.body('{"amount":1,"client_secret":"abc')).toBe(`{"amount":1,"client_secret":"${REDACTED}"`)
   })

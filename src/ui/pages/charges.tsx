@@ -187,6 +187,7 @@ export function mountCharges(ui: Ui): void {
       method: 'POST',
       path: `/charges/${encodeURIComponent(c.req.param('id')!)}/${action}`,
       ok: (r) => `Charge ${r.body.status}${r.body.cancel_reason ? ` (${r.body.cancel_reason})` : ''}`,
+      page: chargeHref(c.req.param('id')!),
     }))
   }
 

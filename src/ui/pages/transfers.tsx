@@ -160,5 +160,6 @@ export function mountTransfers(ui: Ui): void {
     path: `/transfers/${encodeURIComponent(c.req.param('id') ?? '')}/settle`,
     body: { status: form.status, ...(text(form.message) && { message: text(form.message) }) },
     ok: (r) => `Transfer settled: ${r.body.status}`,
+    page: transferHref(c.req.param('id') ?? ''),
   }))
 }
