@@ -25,6 +25,7 @@ export async function startSandbox(options: StartOptions = {}): Promise<Sandbox>
     SANDBOX_ADMIN_TOKEN: options.adminToken,
     LOG_LEVEL: options.logLevel ?? 'silent',
     SEED: options.seed,
+    START_TIME: options.startTime,
   })
   const running = await startServer(config, { log: createLog(config.logLevel) })
   const settings = options.settings && validateScenario({ settings: options.settings }, 'settings')

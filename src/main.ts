@@ -1,6 +1,7 @@
 // Entry point: read the configuration, start the sandbox, print the banner, stop cleanly.
 import { setFlagsFromString } from 'node:v8'
 import { addressFor, ConfigError, loadConfig } from './config.js'
+import { isoMicros } from './domain/time.js'
 import { ScenarioError } from './scenarios/loader.js'
 import { startSandbox, StartupError, VERSION } from './server.js'
 import { webhookExposure } from './webhooks/allowed-hosts.js'
@@ -30,6 +31,11 @@ async function main(): Promise<void> {
     running.scenarioLoaded
       ? `  scenario     ${running.scenarioLoaded} (loaded into the new store)`
       : `  scenario     ${scenario} (the store already holds state; SCENARIO is applied only to an empty store)`,
+    ...(config.startTime === undefined
+      ? []
+      : [running.scenarioLoaded
+          ? `  clock        frozen at ${isoMicros(config.startTime)} (START_TIME; POST /_sandbox/clock/resume lets it run)`
+          : `  clock        ${isoMicros(running.sandbox.clock.now())} (START_TIME ignored: the store already holds state)`]),
     `  credentials  sandbox-client:sandbox-secret; every default credential is listed in README.md`,
     running.adminTokenGenerated
       ? `  admin token  ${running.adminToken}  (generated; set SANDBOX_ADMIN_TOKEN to choose it)`

@@ -5,10 +5,10 @@ import { readFileSync } from 'node:fs'
 import type { AddressInfo } from 'node:net'
 import { serve, type ServerType } from '@hono/node-server'
 import { createApp } from './app.js'
-import { createClock, type Clock } from './clock.js'
+import { createClock, startState, type Clock } from './clock.js'
 import { locationBase, publicUrlFor, type Config } from './config.js'
 import { createFakes } from './fakes.js'
-import { createIds } from './ids.js'
+import { createIds, seedForStart } from './ids.js'
 import { createLog, type Log } from './log.js'
 import { applyScenario } from './operations/apply-scenario.js'
 import { createAuthenticator } from './operations/authenticate.js'
@@ -51,20 +51,39 @@ export async function startSandbox(config: Config, opts: { log?: Log; clock?: Cl
     )
   }
   store.onLostRecord = (err) => log.error('a write that followed its answer failed', { error: String(err) })
-  const clock = opts.clock ?? createClock(undefined, store.setup.meta.get('clock'))
-  // The location base is known once the port is bound (PORT=0 picks one); set below.
-  const sandbox: Context = { store, clock, ids: createIds(config.seed), locationBase: '', fakes: createFakes(config.seed) }
-
+  let sandbox: Context
   let scenarioLoaded: string | null = null
   try {
-    if (store.isEmpty()) {
+    const fresh = store.isEmpty()
+    // START_TIME is where a fresh store's clock starts, and where reset takes it back; a store
+    // that holds state keeps its own clock.
+    const start = startState(config.startTime)
+    const clock = opts.clock ?? createClock(undefined, fresh ? start : store.setup.meta.get('clock'), start)
+    if (config.startTime !== undefined && !fresh) {
+      log.warn('START_TIME ignored: the store already holds state, and its clock goes on (reset returns to START_TIME)')
+    }
+    // Each start of a store draws from the seed's next sequence, so a restarted sandbox never
+    // draws an id it drew before (ids.ts); counted once per start, not per write.
+    const starts = store.setup.meta.get<number>('starts') ?? 0
+    store.tx(() => {
+      store.setup.meta.set('starts', starts + 1)
+      if (fresh && clock.frozen()) store.setup.meta.set('clock', clock.state())
+    })
+    const seed = config.seed === undefined ? undefined : seedForStart(config.seed, starts)
+    // The location base is known once the port is bound (PORT=0 picks one); set below.
+    sandbox = { store, clock, ids: createIds(seed), locationBase: '', fakes: createFakes(seed) }
+    if (fresh) {
       applyScenario(sandbox, readScenario(config.scenariosDir, config.scenario), config.scenario, true)
       scenarioLoaded = config.scenario
     }
   } catch (err) {
     await store.close()
+    if (typeof (err as { code?: unknown }).code === 'string' && (err as { code: string }).code.startsWith('SQLITE_')) {
+      throw new StartupError(`cannot write the store at ${config.database}: ${(err as Error).message}`)
+    }
     throw err
   }
+  const { clock } = sandbox
 
   const webhooks = createWebhookWorker({
     store,
@@ -81,7 +100,7 @@ export async function startSandbox(config: Config, opts: { log?: Log; clock?: Cl
   const adminToken = config.adminToken ?? randomBytes(24).toString('base64url')
   let publicUrl = config.publicUrl ?? ''
   const stopping = new AbortController()
-  const signer = await createLocationSigner(store.setup.meta.get('signing_key'), (jwk) => store.setup.meta.set('signing_key', jwk))
+  const signer = createLocationSigner(store.setup.meta.get('signing_key'), (jwk) => store.setup.meta.set('signing_key', jwk), config.seed)
   const app = createApp({
     sandbox,
     authenticate: createAuthenticator(store),

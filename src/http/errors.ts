@@ -20,6 +20,7 @@ export const ERRORS: Record<ErrorCode, { status: ContentfulStatusCode; detail: s
   method_not_allowed: { status: 405, detail: 'Method Not Allowed' },
   body_too_large: { status: 413, detail: 'Request body too large' },
   injected_fault: { status: 500, detail: 'Internal server error' },
+  unavailable: { status: 503, detail: 'Service temporarily unavailable' },
   internal: { status: 500, detail: 'Internal server error' },
 }
 

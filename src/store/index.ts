@@ -7,6 +7,7 @@ import { deferredRecords } from './deferred.js'
 import { transactions } from './transactions.js'
 import { eventStore } from './events.js'
 import { faultStore } from './faults.js'
+import { IdTaken } from './id-taken.js'
 import { outcomeStore } from './outcomes.js'
 import { directoryStore } from './directory.js'
 import { identityStore } from './identity.js'
@@ -20,6 +21,9 @@ const WIPE_ORDER = [
   'delivery_attempts', 'deliveries', 'webhooks', 'faults', 'outcomes', 'events', 'ledger_entries', 'transfers', 'charges',
   'credentials', 'providers', 'users', 'companies', 'pix_keys', 'rules',
 ]
+
+/** Draws of a decided use case whose id was taken, before it answers 503. */
+const ID_ATTEMPTS = 3
 
 export interface StoreOptions {
   /**
@@ -37,12 +41,18 @@ export function createStore(db: Db, { inMemory = false }: StoreOptions = {}) {
   let depth = 0
   let wipeStatements: { run(): unknown }[] | undefined
   const recorded = <D>(decision: D, record: (decision: D) => void): D => (record(decision), decision)
-  /** A decided use case recorded now. */
+  /** A decided use case recorded now; decided again, with new ids, when its id was taken (id-taken.ts). */
   function decided<D>(decide: () => D, record: (decision: D) => void): D {
     depth++
     try {
-      // Caches may hold values of any use case of the abandoned group.
-      return txs.transactDecided(decide, (decision) => recorded(decision, record), () => store.refreshCaches())
+      for (let attempt = 1; ; attempt++) {
+        try {
+          // Caches may hold values of any use case of the abandoned group.
+          return txs.transactDecided(decide, (decision) => recorded(decision, record), () => store.refreshCaches())
+        } catch (err) {
+          if (!(err instanceof IdTaken) || attempt === ID_ATTEMPTS) throw err
+        }
+      }
     } finally {
       depth--
     }
@@ -114,10 +124,11 @@ export function createStore(db: Db, { inMemory = false }: StoreOptions = {}) {
     isEmpty(): boolean {
       return db.prepare('SELECT count(*) FROM companies').pluck().get() === 0 && setup.meta.get('scenario') === undefined
     },
-    /** Deletes all state (the signing key excepted) in the caller's transaction. */
+    /** Deletes all state (the signing key and the start count excepted) in the caller's transaction. */
     wipe(): void {
       // Prepared once: preparing 16 statements was a tenth of a reset.
-      wipeStatements ??= [...WIPE_ORDER.map((t) => `DELETE FROM ${t}`), "DELETE FROM meta WHERE key <> 'signing_key'"].map((sql) => db.prepare(sql))
+      // The start count stays: the ids drawn since the last start are not to be drawn again (ids.ts).
+      wipeStatements ??= [...WIPE_ORDER.map((t) => `DELETE FROM ${t}`), "DELETE FROM meta WHERE key NOT IN ('signing_key', 'starts')"].map((sql) => db.prepare(sql))
       for (const statement of wipeStatements) statement.run()
       store.identity.invalidate()
       store.charges.forgetSeq()

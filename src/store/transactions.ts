@@ -6,6 +6,7 @@
 // answers, so an answered write survives a crash. In memory there is no file to share a commit
 // for: each use case commits as it ends (`groupCommit: false`; see deferred.ts).
 import type { Db } from './db.js'
+import { IdTaken } from './id-taken.js'
 
 interface Pending {
   promise: Promise<void>
@@ -117,6 +118,8 @@ export function transactions(db: Db, { groupCommit = true } = {}) {
     try {
       return record(decision)
     } catch (err) {
+      // Refused by its first insert: nothing of this use case was written, the group stays.
+      if (err instanceof IdTaken) throw err
       abandon()
       onAbandon()
       throw err
