@@ -16,6 +16,14 @@ setFlagsFromString('--no-allocation-site-pretenuring')
 async function main(): Promise<void> {
   const config = loadConfig()
   const running = await startSandbox(config)
+  // Before the banner: whoever reads it may signal at once, and a signal that comes before its
+  // handler ends the process on the spot, without closing the store.
+  const stop = (signal: string) => {
+    running.log.info(`${signal} received, finishing in-flight requests`)
+    running.close().then(() => process.exit(0))
+  }
+  process.once('SIGTERM', () => stop('SIGTERM'))
+  process.once('SIGINT', () => stop('SIGINT'))
   const { url } = running
   // One address for everything printed, the README's: http://127.0.0.1:<port> unless PUBLIC_URL says otherwise.
   const address = addressFor(config, running.port)
@@ -44,12 +52,6 @@ async function main(): Promise<void> {
   ]
   process.stdout.write(lines.join('\n') + '\n')
 
-  const stop = (signal: string) => {
-    running.log.info(`${signal} received, finishing in-flight requests`)
-    running.close().then(() => process.exit(0))
-  }
-  process.once('SIGTERM', () => stop('SIGTERM'))
-  process.once('SIGINT', () => stop('SIGINT'))
 }
 
 main().catch((err) => {

@@ -1,5 +1,7 @@
 // The store: one SQLite database and the repositories over it. `tx` runs a use case as one
 // synchronous transaction: all of it is written, or none of it.
+import { mkdirSync } from 'node:fs'
+import { dirname } from 'node:path'
 import { chargeStore } from './charges.js'
 import { restartWal, startCheckpointer } from './checkpointer.js'
 import { openDb, type Db } from './db.js'
@@ -12,6 +14,7 @@ import { outcomeStore } from './outcomes.js'
 import { directoryStore } from './directory.js'
 import { identityStore } from './identity.js'
 import { ledgerStore } from './ledger.js'
+import { lockStore } from './lock.js'
 import { setupStore } from './setup.js'
 import { transferStore } from './transfers.js'
 import { webhookStore } from './webhooks.js'
@@ -124,11 +127,12 @@ export function createStore(db: Db, { inMemory = false }: StoreOptions = {}) {
     isEmpty(): boolean {
       return db.prepare('SELECT count(*) FROM companies').pluck().get() === 0 && setup.meta.get('scenario') === undefined
     },
-    /** Deletes all state (the signing key and the start count excepted) in the caller's transaction. */
+    /** Deletes all state (the signing key, the start count and the holder excepted) in the caller's transaction. */
     wipe(): void {
       // Prepared once: preparing 16 statements was a tenth of a reset.
-      // The start count stays: the ids drawn since the last start are not to be drawn again (ids.ts).
-      wipeStatements ??= [...WIPE_ORDER.map((t) => `DELETE FROM ${t}`), "DELETE FROM meta WHERE key NOT IN ('signing_key', 'starts')"].map((sql) => db.prepare(sql))
+      // The start count stays (the ids drawn since the last start are not to be drawn again:
+      // ids.ts), and so does the server holding the store (lock.ts).
+      wipeStatements ??= [...WIPE_ORDER.map((t) => `DELETE FROM ${t}`), "DELETE FROM meta WHERE key NOT IN ('signing_key', 'starts', 'server')"].map((sql) => db.prepare(sql))
       for (const statement of wipeStatements) statement.run()
       store.identity.invalidate()
       store.charges.forgetSeq()
@@ -159,7 +163,16 @@ export type Store = ReturnType<typeof createStore>
 
 export function openStore(path: string): Store {
   if (path === ':memory:') return createStore(openDb(path), { inMemory: true })
-  const store = createStore(openDb(path))
+  mkdirSync(dirname(path), { recursive: true })
+  const lock = lockStore(path)
+  let store: Store
+  try {
+    store = createStore(openDb(path))
+    lock.claim(store.db)
+  } catch (err) {
+    lock.release()
+    throw err
+  }
   const checkpointer = startCheckpointer(store.db, path, (done) =>
     store.whenIdle(() => {
       try {
@@ -175,7 +188,8 @@ export function openStore(path: string): Store {
     // the WAL, and a caller deleting the folder after close() found it not empty (a flaky test).
     close() {
       const stopped = checkpointer.stop()
-      return close().then(() => stopped)
+      // Released once no connection of this process holds the file: the next server may start.
+      return close().then(() => stopped).then(() => lock.release())
     },
   })
 }

@@ -203,13 +203,13 @@ await sb.close()
   })
 
   // A file store has a checkpointer thread: close() waits for it, and it must not hold the script.
-  it('on a file store, leaves one file after close() and exits by itself', async () => {
+  it('on a file store, leaves one file (and its empty lock) after close() and exits by itself', async () => {
     await runScript(
       `const sb = await startSandbox({ database: 'store.db' })
 await fetch(sb.baseUrl + '/hub/transactions/in', { method: 'POST', headers: { authorization: sb.credentials.main.authorization, 'content-type': 'application/json' }, body: '{"amount":10}' })
 await sb.close()
 `,
-      (dir) => expect(readdirSync(dir).sort()).toEqual(['script.mts', 'store.db']),
+      (dir) => expect(readdirSync(dir).sort()).toEqual(['script.mts', 'store.db', 'store.db.lock']),
     )
   })
 })
