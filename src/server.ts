@@ -20,6 +20,7 @@ import { createLocationSigner } from './pix/location.js'
 import { readScenario } from './scenarios/loader.js'
 import { openStore } from './store/index.js'
 import { StoreInUse } from './store/lock.js'
+import { isUnwritable, StoreUnavailable } from './store/write-health.js'
 
 export const VERSION: string = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version
 
@@ -53,6 +54,11 @@ export async function startSandbox(config: Config, opts: { log?: Log; clock?: Cl
     )
   }
   store.onLostRecord = (err) => log.error('a write that followed its answer failed', { error: String(err) })
+  // Once when writes start failing, once when they work again: not once per refused request.
+  store.onWriteHealth = (failure) =>
+    failure
+      ? log.error('the store cannot write (is the disk full?): writes answer 503 until it can; reads go on', { database: config.database, reason: failure.reason })
+      : log.info('the store writes again', { database: config.database })
   let sandbox: Context
   let scenarioLoaded: string | null = null
   try {
@@ -78,9 +84,11 @@ export async function startSandbox(config: Config, opts: { log?: Log; clock?: Cl
       applyScenario(sandbox, readScenario(config.scenariosDir, config.scenario), config.scenario, true)
       scenarioLoaded = config.scenario
     }
+    // Committed before the server says it listens (a full disk stops the start here).
+    await store.pendingCommit()
   } catch (err) {
     await store.close()
-    if (typeof (err as { code?: unknown }).code === 'string' && (err as { code: string }).code.startsWith('SQLITE_')) {
+    if (err instanceof StoreUnavailable || (typeof (err as { code?: unknown }).code === 'string' && (err as { code: string }).code.startsWith('SQLITE_'))) {
       throw new StartupError(`cannot write the store at ${config.database}: ${(err as Error).message}`)
     }
     throw err
@@ -133,10 +141,10 @@ export async function startSandbox(config: Config, opts: { log?: Log; clock?: Cl
 
   const ticker = setInterval(() => {
     try {
-      runDue(sandbox, clock.now(), (id, err) => log.error('due work failed', { id, error: String(err) }))
+      runDue(sandbox, clock.now(), (id, err) => isUnwritable(err) || log.error('due work failed', { id, error: String(err) }))
       void webhooks.deliverDue()
     } catch (err) {
-      log.error('ticker failed', { error: String(err) })
+      if (!isUnwritable(err)) log.error('ticker failed', { error: String(err) })
     }
   }, TICK_MS)
   ticker.unref()

@@ -11,7 +11,7 @@ export interface paths {
     /** Health and virtual time */
     get: {
       responses: {
-        /** @description The sandbox is up. */
+        /** @description The sandbox is up (and, when `degraded`, cannot write for now). */
         200: {
           content: {
             "application/json": components["schemas"]["Health"];
@@ -2269,8 +2269,13 @@ export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
     Health: {
-      /** @enum {string} */
-      status: "ok";
+      /**
+       * @description `degraded` while the store cannot write (a full disk): writes answer 503 with Retry-After; reads go on.
+       * @enum {string}
+       */
+      status: "ok" | "degraded";
+      /** @description Why it is degraded, and since when. */
+      reason?: string;
       version: string;
       /** @enum {string} */
       environment: "sandbox";

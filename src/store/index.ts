@@ -18,6 +18,7 @@ import { lockStore } from './lock.js'
 import { setupStore } from './setup.js'
 import { transferStore } from './transfers.js'
 import { webhookStore } from './webhooks.js'
+import { writeHealth, type WriteFailure } from './write-health.js'
 
 // Children before parents, so foreign keys hold at every step.
 const WIPE_ORDER = [
@@ -39,7 +40,9 @@ export interface StoreOptions {
 
 export function createStore(db: Db, { inMemory = false }: StoreOptions = {}) {
   const setup = setupStore(db)
-  const txs = transactions(db, { groupCommit: !inMemory })
+  // Told once when writes start failing (a full disk) and once when they work again: the server logs it.
+  const health = writeHealth((failure) => store.onWriteHealth(failure))
+  const txs = transactions(db, { groupCommit: !inMemory, health, onRolledBack: () => store.afterRollback() })
   const later = deferredRecords((err) => store.onLostRecord(err))
   let depth = 0
   let wipeStatements: { run(): unknown }[] | undefined
@@ -118,6 +121,14 @@ export function createStore(db: Db, { inMemory = false }: StoreOptions = {}) {
       setImmediate(() => {
         throw err
       })
+    },
+    /** Why the store cannot write now (a full or failing disk), or null. */
+    writeFailure: health.failure,
+    onWriteHealth: (_failure: WriteFailure | null): void => undefined,
+    /** After a rolled-back group commit: the caches may hold its values. */
+    afterRollback(): void {
+      store.identity.invalidate()
+      store.refreshCaches()
     },
     /** Runs `fn` outside any transaction: now, or right after the pending commit. */
     whenIdle: txs.whenIdle,
