@@ -11,6 +11,8 @@ export type LogLevel = (typeof LOG_LEVELS)[number]
 export const LOCATION_PATH = '/pix/qr/v2/'
 export const LOCATION_ID_LENGTH = 25
 const MAX_LOCATION_BASE = 77 - LOCATION_ID_LENGTH - LOCATION_PATH.length
+/** Companies a sandbox holds at most unless MAX_COMPANIES says otherwise: far more than a test suite makes. */
+export const DEFAULT_MAX_COMPANIES = 10_000
 /** 10000-01-01T00:00:00Z: end-to-end ids write the year in four digits. */
 const MAX_START_US = Date.UTC(10000, 0, 1) * 1000
 
@@ -39,6 +41,7 @@ const envSchema = z.object({
     })
     .optional(),
   WEBHOOK_ALLOWED_HOSTS: z.string().optional(),
+  MAX_COMPANIES: z.coerce.number().int().min(1).max(1_000_000).default(DEFAULT_MAX_COMPANIES),
 })
 
 export interface Config {
@@ -54,6 +57,8 @@ export interface Config {
   seed: string | undefined
   /** START_TIME: a fresh store's clock starts frozen at this instant (also at reset). */
   startTime: Micros | undefined
+  /** MAX_COMPANIES: companies the sandbox holds at most (tenants and scenarios alike). */
+  maxCompanies: number
   /** Hosts (`name` or `name:port`) webhooks may be sent to; undefined allows any. */
   webhookAllowedHosts: string[] | undefined
 }
@@ -88,6 +93,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: e.LOG_LEVEL,
     seed: e.SEED,
     startTime: e.START_TIME,
+    maxCompanies: e.MAX_COMPANIES,
     webhookAllowedHosts: e.WEBHOOK_ALLOWED_HOSTS?.split(',').map((h) => h.trim().toLowerCase()).filter(Boolean),
   }
 }

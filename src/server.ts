@@ -10,6 +10,7 @@ import { locationBase, publicUrlFor, type Config } from './config.js'
 import { createFakes } from './fakes.js'
 import { createIds, seedForStart } from './ids.js'
 import { createLog, type Log } from './log.js'
+import { AppError } from './domain/errors.js'
 import { applyScenario } from './operations/apply-scenario.js'
 import { createAuthenticator } from './operations/authenticate.js'
 import type { Context } from './operations/context.js'
@@ -79,7 +80,7 @@ export async function startSandbox(config: Config, opts: { log?: Log; clock?: Cl
     })
     const seed = config.seed === undefined ? undefined : seedForStart(config.seed, starts)
     // The location base is known once the port is bound (PORT=0 picks one); set below.
-    sandbox = { store, clock, ids: createIds(seed), locationBase: '', fakes: createFakes(seed) }
+    sandbox = { store, clock, ids: createIds(seed), locationBase: '', fakes: createFakes(seed), maxCompanies: config.maxCompanies }
     if (fresh) {
       applyScenario(sandbox, readScenario(config.scenariosDir, config.scenario), config.scenario, true)
       scenarioLoaded = config.scenario
@@ -91,6 +92,8 @@ export async function startSandbox(config: Config, opts: { log?: Log; clock?: Cl
     if (err instanceof StoreUnavailable || (typeof (err as { code?: unknown }).code === 'string' && (err as { code: string }).code.startsWith('SQLITE_'))) {
       throw new StartupError(`cannot write the store at ${config.database}: ${(err as Error).message}`)
     }
+    // The start scenario refused (more companies than MAX_COMPANIES): said as a start-up error.
+    if (err instanceof AppError) throw new StartupError(`the scenario ${config.scenario} cannot be loaded: ${err.detail ?? err.code}`)
     throw err
   }
   const { clock } = sandbox

@@ -24,6 +24,8 @@ export interface StartOptions {
    * back there. With `seed` too, two runs of the same calls get the same answers, byte for byte.
    */
   startTime?: string
+  /** Companies the sandbox holds at most, tenants and scenarios alike (default 10,000): past it, a 422 names the limit. */
+  maxCompanies?: number
   /** SQLite file (default `:memory:`: nothing is written). */
   database?: string
   /** Base of the BR Code locations (default `http://localhost:<port>`). */

@@ -3,7 +3,7 @@
 import { AppError, notFound } from '../domain/errors.js'
 import type { Company, Operation, Provider } from '../domain/types.js'
 import { hashSecret } from './authenticate.js'
-import { emit, moveMoney, type Context } from './context.js'
+import { assertCompaniesWithinLimit, emit, moveMoney, type Context } from './context.js'
 
 export interface NewTenant {
   name?: string
@@ -38,6 +38,7 @@ function drawFree(draw: () => string, taken: (id: string) => boolean): string {
 export function createTenant(ctx: Context, input: NewTenant): Tenant {
   const { store, ids } = ctx
   return store.txDecided(() => {
+    assertCompaniesWithinLimit(ctx, 1)
     const now = ctx.clock.now()
     // Drawn in this order, as seeded runs have always drawn them. A scenario names its own ids,
     // which may be ids a seeded run drew before (copied from a snapshot): such an id is drawn again.

@@ -89,6 +89,7 @@ export function identityStore(db: Db) {
     INSERT INTO credentials (client_id, user_id, secret_hash, environment, revoked, created_at)
     VALUES (@clientId, @userId, @secretHash, @environment, @revoked, @createdAt)`)
   const clientExistsStmt = db.prepare('SELECT 1 FROM credentials WHERE client_id = ?').pluck()
+  const companyCountStmt = db.prepare('SELECT count(*) FROM companies').pluck()
 
   return {
     /** Changes whenever any identity row changes; caches compare it to stay correct. */
@@ -169,6 +170,8 @@ export function identityStore(db: Db) {
       insertCredentialStmt.run({ ...c, revoked: c.revoked ? 1 : 0 })
       bump()
     },
+
+    companyCount: (): number => companyCountStmt.get() as number,
 
     clientIdTaken(clientId: string): boolean {
       return clientExistsStmt.get(clientId) !== undefined
