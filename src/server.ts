@@ -2,6 +2,7 @@
 // main.ts and the tests both start servers through here.
 import { randomBytes } from 'node:crypto'
 import { readFileSync } from 'node:fs'
+import type { Server as HttpServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { serve, type ServerType } from '@hono/node-server'
 import { createApp } from './app.js'
@@ -16,6 +17,7 @@ import { createAuthenticator } from './operations/authenticate.js'
 import type { Context } from './operations/context.js'
 import { runDue } from './operations/run-due.js'
 import { createWebhookWorker } from './webhooks/worker.js'
+import { drain } from './http/drain.js'
 import { createRequestJournal } from './http/request-journal.js'
 import { createLocationSigner } from './pix/location.js'
 import { readScenario } from './scenarios/loader.js'
@@ -26,6 +28,12 @@ import { isUnwritable, StoreUnavailable } from './store/write-health.js'
 export const VERSION: string = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version
 
 const TICK_MS = 250
+/**
+ * Shutdown: how long answers in progress may take before their connections are cut, and how
+ * long webhook sends under way then get; together within the 10 s a `docker stop` waits.
+ */
+const DRAIN_GRACE_MS = 6000
+const WEBHOOK_GRACE_MS = 3000
 
 /** A start-up failure whose message says what to do; printed without a stack trace. */
 export class StartupError extends Error {}
@@ -157,16 +165,12 @@ export async function startSandbox(config: Config, opts: { log?: Log; clock?: Cl
     (closing ??= new Promise<void>((resolve) => {
       clearInterval(ticker)
       stopping.abort()
-      // In-flight requests finish; idle keep-alive connections are closed so close() can return.
-      const force = setTimeout(() => (server as any).closeAllConnections?.(), 10_000)
-      force.unref()
-      server.close(() => {
-        clearTimeout(force)
+      // Every request that has reached the server is answered (http/drain.ts).
+      drain(server as HttpServer, DRAIN_GRACE_MS, () => {
         // Sends under way get a few seconds; unsent deliveries stay queued for the next start.
-        const settled = Promise.race([webhooks.idle(), new Promise((r) => setTimeout(r, 3000).unref())])
+        const settled = Promise.race([webhooks.idle(), new Promise((r) => setTimeout(r, WEBHOOK_GRACE_MS).unref())])
         settled.then(() => store.close()).then(resolve)
       })
-      ;(server as any).closeIdleConnections?.()
     }))
 
   return {
