@@ -27,13 +27,6 @@ export const DEFAULT_PROVIDERS = {
   out: { name: 'Sandbox Bank', operations: ['transfer'] },
 } as const satisfies Record<string, Provider>
 
-/** The first id `draw` gives that is not `taken`. */
-function drawFree(draw: () => string, taken: (id: string) => boolean): string {
-  let id = draw()
-  while (taken(id)) id = draw()
-  return id
-}
-
 /** Needs `ctx.fakes.ready()` when no name is given. */
 export function createTenant(ctx: Context, input: NewTenant): Tenant {
   const { store, ids } = ctx
@@ -42,9 +35,14 @@ export function createTenant(ctx: Context, input: NewTenant): Tenant {
     const now = ctx.clock.now()
     // Drawn in this order, as seeded runs have always drawn them. A scenario names its own ids,
     // which may be ids a seeded run drew before (copied from a snapshot): such an id is drawn again.
-    const companyId = drawFree(() => ids.prefixed('co'), (id) => store.identity.company(id) !== undefined)
-    const userId = drawFree(() => ids.prefixed('usr'), (id) => store.identity.userCompany(id) !== undefined)
-    const clientId = drawFree(() => ids.prefixed('ck'), store.identity.clientIdTaken)
+    let companyId = ids.prefixed('co')
+    let userId = ids.prefixed('usr')
+    let clientId = ids.prefixed('ck')
+    for (let taken = store.identity.taken(companyId, userId, clientId); taken.company || taken.user || taken.client; taken = store.identity.taken(companyId, userId, clientId)) {
+      if (taken.company) companyId = ids.prefixed('co')
+      if (taken.user) userId = ids.prefixed('usr')
+      if (taken.client) clientId = ids.prefixed('ck')
+    }
     const clientSecret = ids.string(40)
     const company: Company = {
       id: companyId,

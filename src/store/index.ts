@@ -151,6 +151,7 @@ export function createStore(db: Db, { inMemory = false }: StoreOptions = {}) {
     },
     /** Re-reads every in-memory cache from the database. */
     refreshCaches(): void {
+      store.identity.forgetCount()
       setup.reload()
       store.charges.forgetSeq()
       store.outcomes.refresh()
