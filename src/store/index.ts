@@ -177,11 +177,14 @@ export function openStore(path: string): Store {
   if (path === ':memory:') return createStore(openDb(path), { inMemory: true })
   mkdirSync(dirname(path), { recursive: true })
   const lock = lockStore(path)
+  let db: Db | undefined
   let store: Store
   try {
-    store = createStore(openDb(path))
-    lock.claim(store.db)
+    db = openDb(path)
+    store = createStore(db)
+    lock.claim(db)
   } catch (err) {
+    if (db?.open) db.close()
     lock.release()
     throw err
   }
