@@ -22,6 +22,8 @@ const FLAGS: [flag: string, key: string, variable: string, help: string][] = [
   ['--public-url <url>', 'publicUrl', 'PUBLIC_URL', 'base of the BR Code locations (default http://localhost:<port>)'],
   ['--admin-token <token>', 'adminToken', 'SANDBOX_ADMIN_TOKEN', 'control-plane bearer token, 16+ characters (default: generated); prefer the variable, flags show in ps'],
   ['--seed <seed>', 'seed', 'SEED', 'makes ids, generated data and webhook chaos deterministic'],
+  ['--start-time <instant>', 'startTime', 'START_TIME', "a new store's clock starts frozen at this ISO 8601 instant, e.g. 2026-03-01T12:00:00Z"],
+  ['--max-companies <n>', 'maxCompanies', 'MAX_COMPANIES', 'companies the sandbox holds at most, tenants and scenarios alike (default 10000)'],
   ['--log-level <level>', 'logLevel', 'LOG_LEVEL', 'debug, info, warn, error or silent (default info)'],
 ]
 

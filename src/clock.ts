@@ -18,7 +18,12 @@ export interface Clock {
   advance(us: Micros): void
   freeze(): void
   resume(): void
+  /** Real time, running (offset 0). */
   reset(): void
+  /** Where a fresh sandbox's clock starts: real time, or frozen at START_TIME. */
+  toStart(): void
+  /** True while time stands still. */
+  frozen(): boolean
   restore(state: ClockState): void
 }
 
@@ -26,7 +31,11 @@ export type RealTime = () => Micros
 
 export const realTime: RealTime = () => Math.round((performance.timeOrigin + performance.now()) * 1000)
 
-export function createClock(real: RealTime = realTime, initial?: ClockState): Clock {
+/** The clock of a fresh sandbox frozen at `startUs` (START_TIME); otherwise real time. */
+export const startState = (startUs: Micros | undefined): ClockState => ({ offsetUs: 0, frozenAtUs: startUs ?? null })
+
+/** `start`: the state `toStart()` returns to (START_TIME's), real time by default. */
+export function createClock(real: RealTime = realTime, initial?: ClockState, start: ClockState = startState(undefined)): Clock {
   let offsetUs = initial?.offsetUs ?? 0
   let frozenAtUs = initial?.frozenAtUs ?? null
   const now = () => frozenAtUs ?? real() + offsetUs
@@ -49,6 +58,11 @@ export function createClock(real: RealTime = realTime, initial?: ClockState): Cl
       offsetUs = 0
       frozenAtUs = null
     },
+    toStart() {
+      offsetUs = start.offsetUs
+      frozenAtUs = start.frozenAtUs
+    },
+    frozen: () => frozenAtUs !== null,
     restore(state) {
       offsetUs = state.offsetUs
       frozenAtUs = state.frozenAtUs

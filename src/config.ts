@@ -1,6 +1,8 @@
 // Configuration from the environment (Part E of the specification), validated once at start so
 // a typo fails loudly with the variable's name instead of surfacing later as odd behaviour.
 import { z } from 'zod'
+import type { Micros } from './clock.js'
+import { parseIsoMicros } from './domain/time.js'
 
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const
 export type LogLevel = (typeof LOG_LEVELS)[number]
@@ -9,6 +11,10 @@ export type LogLevel = (typeof LOG_LEVELS)[number]
 export const LOCATION_PATH = '/pix/qr/v2/'
 export const LOCATION_ID_LENGTH = 25
 const MAX_LOCATION_BASE = 77 - LOCATION_ID_LENGTH - LOCATION_PATH.length
+/** Companies a sandbox holds at most unless MAX_COMPANIES says otherwise: far more than a test suite makes. */
+export const DEFAULT_MAX_COMPANIES = 10_000
+/** 10000-01-01T00:00:00Z: end-to-end ids write the year in four digits. */
+const MAX_START_US = Date.UTC(10000, 0, 1) * 1000
 
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
@@ -22,7 +28,20 @@ const envSchema = z.object({
   SANDBOX_ADMIN_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
   SEED: z.string().min(1).optional(),
+  START_TIME: z
+    .string()
+    .transform((text, ctx) => {
+      const us = parseIsoMicros(text.trim())
+      if (us !== undefined && us >= 0 && us < MAX_START_US) return us
+      ctx.addIssue({
+        code: 'custom',
+        message: `"${text}" is not an ISO 8601 instant with its time zone between 1970 and 9999, such as 2026-03-01T12:00:00Z or 2026-03-01T09:00:00-03:00`,
+      })
+      return z.NEVER
+    })
+    .optional(),
   WEBHOOK_ALLOWED_HOSTS: z.string().optional(),
+  MAX_COMPANIES: z.coerce.number().int().min(1).max(1_000_000).default(DEFAULT_MAX_COMPANIES),
 })
 
 export interface Config {
@@ -36,6 +55,10 @@ export interface Config {
   adminToken: string | undefined
   logLevel: LogLevel
   seed: string | undefined
+  /** START_TIME: a fresh store's clock starts frozen at this instant (also at reset). */
+  startTime: Micros | undefined
+  /** MAX_COMPANIES: companies the sandbox holds at most (tenants and scenarios alike). */
+  maxCompanies: number
   /** Hosts (`name` or `name:port`) webhooks may be sent to; undefined allows any. */
   webhookAllowedHosts: string[] | undefined
 }
@@ -69,6 +92,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     adminToken: e.SANDBOX_ADMIN_TOKEN,
     logLevel: e.LOG_LEVEL,
     seed: e.SEED,
+    startTime: e.START_TIME,
+    maxCompanies: e.MAX_COMPANIES,
     webhookAllowedHosts: e.WEBHOOK_ALLOWED_HOSTS?.split(',').map((h) => h.trim().toLowerCase()).filter(Boolean),
   }
 }

@@ -25,6 +25,8 @@ export async function startSandbox(options: StartOptions = {}): Promise<Sandbox>
     SANDBOX_ADMIN_TOKEN: options.adminToken,
     LOG_LEVEL: options.logLevel ?? 'silent',
     SEED: options.seed,
+    START_TIME: options.startTime,
+    MAX_COMPANIES: options.maxCompanies === undefined ? undefined : String(options.maxCompanies),
   })
   const running = await startServer(config, { log: createLog(config.logLevel) })
   const settings = options.settings && validateScenario({ settings: options.settings }, 'settings')

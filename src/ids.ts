@@ -1,5 +1,8 @@
 // Identifier generation. With SEED set every id is drawn from a seeded generator, so the same
 // calls against the same start state produce the same ids (useful for snapshots and replays).
+// A store remembers how many times it was started (server.ts): each later start draws from the
+// seed's next sequence (`seedForStart`), so a restarted sandbox never draws again what it drew
+// before its restart.
 // Ids that are unique keys start with the time they were made, in an alphabet that sorts like
 // ASCII: inserts then land at the end of their index instead of on random pages, which made
 // charge inserts ~4x cheaper (and kept them cheap in a store of millions of rows).
@@ -37,7 +40,15 @@ export interface Ids {
   locationId(nowUs: Micros, length: number): string
   /** Prefixed opaque id, e.g. `evt_...`. */
   prefixed(prefix: string): string
+  /** `n` random bytes (secrets): seeded with SEED, cryptographic otherwise. */
+  bytes(n: number): Buffer
 }
+
+/**
+ * The seed of a store's `start`-th start (0: its first, as a fresh store). The first keeps the
+ * seed itself, so a fresh store draws what it always drew.
+ */
+export const seedForStart = (seed: string, start: number): string => (start === 0 ? seed : `${seed}\u0000start:${start}`)
 
 /** sfc32: small, fast and good enough for test data; seeded from SHA-256 of the seed text. */
 function seededRandom(seed: string): () => number {
@@ -75,6 +86,11 @@ const pad = (n: number, w = 2) => String(n).padStart(w, '0')
 
 export function createIds(seed?: string): Ids {
   const random = seed === undefined ? cryptoRandom() : seededRandom(seed)
+  // End-to-end ids keep only 6 random characters after the time: with the clock frozen, one
+  // minute's ids would share all else and, by the thousands, meet now and then (62^6). Within a
+  // minute their time part never repeats nor goes back: a later id takes the next microsecond.
+  let e2eMinute = -1
+  let e2eLast = -1
   const writeRandom = (at: number, length: number, alphabet: string) => {
     for (let i = 0; i < length; i++) scratch[at + i] = alphabet.charCodeAt(Math.floor(random() * alphabet.length))
   }
@@ -99,9 +115,19 @@ export function createIds(seed?: string): Ids {
         `${d.getUTCFullYear()}${pad(d.getUTCMonth() + 1)}${pad(d.getUTCDate())}` +
         `${pad(d.getUTCHours())}${pad(d.getUTCMinutes())}`
       // The microseconds within the minute keep ids of one minute in order too.
-      return `E${ispb}${stamp}${sortable(nowUs % 60_000_000, SORTED62, 5, 11, ALNUM)}`
+      const minute = Math.floor(nowUs / 60_000_000)
+      let within = nowUs - minute * 60_000_000
+      if (minute === e2eMinute && within <= e2eLast) within = e2eLast + 1
+      e2eMinute = minute
+      e2eLast = within
+      return `E${ispb}${stamp}${sortable(within, SORTED62, 5, 11, ALNUM)}`
     },
     locationId: (nowUs, length) => sortable(nowUs, SORTED36, 11, length, LOWER_ALNUM),
     prefixed: (prefix) => `${prefix}_${string(24)}`,
+    bytes(n) {
+      const out = Buffer.alloc(n)
+      for (let i = 0; i < n; i++) out[i] = Math.floor(random() * 256)
+      return out
+    },
   }
 }

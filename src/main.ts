@@ -1,6 +1,7 @@
 // Entry point: read the configuration, start the sandbox, print the banner, stop cleanly.
 import { setFlagsFromString } from 'node:v8'
 import { addressFor, ConfigError, loadConfig } from './config.js'
+import { isoMicros } from './domain/time.js'
 import { ScenarioError } from './scenarios/loader.js'
 import { startSandbox, StartupError, VERSION } from './server.js'
 import { escapeControls } from './terminal.js'
@@ -16,6 +17,14 @@ setFlagsFromString('--no-allocation-site-pretenuring')
 async function main(): Promise<void> {
   const config = loadConfig()
   const running = await startSandbox(config)
+  // Before the banner: whoever reads it may signal at once, and a signal that comes before its
+  // handler ends the process on the spot, without closing the store.
+  const stop = (signal: string) => {
+    running.log.info(`${signal} received, finishing in-flight requests`)
+    running.close().then(() => process.exit(0))
+  }
+  process.once('SIGTERM', () => stop('SIGTERM'))
+  process.once('SIGINT', () => stop('SIGINT'))
   const { url } = running
   // One address for everything printed, the README's: http://127.0.0.1:<port> unless PUBLIC_URL says otherwise.
   const address = addressFor(config, running.port)
@@ -31,6 +40,11 @@ async function main(): Promise<void> {
     running.scenarioLoaded
       ? `  scenario     ${running.scenarioLoaded} (loaded into the new store)`
       : `  scenario     ${scenario} (the store already holds state; SCENARIO is applied only to an empty store)`,
+    ...(config.startTime === undefined
+      ? []
+      : [running.scenarioLoaded
+          ? `  clock        frozen at ${isoMicros(config.startTime)} (START_TIME; POST /_sandbox/clock/resume lets it run)`
+          : `  clock        ${isoMicros(running.sandbox.clock.now())} (START_TIME ignored: the store already holds state)`]),
     `  credentials  sandbox-client:sandbox-secret; every default credential is listed in README.md`,
     running.adminTokenGenerated
       ? `  admin token  ${running.adminToken}  (generated; set SANDBOX_ADMIN_TOKEN to choose it)`
@@ -39,12 +53,6 @@ async function main(): Promise<void> {
   ]
   process.stdout.write(lines.join('\n') + '\n')
 
-  const stop = (signal: string) => {
-    running.log.info(`${signal} received, finishing in-flight requests`)
-    running.close().then(() => process.exit(0))
-  }
-  process.once('SIGTERM', () => stop('SIGTERM'))
-  process.once('SIGINT', () => stop('SIGINT'))
 }
 
 main().catch((err) => {

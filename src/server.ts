@@ -2,27 +2,38 @@
 // main.ts and the tests both start servers through here.
 import { randomBytes } from 'node:crypto'
 import { readFileSync } from 'node:fs'
+import type { Server as HttpServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { serve, type ServerType } from '@hono/node-server'
 import { createApp } from './app.js'
-import { createClock, type Clock } from './clock.js'
+import { createClock, startState, type Clock } from './clock.js'
 import { locationBase, publicUrlFor, type Config } from './config.js'
 import { createFakes } from './fakes.js'
-import { createIds } from './ids.js'
+import { createIds, seedForStart } from './ids.js'
 import { createLog, type Log } from './log.js'
+import { AppError } from './domain/errors.js'
 import { applyScenario } from './operations/apply-scenario.js'
 import { createAuthenticator } from './operations/authenticate.js'
 import type { Context } from './operations/context.js'
 import { runDue } from './operations/run-due.js'
 import { createWebhookWorker } from './webhooks/worker.js'
+import { drain } from './http/drain.js'
 import { createRequestJournal } from './http/request-journal.js'
 import { createLocationSigner } from './pix/location.js'
 import { readScenario } from './scenarios/loader.js'
 import { openStore } from './store/index.js'
+import { StoreInUse } from './store/lock.js'
+import { isUnwritable, StoreUnavailable } from './store/write-health.js'
 
 export const VERSION: string = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version
 
 const TICK_MS = 250
+/**
+ * Shutdown: how long answers in progress may take before their connections are cut, and how
+ * long webhook sends under way then get; together within the 10 s a `docker stop` waits.
+ */
+const DRAIN_GRACE_MS = 6000
+const WEBHOOK_GRACE_MS = 3000
 
 /** A start-up failure whose message says what to do; printed without a stack trace. */
 export class StartupError extends Error {}
@@ -45,26 +56,55 @@ export async function startSandbox(config: Config, opts: { log?: Log; clock?: Cl
   try {
     store = openStore(config.database)
   } catch (err) {
+    if (err instanceof StoreInUse) throw new StartupError(err.message)
     throw new StartupError(
       `cannot open the store at ${config.database}: ${(err as Error).message}. ` +
         'Check that its folder exists or can be created, and that this user may write there (set DATABASE to choose another path).',
     )
   }
   store.onLostRecord = (err) => log.error('a write that followed its answer failed', { error: String(err) })
-  const clock = opts.clock ?? createClock(undefined, store.setup.meta.get('clock'))
-  // The location base is known once the port is bound (PORT=0 picks one); set below.
-  const sandbox: Context = { store, clock, ids: createIds(config.seed), locationBase: '', fakes: createFakes(config.seed) }
-
+  // Once when writes start failing, once when they work again: not once per refused request.
+  store.onWriteHealth = (failure) =>
+    failure
+      ? log.error('the store cannot write (is the disk full?): writes answer 503 until it can; reads go on', { database: config.database, reason: failure.reason })
+      : log.info('the store writes again', { database: config.database })
+  let sandbox: Context
   let scenarioLoaded: string | null = null
   try {
-    if (store.isEmpty()) {
+    const fresh = store.isEmpty()
+    // START_TIME is where a fresh store's clock starts, and where reset takes it back; a store
+    // that holds state keeps its own clock.
+    const start = startState(config.startTime)
+    const clock = opts.clock ?? createClock(undefined, fresh ? start : store.setup.meta.get('clock'), start)
+    if (config.startTime !== undefined && !fresh) {
+      log.warn('START_TIME ignored: the store already holds state, and its clock goes on (reset returns to START_TIME)')
+    }
+    // Each start of a store draws from the seed's next sequence, so a restarted sandbox never
+    // draws an id it drew before (ids.ts); counted once per start, not per write.
+    const starts = store.setup.meta.get<number>('starts') ?? 0
+    store.tx(() => {
+      store.setup.meta.set('starts', starts + 1)
+      if (fresh && clock.frozen()) store.setup.meta.set('clock', clock.state())
+    })
+    const seed = config.seed === undefined ? undefined : seedForStart(config.seed, starts)
+    // The location base is known once the port is bound (PORT=0 picks one); set below.
+    sandbox = { store, clock, ids: createIds(seed), locationBase: '', fakes: createFakes(seed), maxCompanies: config.maxCompanies }
+    if (fresh) {
       applyScenario(sandbox, readScenario(config.scenariosDir, config.scenario), config.scenario, true)
       scenarioLoaded = config.scenario
     }
+    // Committed before the server says it listens (a full disk stops the start here).
+    await store.pendingCommit()
   } catch (err) {
     await store.close()
+    if (err instanceof StoreUnavailable || (typeof (err as { code?: unknown }).code === 'string' && (err as { code: string }).code.startsWith('SQLITE_'))) {
+      throw new StartupError(`cannot write the store at ${config.database}: ${(err as Error).message}`)
+    }
+    // The start scenario refused (more companies than MAX_COMPANIES): said as a start-up error.
+    if (err instanceof AppError) throw new StartupError(`the scenario ${config.scenario} cannot be loaded: ${err.detail ?? err.code}`)
     throw err
   }
+  const { clock } = sandbox
 
   const webhooks = createWebhookWorker({
     store,
@@ -81,7 +121,7 @@ export async function startSandbox(config: Config, opts: { log?: Log; clock?: Cl
   const adminToken = config.adminToken ?? randomBytes(24).toString('base64url')
   let publicUrl = config.publicUrl ?? ''
   const stopping = new AbortController()
-  const signer = await createLocationSigner(store.setup.meta.get('signing_key'), (jwk) => store.setup.meta.set('signing_key', jwk))
+  const signer = createLocationSigner(store.setup.meta.get('signing_key'), (jwk) => store.setup.meta.set('signing_key', jwk), config.seed)
   const app = createApp({
     sandbox,
     authenticate: createAuthenticator(store),
@@ -112,10 +152,10 @@ export async function startSandbox(config: Config, opts: { log?: Log; clock?: Cl
 
   const ticker = setInterval(() => {
     try {
-      runDue(sandbox, clock.now(), (id, err) => log.error('due work failed', { id, error: String(err) }))
+      runDue(sandbox, clock.now(), (id, err) => isUnwritable(err) || log.error('due work failed', { id, error: String(err) }))
       void webhooks.deliverDue()
     } catch (err) {
-      log.error('ticker failed', { error: String(err) })
+      if (!isUnwritable(err)) log.error('ticker failed', { error: String(err) })
     }
   }, TICK_MS)
   ticker.unref()
@@ -125,16 +165,12 @@ export async function startSandbox(config: Config, opts: { log?: Log; clock?: Cl
     (closing ??= new Promise<void>((resolve) => {
       clearInterval(ticker)
       stopping.abort()
-      // In-flight requests finish; idle keep-alive connections are closed so close() can return.
-      const force = setTimeout(() => (server as any).closeAllConnections?.(), 10_000)
-      force.unref()
-      server.close(() => {
-        clearTimeout(force)
+      // Every request that has reached the server is answered (http/drain.ts).
+      drain(server as HttpServer, DRAIN_GRACE_MS, () => {
         // Sends under way get a few seconds; unsent deliveries stay queued for the next start.
-        const settled = Promise.race([webhooks.idle(), new Promise((r) => setTimeout(r, 3000).unref())])
+        const settled = Promise.race([webhooks.idle(), new Promise((r) => setTimeout(r, WEBHOOK_GRACE_MS).unref())])
         settled.then(() => store.close()).then(resolve)
       })
-      ;(server as any).closeIdleConnections?.()
     }))
 
   return {

@@ -11,7 +11,7 @@ export interface paths {
     /** Health and virtual time */
     get: {
       responses: {
-        /** @description The sandbox is up. */
+        /** @description The sandbox is up (and, when `degraded`, cannot write for now). */
         200: {
           content: {
             "application/json": components["schemas"]["Health"];
@@ -2282,10 +2282,12 @@ export interface components {
   schemas: {
     Health: {
       /**
-       * @description ok while the sandbox answers.
+       * @description `degraded` while the store cannot write (a full disk): writes answer 503 with Retry-After; reads go on.
        * @enum {string}
        */
-      status: "ok";
+      status: "ok" | "degraded";
+      /** @description Why it is degraded, and since when. */
+      reason?: string;
       /** @description The sandbox's version. */
       version: string;
       /**

@@ -19,6 +19,13 @@ export interface StartOptions {
   settings?: Settings
   /** Makes ids, generated data and webhook chaos deterministic. */
   seed?: string
+  /**
+   * ISO 8601 instant (`2026-03-01T12:00:00Z`): the clock starts frozen there, and reset() takes it
+   * back there. With `seed` too, two runs of the same calls get the same answers, byte for byte.
+   */
+  startTime?: string
+  /** Companies the sandbox holds at most, tenants and scenarios alike (default 10,000): past it, a 422 names the limit. */
+  maxCompanies?: number
   /** SQLite file (default `:memory:`: nothing is written). */
   database?: string
   /** Base of the BR Code locations (default `http://localhost:<port>`). */

@@ -14,6 +14,7 @@ export type ErrorCode =
   | 'method_not_allowed'
   | 'body_too_large'
   | 'injected_fault'
+  | 'unavailable'
   | 'internal'
 
 export class AppError extends Error {

@@ -20,6 +20,7 @@ export const ERRORS: Record<ErrorCode, { status: ContentfulStatusCode; detail: s
   method_not_allowed: { status: 405, detail: 'Method Not Allowed' },
   body_too_large: { status: 413, detail: 'Request body too large' },
   injected_fault: { status: 500, detail: 'Internal server error' },
+  unavailable: { status: 503, detail: 'Service temporarily unavailable' },
   internal: { status: 500, detail: 'Internal server error' },
 }
 
@@ -30,9 +31,13 @@ export class ValidationErrorList extends Error {
   }
 }
 
+/** Seconds a client is asked to wait after a 503 of ours (a full disk, say): long enough for someone to free space. */
+export const RETRY_AFTER_SECONDS = 5
+
 export function errorResponse(c: Context, err: AppError): Response {
   const entry = ERRORS[err.code]
   const status = (err.status ?? entry.status) as ContentfulStatusCode
+  if (err.code === 'unavailable') c.header('Retry-After', String(RETRY_AFTER_SECONDS))
   if (err.code === 'not_authenticated') for (const scheme of c.get('challenges') ?? ['Basic']) c.header('WWW-Authenticate', scheme, { append: true })
   return c.json({ detail: err.detail ?? entry.detail }, status)
 }

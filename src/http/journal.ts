@@ -12,6 +12,7 @@ const SKIP = /^\/(?:_sandbox\/(?:requests|health|openapi\.json|ui)|docs|openapi\
 
 /** One request on its way to the journal. */
 export interface Span {
+  /** performance.now() at the start; -1 when the clock was frozen. */
   readonly started: number
   readonly at: number
   /** The text the handler answered with `c.json`, kept on the way. */
@@ -36,7 +37,9 @@ export function createJournaling(deps: HttpDeps) {
   const { clock } = deps.sandbox
   return {
     open(c: Context<AppEnv>): Span {
-      const span: Span = { started: performance.now(), at: clock.now(), responseBody: null }
+      // While the clock is frozen no time passes for the sandbox: a request takes 0 ms, and a
+      // frozen sandbox's journal reads the same from run to run (START_TIME with SEED).
+      const span: Span = { started: clock.frozen() ? -1 : performance.now(), at: clock.now(), responseBody: null }
       // Keep the text the handler answers instead of re-reading the response stream; this is
       // Hono's own c.json, with the text kept on the way.
       const body = c.body as Body
@@ -60,7 +63,7 @@ export function createJournaling(deps: HttpDeps) {
         path: c.req.path,
         query: q < 0 ? '' : url.slice(q),
         status,
-        durationMs: Math.round((performance.now() - span.started) * 1000) / 1000,
+        durationMs: span.started < 0 ? 0 : Math.round((performance.now() - span.started) * 1000) / 1000,
         companyId,
         // The headers as received; the journal redacts when it is read.
         rawHeaders: rawHeaders(c),

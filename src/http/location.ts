@@ -8,12 +8,12 @@ import type { AppEnv, HttpDeps } from './env.js'
 export function mountLocation(app: Hono<AppEnv>, deps: HttpDeps & { publicUrl: () => string }, signer: LocationSigner): void {
   const ctx = deps.sandbox
   app.get('/.well-known/jwks.json', (c) => c.json(signer.jwks))
-  app.get('/pix/qr/v2/:id', async (c) => {
+  app.get('/pix/qr/v2/:id', (c) => {
     const charge = ctx.store.charges.byLocation(c.req.param('id'))
     if (!charge) throw notFound('Location')
     const payload = cobPayload(charge, ctx.clock.now())
     if (c.req.query('format') === 'json') return c.json(payload)
-    const jws = await signer.sign(payload, `${deps.publicUrl()}/.well-known/jwks.json`)
+    const jws = signer.sign(payload, `${deps.publicUrl()}/.well-known/jwks.json`)
     return c.body(jws, 200, { 'content-type': 'application/jose' })
   })
 }

@@ -5,7 +5,7 @@ import { AppError } from '../domain/errors.js'
 import type { Company } from '../domain/types.js'
 import type { Scenario } from '../scenarios/schema.js'
 import { hashSecret } from './authenticate.js'
-import { emit, moveMoney, type Context } from './context.js'
+import { assertCompaniesWithinLimit, emit, moveMoney, type Context } from './context.js'
 
 /** Applies `scenario` on top of the state; `base` marks it as the scenario the state started from. */
 export function applyScenario(ctx: Context, scenario: Scenario, name: string, base = false): void {
@@ -53,6 +53,8 @@ export function applyScenario(ctx: Context, scenario: Scenario, name: string, ba
     for (const k of scenario.pix_keys) {
       store.setup.putPixKey({ key: k.key, type: k.type, active: k.active, ownerName: k.owner_name ?? null })
     }
+    // Scenarios count too: checked once the companies are in, so replaced ones are not counted twice.
+    if (scenario.companies.length) assertCompaniesWithinLimit(ctx)
     store.setup.appendRules(scenario.rules)
     if (base) store.setup.meta.set('scenario', name)
     emit(ctx, 'scenario.applied', now, null, { name, companies: scenario.companies.map((c) => c.id) })

@@ -4,6 +4,8 @@ import type { Clock, Micros } from '../clock.js'
 import type { SandboxEvent } from '../domain/types.js'
 import type { Fakes } from '../fakes.js'
 import type { Ids } from '../ids.js'
+import { DEFAULT_MAX_COMPANIES } from '../config.js'
+import { AppError } from '../domain/errors.js'
 import type { Store } from '../store/index.js'
 import { enqueueEvent } from '../webhooks/outbox.js'
 
@@ -15,6 +17,8 @@ export interface Context {
   locationBase: string
   /** Fake payers and company names; await `fakes.ready()` before a use case that needs them. */
   fakes: Fakes
+  /** MAX_COMPANIES: how many companies the sandbox holds at most (DEFAULT_MAX_COMPANIES when unset). */
+  maxCompanies?: number
   /** Told when an event queued a webhook delivery, so the worker can send it without waiting. */
   onWebhookQueued?: () => void
   /** Told of every change a live view may show (the dashboard's stream); runs inside use cases, so it must be cheap. */
@@ -30,6 +34,14 @@ export type Change =
   | { kind: 'clock' }
   | { kind: 'request'; companyId: string | null }
   | { kind: 'delivery'; id: string; companyId: string | null; webhook: { id: string; companyId: string | null } | null }
+
+/** Refuses (422, naming the limit) when the store holds more companies than the sandbox allows; inside the caller's transaction. */
+export function assertCompaniesWithinLimit(ctx: Context, adding = 0): void {
+  const max = ctx.maxCompanies ?? DEFAULT_MAX_COMPANIES
+  if (ctx.store.identity.companyCount() + adding > max) {
+    throw new AppError('invalid_input', `this sandbox holds at most ${max} companies (MAX_COMPANIES): delete some, or reset`)
+  }
+}
 
 /** The ISPB written into end-to-end ids: a placeholder, as the sandbox is no real institution. */
 export const SANDBOX_ISPB = '00000000'

@@ -67,11 +67,14 @@ export function payChargeAsBank(ctx: Context, chargeId: string, payer: Payer | n
   if (!charge || (companyId !== undefined && charge.companyId !== companyId)) throw notFound('Charge')
   const now = at ?? ctx.clock.now()
   const document = payer?.document ?? ''
+  // A Provider's notification may have used the id drawn (it names its own): drawn again then.
+  let endToEndId = ctx.ids.endToEndId(now, SANDBOX_ISPB)
+  while (ctx.store.charges.byEndToEndId(charge.companyId, endToEndId)) endToEndId = ctx.ids.endToEndId(now, SANDBOX_ISPB)
   return receivePix(
     ctx,
     [
       {
-        endToEndId: ctx.ids.endToEndId(now, SANDBOX_ISPB),
+        endToEndId,
         txid: charge.id,
         valor: formatAmount(charge.amount),
         horario: isoMillis(now),

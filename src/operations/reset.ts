@@ -7,11 +7,13 @@ import type { Context } from './context.js'
 export function resetSandbox(ctx: Context, scenario: Scenario, name: string): void {
   const { store, clock } = ctx
   const before = clock.state()
-  // The clock goes back to real time first, so the re-seeded state is stamped at the new now.
-  clock.reset()
+  // The clock goes back to where a fresh sandbox starts first (real time, or frozen at
+  // START_TIME), so the re-seeded state is stamped at the new now; saved, as the wipe forgets it.
+  clock.toStart()
   try {
     store.tx(() => {
       store.wipe()
+      if (clock.frozen()) store.setup.meta.set('clock', clock.state())
       applyScenario(ctx, scenario, name, true)
     })
   } catch (err) {

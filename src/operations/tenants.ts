@@ -3,7 +3,7 @@
 import { AppError, notFound } from '../domain/errors.js'
 import type { Company, Operation, Provider } from '../domain/types.js'
 import { hashSecret } from './authenticate.js'
-import { emit, moveMoney, type Context } from './context.js'
+import { assertCompaniesWithinLimit, emit, moveMoney, type Context } from './context.js'
 
 export interface NewTenant {
   name?: string
@@ -31,11 +31,18 @@ export const DEFAULT_PROVIDERS = {
 export function createTenant(ctx: Context, input: NewTenant): Tenant {
   const { store, ids } = ctx
   return store.txDecided(() => {
+    assertCompaniesWithinLimit(ctx, 1)
     const now = ctx.clock.now()
-    // Drawn in this order, as seeded runs have always drawn them.
-    const companyId = ids.prefixed('co')
-    const userId = ids.prefixed('usr')
-    const clientId = ids.prefixed('ck')
+    // Drawn in this order, as seeded runs have always drawn them. A scenario names its own ids,
+    // which may be ids a seeded run drew before (copied from a snapshot): such an id is drawn again.
+    let companyId = ids.prefixed('co')
+    let userId = ids.prefixed('usr')
+    let clientId = ids.prefixed('ck')
+    for (let taken = store.identity.taken(companyId, userId, clientId); taken.company || taken.user || taken.client; taken = store.identity.taken(companyId, userId, clientId)) {
+      if (taken.company) companyId = ids.prefixed('co')
+      if (taken.user) userId = ids.prefixed('usr')
+      if (taken.client) clientId = ids.prefixed('ck')
+    }
     const clientSecret = ids.string(40)
     const company: Company = {
       id: companyId,

@@ -29,7 +29,7 @@ export function subscribe(ctx: Context, input: NewSubscription): Subscription {
       url: input.url,
       events: input.events ?? [...WEBHOOK_EVENTS],
       format: input.format ?? 'standard',
-      secret: input.secret ?? newSecret(),
+      secret: input.secret ?? newSecret(ctx.ids.bytes(24)),
       chaos: null,
       disabledAt: null,
       disabledReason: null,

@@ -1,7 +1,7 @@
 // What a payer's bank fetches from a dynamic code's location (BCB API Pix): the CobPayload,
 // signed as a compact JWS with a key made at first start and published as a JWKS.
 import { createHash } from 'node:crypto'
-import { CompactSign, exportJWK, generateKeyPair, importJWK, type JWK } from 'jose'
+import { p256 } from '@noble/curves/nist.js'
 import type { Micros } from '../clock.js'
 import { formatAmount } from '../domain/money.js'
 import { floorToSecond, isoMillis, SECOND_US } from '../domain/time.js'
@@ -34,24 +34,49 @@ export function cobPayload(charge: Charge, now: Micros) {
 
 export interface LocationSigner {
   jwks: { keys: JWK[] }
-  sign(payload: unknown, jku: string): Promise<string>
+  sign(payload: unknown, jku: string): string
 }
 
-/** Loads the signing key saved by `save`, or makes one and saves it. */
-export async function createLocationSigner(saved: JWK | undefined, save: (jwk: JWK) => void): Promise<LocationSigner> {
+/** The JSON Web Key fields this signer reads and writes (RFC 7517/7518, EC P-256). */
+export interface JWK {
+  kty: 'EC'
+  crv: 'P-256'
+  x: string
+  y: string
+  d?: string
+  alg: string
+  use: string
+  kid: string
+}
+
+const b64url = (bytes: Uint8Array | string): string => Buffer.from(bytes).toString('base64url')
+
+/**
+ * Loads the signing key saved by `save`, or makes one and saves it: from `seed` when given (SEED:
+ * a fresh store gets the same key every run), at random otherwise. Signatures are deterministic
+ * (RFC 6979, @noble/curves): the same payload signs to the same bytes, so with SEED and
+ * START_TIME a location answers the same from run to run. WebCrypto's ECDSA draws a random nonce.
+ */
+export function createLocationSigner(saved: JWK | undefined, save: (jwk: JWK) => void, seed?: string): LocationSigner {
   let privateJwk = saved
   if (!privateJwk) {
-    const { privateKey } = await generateKeyPair(ALG, { extractable: true })
-    privateJwk = { ...(await exportJWK(privateKey)), alg: ALG, use: 'sig' }
-    privateJwk.kid = createHash('sha256').update(JSON.stringify([privateJwk.x, privateJwk.y])).digest('base64url').slice(0, 16)
+    const d = p256.utils.randomSecretKey(seed === undefined ? undefined : createHash('sha512').update(`signing-key:${seed}`).digest().subarray(0, 48))
+    const point = p256.getPublicKey(d, false)
+    const x = b64url(point.subarray(1, 33))
+    const y = b64url(point.subarray(33, 65))
+    const kid = createHash('sha256').update(JSON.stringify([x, y])).digest('base64url').slice(0, 16)
+    privateJwk = { kty: 'EC', x, y, crv: 'P-256', d: b64url(d), alg: ALG, use: 'sig', kid }
     save(privateJwk)
   }
-  const key = await importJWK(privateJwk, ALG)
+  const secretKey = Buffer.from(privateJwk.d!, 'base64url')
   const { d: _private, ...publicJwk } = privateJwk
-  const kid = privateJwk.kid!
+  const kid = privateJwk.kid
   return {
-    jwks: { keys: [publicJwk] },
-    sign: (payload, jku) =>
-      new CompactSign(new TextEncoder().encode(JSON.stringify(payload))).setProtectedHeader({ alg: ALG, kid, jku }).sign(key),
+    jwks: { keys: [publicJwk as JWK] },
+    sign(payload, jku) {
+      const input = `${b64url(JSON.stringify({ alg: ALG, kid, jku }))}.${b64url(JSON.stringify(payload))}`
+      // ES256's signature is r || s, 32 bytes each: noble's compact format.
+      return `${input}.${b64url(p256.sign(Buffer.from(input), secretKey))}`
+    },
   }
 }

@@ -2,6 +2,7 @@
 import type { Micros } from '../clock.js'
 import type { CancelReason, Charge, ChargeStatus, Payer } from '../domain/types.js'
 import type { Db } from './db.js'
+import { idTakenOr } from './id-taken.js'
 import { listQuery, type ListFilter, type Page } from './paging.js'
 import { TABLES, type RowOf } from './tables.js'
 
@@ -71,9 +72,14 @@ export function chargeStore(db: Db) {
     /** `reusedCode`: the charge carries a client's code rather than one with its own location. */
     insert(c: Omit<Charge, 'status' | 'paidAt' | 'cancelledAt' | 'cancelReason' | 'endToEndId' | 'payer' | 'revision'>, reusedCode: boolean): void {
       // Positional: binding by name looks every parameter up in an object, per insert.
-      const { lastInsertRowid } = insertStmt.run(c.id, c.companyId, c.userId, c.amount, c.description, c.qrCode,
-        c.qrCodeName, c.locationId, c.createdAt, c.expiresAt, c.autoPayAt, c.autoCancelAt, dueAt(c), reusedCode ? 1 : 0)
-      lastSeq = Number(lastInsertRowid)
+      let inserted
+      try {
+        inserted = insertStmt.run(c.id, c.companyId, c.userId, c.amount, c.description, c.qrCode,
+          c.qrCodeName, c.locationId, c.createdAt, c.expiresAt, c.autoPayAt, c.autoCancelAt, dueAt(c), reusedCode ? 1 : 0)
+      } catch (err) {
+        throw idTakenOr(err, 'charge')
+      }
+      lastSeq = Number(inserted.lastInsertRowid)
     },
 
     byId(id: string): Charge | undefined {

@@ -1,5 +1,6 @@
-// Read-only listings of tenants for people (the dashboard's overview): every company with its
-// users, balances, Providers, permissions and credential ids. Secrets are stored hashed, so none.
+// Read-only listings of tenants for people (the dashboard's overview): companies, a page at a
+// time, with their users, balances, Providers, permissions and credential ids. Secrets are
+// stored hashed, so none.
 import type { Db } from './db.js'
 
 export interface DirectoryCredential {
@@ -27,37 +28,54 @@ export interface DirectoryCompany {
 const splitList = (s: string | null) => (s ? s.split(',') : [])
 const provider = (name: string | null, ops: string | null) => (name === null ? null : `${name} (${splitList(ops).join(', ') || 'no operation'})`)
 
+/** One page of companies, oldest first; `next` names the last one, to ask for those after it. */
+export interface DirectoryPage {
+  companies: DirectoryCompany[]
+  next: string | null
+}
+
+/** Companies a page shows: 20,000 of them made one page of 660 KB. */
+export const DIRECTORY_PAGE = 50
+/** Users a page shows at most, all its companies together. */
+const USERS_PER_PAGE = 500
+
 export function directoryStore(db: Db) {
+  // Keyset paging on (created_at, id): stable while companies come and go.
+  const companiesStmt = db.prepare(`
+    SELECT id, name, api_active FROM companies
+    WHERE (@company IS NULL OR id = @company)
+      AND (@after IS NULL OR (created_at, id) > (SELECT created_at, id FROM companies WHERE id = @after))
+    ORDER BY created_at, id
+    LIMIT @limit`)
   const usersStmt = db.prepare(`
-    SELECT co.id AS company_id, co.name AS company_name, co.api_active, u.id, u.name, u.permissions, u.balance,
+    SELECT u.company_id, u.id, u.name, u.permissions, u.balance,
            pin.name AS in_name, pin.operations AS in_ops, pout.name AS out_name, pout.operations AS out_ops
-    FROM companies co
-    LEFT JOIN users u ON u.company_id = co.id
+    FROM users u
     LEFT JOIN providers pin ON pin.user_id = u.id AND pin.direction = 'in'
     LEFT JOIN providers pout ON pout.user_id = u.id AND pout.direction = 'out'
-    WHERE @company IS NULL OR co.id = @company
-    ORDER BY co.created_at, co.id, u.created_at, u.id
+    WHERE u.company_id IN (SELECT value FROM json_each(@companies))
+    ORDER BY u.created_at, u.id
     LIMIT @limit`)
   const credentialsStmt = db.prepare(`
     SELECT c.user_id, c.client_id, c.environment, c.revoked FROM credentials c
-    JOIN users u ON u.id = c.user_id
-    WHERE @company IS NULL OR u.company_id = @company
+    WHERE c.user_id IN (SELECT value FROM json_each(@users))
     ORDER BY c.created_at, c.client_id`)
+  const idsStmt = db.prepare('SELECT id FROM companies ORDER BY created_at, id LIMIT ?').pluck()
   return {
-    /** Companies (all, or one), oldest first, at most `limit` users in all. */
-    companies(companyId: string | null, limit = 500): DirectoryCompany[] {
+    /** A page of companies (all, or one), oldest first: `after` is the `next` of the page before. */
+    companies(companyId: string | null, { after = null, limit = DIRECTORY_PAGE }: { after?: string | null; limit?: number } = {}): DirectoryPage {
+      const rows = companiesStmt.all({ company: companyId, after, limit: limit + 1 }) as { id: string; name: string; api_active: number }[]
+      const page = rows.slice(0, limit)
+      const companies = new Map<string, DirectoryCompany>(page.map((r) => [r.id, { id: r.id, name: r.name, apiActive: r.api_active === 1, users: [] }]))
+      const users = usersStmt.all({ companies: JSON.stringify([...companies.keys()]), limit: USERS_PER_PAGE }) as any[]
       const byUser = new Map<string, DirectoryCredential[]>()
-      for (const r of credentialsStmt.all({ company: companyId }) as any[]) {
+      for (const r of credentialsStmt.all({ users: JSON.stringify(users.map((u) => u.id)) }) as any[]) {
         const list = byUser.get(r.user_id) ?? []
         list.push({ clientId: r.client_id, environment: r.environment, revoked: r.revoked === 1 })
         byUser.set(r.user_id, list)
       }
-      const companies = new Map<string, DirectoryCompany>()
-      for (const r of usersStmt.all({ company: companyId, limit }) as any[]) {
-        let co = companies.get(r.company_id)
-        if (!co) companies.set(r.company_id, (co = { id: r.company_id, name: r.company_name, apiActive: r.api_active === 1, users: [] }))
-        if (r.id === null) continue
-        co.users.push({
+      for (const r of users) {
+        companies.get(r.company_id)!.users.push({
           id: r.id,
           name: r.name,
           permissions: splitList(r.permissions),
@@ -66,7 +84,9 @@ export function directoryStore(db: Db) {
           credentials: byUser.get(r.id) ?? [],
         })
       }
-      return [...companies.values()]
+      return { companies: [...companies.values()], next: rows.length > limit ? page.at(-1)!.id : null }
     },
+    /** The first `limit` company ids, oldest first (a filter's choices). */
+    companyIds: (limit: number): string[] => idsStmt.all(limit) as string[],
   }
 }

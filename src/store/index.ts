@@ -1,5 +1,7 @@
 // The store: one SQLite database and the repositories over it. `tx` runs a use case as one
 // synchronous transaction: all of it is written, or none of it.
+import { mkdirSync } from 'node:fs'
+import { dirname } from 'node:path'
 import { chargeStore } from './charges.js'
 import { restartWal, startCheckpointer } from './checkpointer.js'
 import { openDb, type Db } from './db.js'
@@ -7,19 +9,25 @@ import { deferredRecords } from './deferred.js'
 import { transactions } from './transactions.js'
 import { eventStore } from './events.js'
 import { faultStore } from './faults.js'
+import { IdTaken } from './id-taken.js'
 import { outcomeStore } from './outcomes.js'
 import { directoryStore } from './directory.js'
 import { identityStore } from './identity.js'
 import { ledgerStore } from './ledger.js'
+import { lockStore } from './lock.js'
 import { setupStore } from './setup.js'
 import { transferStore } from './transfers.js'
 import { webhookStore } from './webhooks.js'
+import { writeHealth, type WriteFailure } from './write-health.js'
 
 // Children before parents, so foreign keys hold at every step.
 const WIPE_ORDER = [
   'delivery_attempts', 'deliveries', 'webhooks', 'faults', 'outcomes', 'events', 'ledger_entries', 'transfers', 'charges',
   'credentials', 'providers', 'users', 'companies', 'pix_keys', 'rules',
 ]
+
+/** Draws of a decided use case whose id was taken, before it answers 503. */
+const ID_ATTEMPTS = 3
 
 export interface StoreOptions {
   /**
@@ -32,17 +40,25 @@ export interface StoreOptions {
 
 export function createStore(db: Db, { inMemory = false }: StoreOptions = {}) {
   const setup = setupStore(db)
-  const txs = transactions(db, { groupCommit: !inMemory })
+  // Told once when writes start failing (a full disk) and once when they work again: the server logs it.
+  const health = writeHealth((failure) => store.onWriteHealth(failure))
+  const txs = transactions(db, { groupCommit: !inMemory, health, onRolledBack: () => store.afterRollback() })
   const later = deferredRecords((err) => store.onLostRecord(err))
   let depth = 0
   let wipeStatements: { run(): unknown }[] | undefined
   const recorded = <D>(decision: D, record: (decision: D) => void): D => (record(decision), decision)
-  /** A decided use case recorded now. */
+  /** A decided use case recorded now; decided again, with new ids, when its id was taken (id-taken.ts). */
   function decided<D>(decide: () => D, record: (decision: D) => void): D {
     depth++
     try {
-      // Caches may hold values of any use case of the abandoned group.
-      return txs.transactDecided(decide, (decision) => recorded(decision, record), () => store.refreshCaches())
+      for (let attempt = 1; ; attempt++) {
+        try {
+          // Caches may hold values of any use case of the abandoned group.
+          return txs.transactDecided(decide, (decision) => recorded(decision, record), () => store.refreshCaches())
+        } catch (err) {
+          if (!(err instanceof IdTaken) || attempt === ID_ATTEMPTS) throw err
+        }
+      }
     } finally {
       depth--
     }
@@ -106,6 +122,14 @@ export function createStore(db: Db, { inMemory = false }: StoreOptions = {}) {
         throw err
       })
     },
+    /** Why the store cannot write now (a full or failing disk), or null. */
+    writeFailure: health.failure,
+    onWriteHealth: (_failure: WriteFailure | null): void => undefined,
+    /** After a rolled-back group commit: the caches may hold its values. */
+    afterRollback(): void {
+      store.identity.invalidate()
+      store.refreshCaches()
+    },
     /** Runs `fn` outside any transaction: now, or right after the pending commit. */
     whenIdle: txs.whenIdle,
     /** The commit of every write made so far, to await before acknowledging one; undefined when none is pending. */
@@ -114,10 +138,12 @@ export function createStore(db: Db, { inMemory = false }: StoreOptions = {}) {
     isEmpty(): boolean {
       return db.prepare('SELECT count(*) FROM companies').pluck().get() === 0 && setup.meta.get('scenario') === undefined
     },
-    /** Deletes all state (the signing key excepted) in the caller's transaction. */
+    /** Deletes all state (the signing key, the start count and the holder excepted) in the caller's transaction. */
     wipe(): void {
       // Prepared once: preparing 16 statements was a tenth of a reset.
-      wipeStatements ??= [...WIPE_ORDER.map((t) => `DELETE FROM ${t}`), "DELETE FROM meta WHERE key <> 'signing_key'"].map((sql) => db.prepare(sql))
+      // The start count stays (the ids drawn since the last start are not to be drawn again:
+      // ids.ts), and so does the server holding the store (lock.ts).
+      wipeStatements ??= [...WIPE_ORDER.map((t) => `DELETE FROM ${t}`), "DELETE FROM meta WHERE key NOT IN ('signing_key', 'starts', 'server')"].map((sql) => db.prepare(sql))
       for (const statement of wipeStatements) statement.run()
       store.identity.invalidate()
       store.charges.forgetSeq()
@@ -125,6 +151,7 @@ export function createStore(db: Db, { inMemory = false }: StoreOptions = {}) {
     },
     /** Re-reads every in-memory cache from the database. */
     refreshCaches(): void {
+      store.identity.forgetCount()
       setup.reload()
       store.charges.forgetSeq()
       store.outcomes.refresh()
@@ -148,7 +175,19 @@ export type Store = ReturnType<typeof createStore>
 
 export function openStore(path: string): Store {
   if (path === ':memory:') return createStore(openDb(path), { inMemory: true })
-  const store = createStore(openDb(path))
+  mkdirSync(dirname(path), { recursive: true })
+  const lock = lockStore(path)
+  let db: Db | undefined
+  let store: Store
+  try {
+    db = openDb(path)
+    store = createStore(db)
+    lock.claim(db)
+  } catch (err) {
+    if (db?.open) db.close()
+    lock.release()
+    throw err
+  }
   const checkpointer = startCheckpointer(store.db, path, (done) =>
     store.whenIdle(() => {
       try {
@@ -164,7 +203,8 @@ export function openStore(path: string): Store {
     // the WAL, and a caller deleting the folder after close() found it not empty (a flaky test).
     close() {
       const stopped = checkpointer.stop()
-      return close().then(() => stopped)
+      // Released once no connection of this process holds the file: the next server may start.
+      return close().then(() => stopped).then(() => lock.release())
     },
   })
 }

@@ -6,6 +6,8 @@
 // answers, so an answered write survives a crash. In memory there is no file to share a commit
 // for: each use case commits as it ends (`groupCommit: false`; see deferred.ts).
 import type { Db } from './db.js'
+import { IdTaken } from './id-taken.js'
+import { writeHealth, type WriteHealth } from './write-health.js'
 
 interface Pending {
   promise: Promise<void>
@@ -18,7 +20,10 @@ interface Pending {
  * writes no file and so has nothing to share, while waiting for the turn's end delays every
  * answer by a turn of the event loop.
  */
-export function transactions(db: Db, { groupCommit = true } = {}) {
+export function transactions(
+  db: Db,
+  { groupCommit = true, health = writeHealth(() => undefined), onRolledBack = () => undefined }: { groupCommit?: boolean; health?: WriteHealth; onRolledBack?: () => void } = {},
+) {
   const begin = db.prepare('BEGIN')
   const commit = db.prepare('COMMIT')
   const rollback = db.prepare('ROLLBACK')
@@ -36,10 +41,13 @@ export function transactions(db: Db, { groupCommit = true } = {}) {
       pending = null
       try {
         commit.run()
+        health.succeeded()
         p.resolve()
       } catch (err) {
+        // A full disk fails here, at the commit, where the WAL is written.
         if (db.inTransaction) rollback.run()
-        p.reject(err)
+        onRolledBack()
+        p.reject(health.failed(err))
       }
     }
     const waiting = betweenTransactions
@@ -69,11 +77,12 @@ export function transactions(db: Db, { groupCommit = true } = {}) {
     try {
       const result = fn()
       commit.run()
+      health.succeeded()
       return result
     } catch (err) {
       if (db.inTransaction) rollback.run()
       onFailure?.()
-      throw err
+      throw health.failed(err)
     }
   }
 
@@ -86,18 +95,25 @@ export function transactions(db: Db, { groupCommit = true } = {}) {
       release.run()
       return result
     } catch (err) {
-      rollbackTo.run()
-      release.run()
-      throw err
+      // After an I/O failure SQLite may have rolled back the whole transaction by itself.
+      if (!db.inTransaction) {
+        abandon(err)
+        onRolledBack()
+      } else {
+        rollbackTo.run()
+        release.run()
+      }
+      throw health.failed(err)
     }
   }
 
-  /** Rolls back every use case of the current group; those waiting for its commit fail. */
-  function abandon(): void {
+  /** Rolls back every use case of the current group; those waiting for its commit fail (503 when the disk refused the write). */
+  function abandon(cause: unknown): void {
     const p = pending
     pending = null
     if (db.inTransaction) rollback.run()
-    p?.reject(new Error('the group commit was abandoned: a use case failed after it had written'))
+    const failed = health.failed(cause)
+    p?.reject(failed !== cause ? failed : new Error('the group commit was abandoned: a use case failed after it had written'))
   }
 
   /**
@@ -117,9 +133,11 @@ export function transactions(db: Db, { groupCommit = true } = {}) {
     try {
       return record(decision)
     } catch (err) {
-      abandon()
+      // Refused by its first insert: nothing of this use case was written, the group stays.
+      if (err instanceof IdTaken) throw err
+      abandon(err)
       onAbandon()
-      throw err
+      throw health.failed(err)
     }
   }
 

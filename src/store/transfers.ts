@@ -2,6 +2,7 @@
 import type { Micros } from '../clock.js'
 import type { PixType, Transfer, TransferStatus } from '../domain/types.js'
 import type { Db } from './db.js'
+import { idTakenOr } from './id-taken.js'
 import { listQuery, type ListFilter, type Page } from './paging.js'
 import { TABLES, type RowOf } from './tables.js'
 
@@ -41,8 +42,12 @@ export function transferStore(db: Db) {
   return {
     insert(t: Omit<Transfer, 'settledAt'>): void {
       // Positional: binding by name looks every parameter up in an object, per insert.
-      insertStmt.run(t.id, t.companyId, t.userId, t.amount, t.description, t.pixKey, t.pixType, t.status,
-        t.message, t.createdAt, t.settleAt, t.finalStatus, t.finalMessage)
+      try {
+        insertStmt.run(t.id, t.companyId, t.userId, t.amount, t.description, t.pixKey, t.pixType, t.status,
+          t.message, t.createdAt, t.settleAt, t.finalStatus, t.finalMessage)
+      } catch (err) {
+        throw idTakenOr(err, 'transfer')
+      }
     },
 
     byId(id: string): Transfer | undefined {

@@ -79,8 +79,8 @@ export const Empty = ({ text, command }: { text: string; command?: string }) => 
   </div>
 )
 
-/** "Older" and "Newest" links of a cursor-paged list. */
-export const Pager = ({ base, next, params }: { base: string; next: string | null; params: Record<string, string | undefined> }) => {
+/** "Older" and "Newest" links of a cursor-paged list (`labels` for a list oldest first). */
+export const Pager = ({ base, next, params, labels = ['Newest', 'Older →'] }: { base: string; next: string | null; params: Record<string, string | undefined>; labels?: [string, string] }) => {
   const q = (extra: Record<string, string>) => {
     const s = new URLSearchParams()
     for (const [k, v] of Object.entries({ ...params, ...extra })) if (v) s.set(k, v)
@@ -89,8 +89,8 @@ export const Pager = ({ base, next, params }: { base: string; next: string | nul
   }
   return (
     <nav class="pager" aria-label="Pages">
-      {params.cursor && <a class="button" href={q({ cursor: '' })}>Newest</a>}
-      {next && <a class="button" href={q({ cursor: next })}>Older →</a>}
+      {params.cursor && <a class="button" href={q({ cursor: '' })}>{labels[0]}</a>}
+      {next && <a class="button" href={q({ cursor: next })}>{labels[1]}</a>}
     </nav>
   )
 }

@@ -4,7 +4,8 @@ import { createHmac, randomBytes } from 'node:crypto'
 
 export const SECRET_PREFIX = 'whsec_'
 
-export const newSecret = (): string => SECRET_PREFIX + randomBytes(24).toString('base64')
+/** A new secret; `bytes` from the sandbox's ids, so that SEED makes it reproducible. */
+export const newSecret = (bytes: Buffer = randomBytes(24)): string => SECRET_PREFIX + bytes.toString('base64')
 
 export function isValidSecret(secret: string): boolean {
   if (!secret.startsWith(SECRET_PREFIX)) return false

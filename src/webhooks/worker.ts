@@ -10,6 +10,7 @@ import { SECOND_US } from '../domain/time.js'
 import type { Log } from '../log.js'
 import type { Store } from '../store/index.js'
 import type { Delivery, Subscription } from '../store/webhooks.js'
+import { isUnwritable } from '../store/write-health.js'
 import { hostRefusal } from './allowed-hosts.js'
 import { createRoll } from './chaos.js'
 import { retryDelay } from './retry.js'
@@ -98,7 +99,7 @@ export function createWebhookWorker(deps: WorkerDeps) {
     const done = (async () => {
       for (const d of list) await attempt(d, sub)
     })()
-      .catch((err) => log.error('webhook delivery failed', { webhook: sub.id, error: String(err) }))
+      .catch((err) => void (isUnwritable(err) || log.error('webhook delivery failed', { webhook: sub.id, error: String(err) })))
       .finally(() => {
         for (const d of list) {
           inFlight.delete(d.id)

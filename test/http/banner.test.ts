@@ -77,3 +77,9 @@ it('treats every loopback address as loopback, and everything else as reachable'
   expect(webhookExposure('127.0.0.1', ['hooks.internal'])).toBe('sent only to hooks.internal (WEBHOOK_ALLOWED_HOSTS)')
   for (const host of ['0.0.0.0', '::', '192.168.0.10', 'sandbox.example']) expect(webhookExposure(host, undefined)).toContain('WEBHOOK_ALLOWED_HOSTS=')
 })
+
+it('says where START_TIME froze the clock of a new store', async () => {
+  await withBanner({ START_TIME: '2026-03-01T09:00:00-03:00' }, async (banner) => {
+    expect(banner).toContain('  clock        frozen at 2026-03-01T12:00:00.000000Z (START_TIME; POST /_sandbox/clock/resume lets it run)\n')
+  })
+})

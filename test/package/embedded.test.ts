@@ -144,7 +144,19 @@ describe('startSandbox(options)', () => {
     expect(await first()).toBe(await first())
   })
 
+  it('startTime freezes the clock there; maxCompanies bounds the tenants', async () => {
+    const sb = await startSandbox({ startTime: '2026-03-01T09:00:00-03:00', maxCompanies: 3 })
+    try {
+      expect((await sb.control.health()).now).toBe('2026-03-01T12:00:00.000000Z')
+      await sb.tenant()
+      await expect(sb.tenant()).rejects.toThrow(/422 .*at most 3 companies \(MAX_COMPANIES\)/)
+    } finally {
+      await sb.close()
+    }
+  })
+
   it('bad options are refused with the configuration message', async () => {
+    await expect(startSandbox({ startTime: 'now' })).rejects.toThrow(/START_TIME: "now" is not an ISO 8601 instant/)
     await expect(startSandbox({ publicUrl: 'ftp://x' })).rejects.toThrow(/PUBLIC_URL: must be an http\(s\) URL/)
     await expect(startSandbox({ settings: { charge_ttl_seconds: -5 } })).rejects.toThrow(/settings: settings\.charge_ttl_seconds/)
     await expect(startSandbox({ scenario: 'nope' })).rejects.toThrow(/no scenario named "nope"/)
@@ -203,13 +215,13 @@ await sb.close()
   })
 
   // A file store has a checkpointer thread: close() waits for it, and it must not hold the script.
-  it('on a file store, leaves one file after close() and exits by itself', async () => {
+  it('on a file store, leaves one file (and its empty lock) after close() and exits by itself', async () => {
     await runScript(
       `const sb = await startSandbox({ database: 'store.db' })
 await fetch(sb.baseUrl + '/hub/transactions/in', { method: 'POST', headers: { authorization: sb.credentials.main.authorization, 'content-type': 'application/json' }, body: '{"amount":10}' })
 await sb.close()
 `,
-      (dir) => expect(readdirSync(dir).sort()).toEqual(['script.mts', 'store.db']),
+      (dir) => expect(readdirSync(dir).sort()).toEqual(['script.mts', 'store.db', 'store.db.lock']),
     )
   })
 })

@@ -100,3 +100,35 @@ describe('users: Providers and balance', () => {
     expect((await sb.admin('PUT', '/users/loja-exemplo-empty/balance', { amount: -1 })).status).toBe(422)
   })
 })
+
+describe('MAX_COMPANIES', () => {
+  it('bounds the companies of a sandbox: tenants and scenarios past it answer 422 naming the limit, and write nothing', async () => {
+    const small = await startTestSandbox({ maxCompanies: 8 })
+    try {
+      const start = small.sandbox.store.identity.companyCount()
+      const created: string[] = []
+      for (let i = start; i < 8; i++) {
+        const r = await small.admin('POST', '/companies', { name: `T${i}` })
+        expect(r.status).toBe(201)
+        created.push(r.body.company_id)
+      }
+      const refused = await small.admin('POST', '/companies', { name: 'one too many' })
+      expect(refused.status).toBe(422)
+      expect(refused.body).toEqual({ detail: 'this sandbox holds at most 8 companies (MAX_COMPANIES): delete some, or reset' })
+      const scenario = await small.admin('POST', '/scenarios', { document: { companies: [{ id: 'extra', name: 'Extra', users: [] }] } })
+      expect([scenario.status, scenario.body.detail]).toEqual([422, 'this sandbox holds at most 8 companies (MAX_COMPANIES): delete some, or reset'])
+      expect(small.sandbox.store.identity.companyCount()).toBe(8)
+      expect(small.sandbox.store.identity.company('extra')).toBeUndefined()
+      // Replacing a company it holds adds none; removing one makes room.
+      expect((await small.admin('POST', '/scenarios', { document: { companies: [{ id: 'loja-exemplo', name: 'Loja Nova', users: [] }] } })).status).toBe(200)
+      expect((await small.admin('DELETE', `/companies/${created[0]}`)).status).toBe(204)
+      expect((await small.admin('POST', '/companies', { name: 'room again' })).status).toBe(201)
+    } finally {
+      await small.close()
+    }
+  })
+
+  it('refuses to start with a scenario that holds more companies than the limit, saying so', async () => {
+    await expect(startTestSandbox({ maxCompanies: 1 })).rejects.toThrow(/the scenario default cannot be loaded: this sandbox holds at most 1 companies \(MAX_COMPANIES\)/)
+  })
+})

@@ -13,13 +13,15 @@ describe('configuration from the environment (Part E)', () => {
       adminToken: undefined,
       logLevel: 'info',
       seed: undefined,
+      startTime: undefined,
+      maxCompanies: 10_000,
       webhookAllowedHosts: undefined,
     })
   })
 
   it('reads every variable, treating empty ones as unset', () => {
-    const c = loadConfig({ PORT: '9000', HOST: '0.0.0.0', DATABASE: ':memory:', PUBLIC_URL: 'https://pix.example.com/', SEED: '42', LOG_LEVEL: 'debug', SANDBOX_ADMIN_TOKEN: '' })
-    expect(c).toMatchObject({ port: 9000, host: '0.0.0.0', database: ':memory:', publicUrl: 'https://pix.example.com', seed: '42', logLevel: 'debug', adminToken: undefined })
+    const c = loadConfig({ PORT: '9000', HOST: '0.0.0.0', DATABASE: ':memory:', PUBLIC_URL: 'https://pix.example.com/', SEED: '42', LOG_LEVEL: 'debug', SANDBOX_ADMIN_TOKEN: '', START_TIME: '2026-03-01T09:00:00-03:00', MAX_COMPANIES: '50' })
+    expect(c).toMatchObject({ port: 9000, host: '0.0.0.0', database: ':memory:', publicUrl: 'https://pix.example.com', seed: '42', logLevel: 'debug', adminToken: undefined, startTime: Date.UTC(2026, 2, 1, 12) * 1000, maxCompanies: 50 })
   })
 
   it('names every bad variable at once', () => {
@@ -27,11 +29,11 @@ describe('configuration from the environment (Part E)', () => {
     // Outside a catch: a loadConfig that stopped throwing fails here instead of checking nothing.
     let msg = ''
     try {
-      loadConfig({ PORT: 'eighty', LOG_LEVEL: 'loud', PUBLIC_URL: 'ftp://x', SANDBOX_ADMIN_TOKEN: 'short' })
+      loadConfig({ PORT: 'eighty', LOG_LEVEL: 'loud', PUBLIC_URL: 'ftp://x', SANDBOX_ADMIN_TOKEN: 'short', MAX_COMPANIES: '0', START_TIME: 'noon' })
     } catch (err) {
       msg = (err as Error).message
     }
-    for (const name of ['PORT', 'LOG_LEVEL', 'PUBLIC_URL', 'SANDBOX_ADMIN_TOKEN']) expect(msg).toContain(name)
+    for (const name of ['PORT', 'LOG_LEVEL', 'PUBLIC_URL', 'SANDBOX_ADMIN_TOKEN', 'MAX_COMPANIES', 'START_TIME']) expect(msg).toContain(name)
   })
 
   it('refuses a PUBLIC_URL too long for a BR Code location (77 characters)', () => {

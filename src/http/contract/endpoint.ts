@@ -13,14 +13,15 @@ import { authenticateRequest } from '../auth.js'
 import { MAX_BODY_BYTES, refuseLargeBody } from '../body-limit.js'
 import { parseRawBody, readBodyText } from '../body.js'
 import type { AppEnv, HttpDeps } from '../env.js'
+import { ERRORS } from '../errors.js'
 import { journaled, type Journaling, type Span } from '../journal.js'
 import { after } from '../maybe-async.js'
 import { rejectInvalidJson, validateBody, type RawBody } from '../validation.js'
 
 const FAULT_DETAIL: Record<number, string> = {
-  500: 'Internal server error',
-  501: 'Provider does not support this operation',
-  503: 'Service temporarily unavailable',
+  500: ERRORS.internal.detail,
+  501: ERRORS.provider_unsupported.detail,
+  503: ERRORS.unavailable.detail,
 }
 
 /** What every contract route shares: the journal, the edge rules and the error handler. */

@@ -6,7 +6,8 @@ import { mount } from '../route.js'
 
 const Health = z
   .object({
-    status: z.literal('ok').openapi({ description: 'ok while the sandbox answers.' }),
+    status: z.enum(['ok', 'degraded']).openapi({ description: '`degraded` while the store cannot write (a full disk): writes answer 503 with Retry-After; reads go on.' }),
+    reason: z.string().optional().openapi({ description: 'Why it is degraded, and since when.' }),
     version: z.string().openapi({ description: 'The sandbox\'s version.' }),
     environment: z.literal('sandbox').openapi({ description: 'Always sandbox: production keys are refused.' }),
     scenario: z.string().nullable().openapi({ description: 'The scenario the state started from (the last reset\'s); null before any.' }),
@@ -19,17 +20,21 @@ export const healthRoute = createRoute({
   path: '/health',
   tags: ['Sandbox'],
   summary: 'Health and virtual time',
-  responses: { 200: { description: 'The sandbox is up.', content: { 'application/json': { schema: Health } } } },
+  responses: { 200: { description: 'The sandbox is up (and, when `degraded`, cannot write for now).', content: { 'application/json': { schema: Health } } } },
 })
 
 export function mountHealth(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
-  mount(app, healthRoute, (c) =>
-    c.json({
-      status: 'ok' as const,
+  const { store } = deps.sandbox
+  mount(app, healthRoute, (c) => {
+    // Still 200 when degraded: the process lives and reads work, and restarting frees no disk.
+    const failure = store.writeFailure()
+    return c.json({
+      status: failure ? ('degraded' as const) : ('ok' as const),
+      ...(failure && { reason: `the store cannot write since ${failure.since}: ${failure.reason}` }),
       version: deps.version,
       environment: deps.environment,
       scenario: deps.sandbox.store.setup.meta.get<string>('scenario') ?? null,
       now: isoMicros(deps.sandbox.clock.now()),
-    }),
-  )
+    })
+  })
 }

@@ -31,6 +31,9 @@ export function PayACode() {
   )
 }
 
+/** Companies the filter offers as a list; with more, it takes an id. */
+const COMPANY_CHOICES = 100
+
 export function mountCharges(ui: Ui): void {
   const { store } = ui.deps.sandbox
   const curl = (view: View) =>
@@ -39,14 +42,23 @@ export function mountCharges(ui: Ui): void {
   ui.page('/charges', '/charges', async (view, c) => {
     const { status, company_id: company, cursor } = filters(c, 'status', 'company_id', 'cursor')
     const page = await read(view, `/charges${query({ status, company_id: company, cursor, limit: PAGE })}`)
-    const companies = view.scope.admin ? store.directory.companies(null).map((co) => co.id) : []
+    // A choice of companies while they are few; past that, their id is typed.
+    const companies = view.scope.admin ? store.directory.companyIds(COMPANY_CHOICES + 1) : []
     return {
       title: 'Charges',
       body: (
         <>
           <Filters path="/charges">
             <Select label="Status" name="status" options={[['', 'any'], ...STATUSES]} selected={status} />
-            {view.scope.admin && <Select label="Company" name="company_id" options={[['', 'any'], ...companies]} selected={company} />}
+            {view.scope.admin &&
+              (companies.length > COMPANY_CHOICES ? (
+                <label>
+                  Company (id)
+                  <input name="company_id" value={company ?? ''} maxlength={200} placeholder="any" />
+                </label>
+              ) : (
+                <Select label="Company" name="company_id" options={[['', 'any'], ...companies]} selected={company} />
+              ))}
           </Filters>
           <Card id="charges" live="charge">
             {page.data.length === 0 ? (

@@ -1,8 +1,9 @@
-// Overview: the companies (balances, Providers, permissions, credential ids), the virtual clock
+// Overview: the companies, a page at a time (balances, Providers, permissions, credential ids), the virtual clock
 // and the scenario; for the admin, clock controls, reset, and creating a company.
 import { companyFilter } from '../../http/sandbox/scope.js'
-import { Action, Badge, Card, Cell, CopyButton, Id, Money, Select, Table, Time } from '../components.js'
-import { numberField, textField } from '../fields.js'
+import { DIRECTORY_PAGE } from '../../store/directory.js'
+import { Action, Badge, Card, Cell, CopyButton, Id, Money, Pager, Select, Table, Time } from '../components.js'
+import { filters, numberField, textField } from '../fields.js'
 import { knownSecrets } from '../known-secrets.js'
 import type { Ui } from '../router.js'
 import { UI_BASE } from '../session.js'
@@ -57,9 +58,11 @@ export function mountOverview(ui: Ui): void {
   const { store } = ui.deps.sandbox
   const known = knownSecrets(ui.deps)
 
-  ui.page('/', '', async (view) => {
+  ui.page('/', '', async (view, c) => {
     const admin = view.scope.admin
-    const companies = store.directory.companies(companyFilter(view.scope, undefined) ?? null)
+    const { cursor } = filters(c, 'cursor')
+    const { companies, next } = store.directory.companies(companyFilter(view.scope, undefined) ?? null, { after: cursor })
+    const total = admin ? store.identity.companyCount() : companies.length
     const [clock, scenarios] = admin ? await Promise.all([read(view, '/clock'), read(view, '/scenarios')]) : [null, []]
     const scenario = store.setup.meta.get<string>('scenario') ?? '—'
     const secrets = admin ? known() : new Map<string, string>()
@@ -81,7 +84,7 @@ export function mountOverview(ui: Ui): void {
               )}
             </Card>
           </div>
-          <Card title="Companies" id="companies" live="balance company user scenario">
+          <Card title={total > companies.length ? `Companies (${total} in all, ${DIRECTORY_PAGE} a page)` : 'Companies'} id="companies" live="balance company user scenario">
             <div class="scroll">
               <Table class="stacked" head={['Company', 'API', 'User', ['Balance', 'num'], 'Permissions', 'Providers', 'Credentials (client_id)']}>
                   {companies.flatMap((co) =>
@@ -119,6 +122,7 @@ export function mountOverview(ui: Ui): void {
                   )}
               </Table>
             </div>
+            <Pager base="" next={next} params={{ cursor }} labels={['First companies', 'More companies →']} />
             <p class="muted">
               Secrets are stored hashed: {admin ? 'the admin sees those the scenario file declares, and ' : ''}a company created here shows its secret
               once.
