@@ -17,8 +17,10 @@ RUN apt-get update \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 # The manifest and lockfile alone first, so that editing src/ reuses the cached (compiled) install.
+# --ignore-scripts: the package's own `prepare` (the build) needs the sources, copied below; the
+# one install step the image needs is better-sqlite3's (its native addon), run by `npm rebuild`.
 COPY package.json package-lock.json ./
-RUN npm ci --no-audit --no-fund
+RUN npm ci --no-audit --no-fund --ignore-scripts && npm rebuild better-sqlite3
 COPY tsconfig.json ./
 COPY scripts/build.mjs ./scripts/
 COPY scripts/compile-scenarios.ts ./scripts/
