@@ -1,5 +1,6 @@
-// Read-only listings of tenants for people (the dashboard's overview): every company with its
-// users, balances, Providers, permissions and credential ids. Secrets are stored hashed, so none.
+// Read-only listings for people (the dashboard): every company with its users, balances,
+// Providers, permissions and credential ids (secrets are stored hashed, so none), and the
+// inactive keys of the key directory.
 import type { Db } from './db.js'
 
 export interface DirectoryCredential {
@@ -43,7 +44,12 @@ export function directoryStore(db: Db) {
     JOIN users u ON u.id = c.user_id
     WHERE @company IS NULL OR u.company_id = @company
     ORDER BY c.created_at, c.client_id`)
+  const inactiveKeysStmt = db.prepare('SELECT key, type FROM pix_keys WHERE active = 0 ORDER BY key LIMIT ?')
   return {
+    /** Keys of the key directory that transfers fail on (inactive), at most `limit`. */
+    inactiveKeys(limit = 20): { key: string; type: string }[] {
+      return inactiveKeysStmt.all(limit) as { key: string; type: string }[]
+    },
     /** Companies (all, or one), oldest first, at most `limit` users in all. */
     companies(companyId: string | null, limit = 500): DirectoryCompany[] {
       const byUser = new Map<string, DirectoryCredential[]>()

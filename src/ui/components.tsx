@@ -1,5 +1,6 @@
 // Small pieces every page uses: ids with copy buttons, status badges, money, times, forms.
 import type { Child } from 'hono/jsx'
+import type { Store } from '../store/index.js'
 import { brl, localTime } from './format.js'
 import { UI_BASE } from './session.js'
 
@@ -148,6 +149,10 @@ export const Filters = ({ path, children }: { path: string; children?: Child }) 
     </form>
   </Card>
 )
+
+/** For the admin, a list's filter by company: every company's id to pick from, like the Charges page's. */
+export const CompanyFilter = ({ store, admin, selected }: { store: Store; admin: boolean; selected: string | undefined }) =>
+  admin ? <Select label="Company" name="company_id" options={[['', 'any'], ...store.directory.companies(null).map((co) => co.id)]} selected={selected} /> : null
 
 /** For the admin, the company an outcome or fault is for (blank: every company); companies get their own. */
 export const ForCompany = ({ admin }: { admin: boolean }) =>

@@ -5,7 +5,7 @@ import { raw } from 'hono/html'
 import QRCode from 'qrcode'
 import { isoMicros } from '../../domain/time.js'
 import { query } from '../control.js'
-import { Action, Badge, Card, CopyButton, Empty, Filters, Id, Money, Pager, Select, Table, Time } from '../components.js'
+import { Action, Badge, Card, CompanyFilter, CopyButton, Empty, Filters, Id, Money, Pager, Select, Table, Time } from '../components.js'
 import { filters } from '../fields.js'
 import { isoToMicros } from '../format.js'
 import type { Ui } from '../router.js'
@@ -39,14 +39,13 @@ export function mountCharges(ui: Ui): void {
   ui.page('/charges', '/charges', async (view, c) => {
     const { status, company_id: company, cursor } = filters(c, 'status', 'company_id', 'cursor')
     const page = await read(view, `/charges${query({ status, company_id: company, cursor, limit: PAGE })}`)
-    const companies = view.scope.admin ? store.directory.companies(null).map((co) => co.id) : []
     return {
       title: 'Charges',
       body: (
         <>
           <Filters path="/charges">
             <Select label="Status" name="status" options={[['', 'any'], ...STATUSES]} selected={status} />
-            {view.scope.admin && <Select label="Company" name="company_id" options={[['', 'any'], ...companies]} selected={company} />}
+            <CompanyFilter store={store} admin={view.scope.admin} selected={company} />
           </Filters>
           <Card id="charges" live="charge">
             {page.data.length === 0 ? (

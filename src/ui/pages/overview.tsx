@@ -3,6 +3,7 @@
 import { companyFilter } from '../../http/sandbox/scope.js'
 import { Action, Badge, Card, Cell, CopyButton, Id, Money, Select, Table, Time } from '../components.js'
 import { numberField, textField } from '../fields.js'
+import { localTime } from '../format.js'
 import { knownSecrets } from '../known-secrets.js'
 import type { Ui } from '../router.js'
 import { UI_BASE } from '../session.js'
@@ -120,8 +121,9 @@ export function mountOverview(ui: Ui): void {
               </Table>
             </div>
             <p class="muted">
-              Secrets are stored hashed: {admin ? 'the admin sees those the scenario file declares, and ' : ''}a company created here shows its secret
-              once.
+              {admin
+                ? 'Secrets are stored hashed: the admin sees those the scenario file declares, and a company created here shows its secret once.'
+                : 'Secrets are stored hashed: yours is the one you signed in with.'}
             </p>
           </Card>
           {admin && (
@@ -144,11 +146,12 @@ export function mountOverview(ui: Ui): void {
     }
   })
 
-  ui.action('/clock/advance', (form) => ({
+  ui.action('/clock/advance', (form, view) => ({
     method: 'POST',
     path: '/clock/advance',
     body: { seconds: numberField(form.seconds) ?? null },
-    ok: (r) => `Advanced to ${r.body.now}; ${r.body.events.length} event(s) ran`,
+    // In the scenario's zone, as every time on the pages (the answer's `now` is UTC).
+    ok: (r) => `Advanced to ${localTime(r.body.now, view.tz)} (${view.tz}); ${r.body.events.length} event(s) ran`,
   }))
   for (const change of ['freeze', 'resume', 'reset'] as const) {
     ui.action(`/clock/${change}`, () => ({ method: 'POST', path: `/clock/${change}`, ok: () => `Clock: ${change}` }))
