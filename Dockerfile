@@ -37,6 +37,12 @@ RUN npm prune --omit=dev --no-audit --no-fund \
 
 # ---- runtime: node, the compiled app and its production dependencies; no compiler ----
 FROM node:22-slim AS runtime
+# The image's version is the package's (scripts/release.mjs and a test check they agree).
+LABEL org.opencontainers.image.title="pix-sandbox" \
+      org.opencontainers.image.description="A faithful, stateful sandbox of a PIX collection-and-transfer API" \
+      org.opencontainers.image.version="0.1.0" \
+      org.opencontainers.image.licenses="MIT" \
+      org.opencontainers.image.source="https://github.com/pix-sandbox/pix-sandbox"
 # HOST=0.0.0.0: the default (127.0.0.1) would be unreachable from outside the container.
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=8080 DATABASE=/data/pix-sandbox.db
 WORKDIR /app
