@@ -17,8 +17,10 @@ RUN apt-get update \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 # The manifest and lockfile alone first, so that editing src/ reuses the cached (compiled) install.
+# --ignore-scripts: the package's own `prepare` (the build) needs the sources, copied below; the
+# one install step the image needs is better-sqlite3's (its native addon), run by `npm rebuild`.
 COPY package.json package-lock.json ./
-RUN npm ci --no-audit --no-fund
+RUN npm ci --no-audit --no-fund --ignore-scripts && npm rebuild better-sqlite3
 COPY tsconfig.json ./
 COPY scripts/build.mjs ./scripts/
 COPY scripts/compile-scenarios.ts ./scripts/
@@ -35,6 +37,12 @@ RUN npm prune --omit=dev --no-audit --no-fund \
 
 # ---- runtime: node, the compiled app and its production dependencies; no compiler ----
 FROM node:22-slim AS runtime
+# The image's version is the package's (scripts/release.mjs and a test check they agree).
+LABEL org.opencontainers.image.title="pix-sandbox" \
+      org.opencontainers.image.description="A faithful, stateful sandbox of a PIX collection-and-transfer API" \
+      org.opencontainers.image.version="0.1.0" \
+      org.opencontainers.image.licenses="MIT" \
+      org.opencontainers.image.source="https://github.com/pix-sandbox/pix-sandbox"
 # HOST=0.0.0.0: the default (127.0.0.1) would be unreachable from outside the container.
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=8080 DATABASE=/data/pix-sandbox.db
 WORKDIR /app

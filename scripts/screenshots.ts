@@ -48,6 +48,7 @@ await call('POST', '/api/v1/hub/transactions/out', { amount: 2500, pix_key: 'mar
 const pending = await call('POST', '/api/v1/hub/transactions/out', { amount: 777, pix_key: 'joao@example.com', pix_type: 'EMAIL' }, client)
 await call('POST', '/api/v1/hub/transactions/out', { amount: 666, pix_key: '12345678909', pix_type: 'CPF' }, client)
 await call('POST', '/_sandbox/faults', { operation: 'transfer', status: 503, times: 3 })
+await call('POST', '/_sandbox/outcomes', { status: 'pending', settle_after_seconds: 30, final_status: 'failed', match: { pix_key: 'joao@example.com' }, times: 2 })
 await call('GET', '/api/v1/user/company', undefined, client)
 // The worker sends on its own: wait until each delivery has its first attempt recorded.
 for (const until = Date.now() + 10_000; ; ) {

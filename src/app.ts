@@ -4,6 +4,7 @@ import type { Context } from 'hono'
 import type { MiddlewareHandler, RouterRoute } from 'hono/types'
 import { contractApp, contractDocument, CONTRACT_BASE } from './http/contract/index.js'
 import { mountDocs } from './http/docs.js'
+import { mountFavicon } from './http/favicon.js'
 import type { AppEnv, HttpDeps } from './http/env.js'
 import { MAX_BODY_BYTES, refuseLargeBody } from './http/body-limit.js'
 import { createErrorHandler } from './http/errors.js'
@@ -55,6 +56,7 @@ export function createApp(deps: HttpDeps & { publicUrl: () => string }, signer: 
   app.get('/openapi.json', (c) => c.json((contractDoc ??= contractDocument(contract, deps.version))))
   app.get(`${SANDBOX_BASE}/openapi.json`, (c) => c.json((sandboxDoc ??= sandboxDocument(sandbox, deps.version))))
   mountLocation(app, deps, signer)
+  mountFavicon(app)
   mountDocs(app, [
     { name: 'Contract (/api/v1)', url: '/openapi.json' },
     { name: 'Control plane (/_sandbox)', url: `${SANDBOX_BASE}/openapi.json` },

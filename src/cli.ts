@@ -9,6 +9,7 @@ import { probeCommand, runProbe } from './probe/index.js'
 import { ScenarioError, parseScenarioText } from './scenarios/loader.js'
 import { scenarioJsonSchema } from './scenarios/json-schema.js'
 import { SCENARIOS_DIR } from './embedded.js'
+import { givenByFlags } from './sources.js'
 import { VERSION } from './server.js'
 import { escapeControls } from './terminal.js'
 
@@ -31,8 +32,14 @@ class UsageError extends Error {}
 
 async function serve(flags: Record<string, string | undefined>): Promise<void> {
   const given: Record<string, string> = {}
-  for (const [, key, variable] of FLAGS) if (flags[key] !== undefined) given[variable] = flags[key]
+  const flagOf: Record<string, string> = {}
+  for (const [flag, key, variable] of FLAGS) {
+    if (flags[key] === undefined) continue
+    given[variable] = flags[key]
+    flagOf[variable] = flag.split(' ')[0]!
+  }
   const env = { ...process.env, ...given }
+  // The package's own scenarios: the CLI's default, said as such in the banner.
   if (!env.SCENARIOS_DIR) env.SCENARIOS_DIR = given.SCENARIOS_DIR = SCENARIOS_DIR
   try {
     loadConfig(env)
@@ -46,6 +53,7 @@ async function serve(flags: Record<string, string | undefined>): Promise<void> {
     throw new UsageError(message)
   }
   Object.assign(process.env, given)
+  givenByFlags(flagOf)
   await import('./main.js')
 }
 

@@ -54,7 +54,7 @@ export async function startSandbox(options: StartOptions = {}): Promise<Sandbox>
         baseUrl,
         authorization: credentials.authorization,
         credentials,
-        control: createControl(running.url, credentials.authorization),
+        control: createControl(running.url, credentials.authorization, t.data.user_id),
       }
     },
     reset: async () => {

@@ -397,7 +397,9 @@ describe('the Dockerfile recipe, followed on the host', () => {
     }
     const child = server!
     expect(health!.body).toMatchObject({ status: 'ok', version, scenario: 'default' })
-    expect(serverOutput).toContain('(loaded into the new store)')
+    expect(serverOutput).toMatch(/scenario +default \(default\), loaded into the new store/)
+    // The image's ENV, named as the source of its settings.
+    expect(serverOutput).toMatch(/store +\S+\/pix-sandbox\.db \(DATABASE\)/)
 
     const hc = image.healthcheck!
     const check = () => run(hc.argv[0]!, hc.argv.slice(1), { cwd: app, env, timeoutMs: hc.timeoutMs })

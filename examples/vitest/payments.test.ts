@@ -23,8 +23,7 @@ afterAll(async () => {
 async function shop(balance = 50_000) {
   const tenant = await sandbox.tenant({ balance })
   const { clientId, clientSecret } = tenant.credentials
-  const subscribed = await tenant.control.api.POST('/webhooks', { body: { url: receiver.url, secret: WEBHOOK_SECRET } })
-  expect(subscribed.response.status, JSON.stringify(subscribed.error)).toBe(201)
+  await tenant.control.webhooks.subscribe(receiver.url, undefined, { secret: WEBHOOK_SECRET }) // every event
   return { tenant, pix: pixClient(tenant.baseUrl, clientId, clientSecret) }
 }
 
@@ -35,6 +34,7 @@ it('creates a charge; when the payer pays it, the app receives charge.paid', asy
 
   await tenant.control.charges.pay(charge.transaction_id) // what the payer's bank app would do
   await tenant.control.webhooks.waitForDelivery({ event: 'charge.paid', transaction_id: charge.transaction_id })
+  expect(await tenant.control.balance()).toBe(50_000 + 1000)
   expect(receiver.events).toContainEqual({
     type: 'charge.paid',
     timestamp: expect.any(String),

@@ -31,12 +31,23 @@ export interface DeliveryMatch {
 }
 
 export type Delivery = Schemas['WebhookDelivery']
+/** A webhook subscription, with the `secret` its deliveries are signed with. */
+export type Webhook = Schemas['Webhook']
+/** An event a subscription can name (`charge.paid`, `transfer.failed`, ...). */
+export type WebhookEvent = NonNullable<Body<'/webhooks'>['events']>[number]
+/** The other fields of `POST /_sandbox/webhooks`: `format`, `secret`, and for the admin `company_id`. */
+export type SubscribeOptions = Omit<Body<'/webhooks'>, 'url' | 'events'>
 
 export interface Control {
   /** The raw openapi-fetch client: every control endpoint, typed. */
   api: Client<paths>
   health(): Promise<Schemas['Health']>
   reset(scenario?: string): Promise<void>
+  /**
+   * A user's balance in cents. Company credentials (a tenant's `control`) read their own user's
+   * by default; the admin token names the user, e.g. `balance('loja-exemplo-user')`.
+   */
+  balance(userId?: string): Promise<number>
   charges: {
     get(id: string): Promise<Schemas['ChargeRecord']>
     pay(id: string, payer?: { name: string; document: string }): Promise<Schemas['ChargeRecord']>
@@ -62,6 +73,12 @@ export interface Control {
     count(filter?: Omit<Query<'/requests/count'>, 'limit' | 'cursor'>): Promise<number>
   }
   webhooks: {
+    /**
+     * Subscribes `url` to `events` (default: every event) and answers the subscription with its
+     * `secret`. A company's subscription gets its own events; the admin's, every company's
+     * unless `options.company_id` names one.
+     */
+    subscribe(url: string, events?: WebhookEvent[], options?: SubscribeOptions): Promise<Webhook>
     /** Resolves with the first delivery that matches, polling until `timeoutMs` (10 s). */
     waitForDelivery(match: DeliveryMatch): Promise<Delivery>
   }
@@ -81,14 +98,30 @@ const transactionOf = (d: Delivery): unknown => {
   return body?.data?.transaction_id ?? body?.pix?.[0]?.txid
 }
 
-/** A control client for the sandbox at `url`, authorized by `authorization` (`Bearer …` or `Basic …`). */
-export function createControl(url: string, authorization: string): Control {
+/**
+ * A control client for the sandbox at `url`, authorized by `authorization` (`Bearer …` or
+ * `Basic …`); `userId`, when the caller knows whose credentials these are, spares `balance()`
+ * asking `/whoami`.
+ */
+export function createControl(url: string, authorization: string, userId?: string): Control {
   const api = createClient<paths>({ baseUrl: `${url.replace(/\/+$/, '')}/_sandbox`, headers: { authorization } })
   const id = (transaction_id: string) => ({ params: { path: { transaction_id } } })
+  // Whose balance `balance()` reads without a user id: asked once, the credentials never change.
+  let ownUser: Promise<string | null> | undefined = userId === undefined ? undefined : Promise.resolve(userId)
+  const userOf = async (asked: string | undefined): Promise<string> => {
+    if (asked !== undefined) return asked
+    const own = await (ownUser ??= ok('whoami', api.GET('/whoami')).then((w) => w.user_id, (err) => ((ownUser = undefined), Promise.reject(err))))
+    if (own === null) throw new TypeError("balance(): the admin token is no user's; name one, e.g. balance('loja-exemplo-user')")
+    return own
+  }
   return {
     api,
     health: () => ok('health', api.GET('/health')),
     reset: async (scenario) => void (await ok('reset', api.POST('/reset', { body: scenario === undefined ? {} : { scenario } }))),
+    balance: async (userId) => {
+      const user = await userOf(userId)
+      return (await ok(`balance of ${user}`, api.GET('/users/{user_id}/balance', { params: { path: { user_id: user } } }))).balance
+    },
     charges: {
       get: (tx) => ok(`charge ${tx}`, api.GET('/charges/{transaction_id}', id(tx))),
       pay: (tx, payer) => ok(`pay ${tx}`, api.POST('/charges/{transaction_id}/pay', { ...id(tx), body: payer ? { payer } : {} })),
@@ -113,6 +146,7 @@ export function createControl(url: string, authorization: string): Control {
       count: async (filter = {}) => (await ok('count requests', api.GET('/requests/count', { params: { query: filter } }))).count,
     },
     webhooks: {
+      subscribe: (url, events, options) => ok(`subscribe ${url}`, api.POST('/webhooks', { body: { ...options, url, ...(events && { events }) } })),
       waitForDelivery: async ({ event, transaction_id, status = 'delivered', timeoutMs = 10_000 }) => {
         const deadline = Date.now() + timeoutMs
         for (;;) {

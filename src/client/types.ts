@@ -7,7 +7,7 @@ import type { paths } from './openapi.js'
 import type { settingsSchema } from '../scenarios/settings.js'
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent'
-/** Scenario settings (README, "Scenarios"), e.g. `{ charge_ttl_seconds: 60 }`. */
+/** Scenario settings (scenarios/scenario.schema.json), e.g. `{ charge_ttl_seconds: 60 }`. */
 export type Settings = z.input<typeof settingsSchema>
 
 export interface StartOptions {

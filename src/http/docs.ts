@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import type { Hono } from 'hono'
+import { FAVICON_PATH } from './favicon.js'
 
 const ASSETS: Record<string, string> = {
   'swagger-ui.css': 'text/css; charset=utf-8',
@@ -17,6 +18,7 @@ const page = (docs: { name: string; url: string }[]) => `<!doctype html>
   <meta charset="utf-8">
   <meta name="viewport" content="width=device-width, initial-scale=1">
   <title>pix-sandbox reference</title>
+  <link rel="icon" type="image/svg+xml" href="${FAVICON_PATH}">
   <link rel="stylesheet" href="/docs/assets/swagger-ui.css">
   <style>body { margin: 0 } .topbar { display: none }</style>
 </head>

@@ -6,12 +6,12 @@
 import type { Context, MiddlewareHandler } from 'hono'
 import type { AppEnv, HttpDeps } from './env.js'
 import { rawHeaders, rawUrl } from './headers.js'
-import type { JournalRecord } from './request-journal.js'
+import type { Arrival, JournalRecord } from './request-journal.js'
 
 const SKIP = /^\/(?:_sandbox\/(?:requests|health|openapi\.json|ui)|docs|openapi\.json|favicon\.ico)(?:\/|$)/
 
 /** One request on its way to the journal. */
-export interface Span {
+export interface Span extends Arrival {
   /** performance.now() at the start; -1 when the clock was frozen. */
   readonly started: number
   readonly at: number
@@ -39,7 +39,8 @@ export function createJournaling(deps: HttpDeps) {
     open(c: Context<AppEnv>): Span {
       // While the clock is frozen no time passes for the sandbox: a request takes 0 ms, and a
       // frozen sandbox's journal reads the same from run to run (START_TIME with SEED).
-      const span: Span = { started: clock.frozen() ? -1 : performance.now(), at: clock.now(), responseBody: null }
+      const span: Span = { started: clock.frozen() ? -1 : performance.now(), at: clock.now(), responseBody: null, id: 0, seen: 0 }
+      deps.journal.arrive(span)
       // Keep the text the handler answers instead of re-reading the response stream; this is
       // Hono's own c.json, with the text kept on the way.
       const body = c.body as Body
@@ -58,7 +59,10 @@ export function createJournaling(deps: HttpDeps) {
       const q = url.indexOf('?')
       const companyId = c.get('principal')?.company.id ?? null
       const entry: JournalRecord = {
-        at: span.at,
+        arrival: span,
+        // The virtual time it arrived at; a request that moved the clock back (a reset, a clock
+        // reset) is shown at the time it moved it to, among the requests that follow it.
+        at: Math.min(span.at, clock.now()),
         method: c.req.method,
         path: c.req.path,
         query: q < 0 ? '' : url.slice(q),

@@ -18,7 +18,16 @@ export const MAX_BODY = 64 * 1024
  */
 export const MAX_DEPTH = 64
 
+/** A request's place in the journal, taken as it arrives: `id` orders the journal. */
+export interface Arrival {
+  id: number
+  /** How many requests had been recorded when it arrived. */
+  seen: number
+}
+
 export interface JournalRecord {
+  /** Where it arrived (`arrive`); without one, it is taken to arrive as it is recorded. */
+  arrival?: Arrival
   at: Micros
   method: string
   path: string
@@ -105,6 +114,11 @@ export function createRequestJournal(secrets: string[], limit = JOURNAL_LIMIT, b
   const durations = new Float64Array(limit)
   const statuses = new Uint16Array(limit)
   let nextId = 1
+  let recorded = 0
+  // Requests are recorded as they are answered, and listed by arrival: a slow one is recorded
+  // after others that arrived later. How many records at most came between a request's arrival
+  // and its own record bounds how far below its place in the ring a later arrival can lie.
+  let maxLag = 0
 
   // The text of a record is decoded only when a filter needs it: a count of a full journal
   // without one took ~5 ms decoding text it never looked at.
@@ -134,22 +148,33 @@ export function createRequestJournal(secrets: string[], limit = JOURNAL_LIMIT, b
   })
 
   return {
+    /** Numbers a request as it arrives, into `span`. */
+    arrive(span: Arrival): void {
+      span.id = nextId++
+      span.seen = recorded
+    },
     record(e: JournalRecord): void {
       const slot = ring.push([e.method, e.path, e.query, e.companyId, joinHeaders(e.rawHeaders), keptBody(e.requestBody), keptBody(e.responseBody)])
-      ids[slot] = nextId++
+      ids[slot] = e.arrival?.id ?? nextId++
+      if (e.arrival) maxLag = Math.max(maxLag, recorded - e.arrival.seen)
+      recorded++
       ats[slot] = e.at
       durations[slot] = e.durationMs
       statuses[slot] = e.status
     },
-    /** Newest first; `before` is an id to continue from. */
+    /** Newest arrival first; `before` is an id to continue from. */
     list(f: JournalFilter, take: number, companyId?: string, before?: number): JournalView[] {
-      const out: JournalView[] = []
+      const found: number[] = []
+      // Once `take` are found, the records of at most maxLag more slots may have arrived later.
+      let more = -1
       for (const slot of ring.newestFirst()) {
-        if (out.length >= take) break
+        if (more === 0) break
+        if (more > 0) more--
         if (before !== undefined && ids[slot]! >= before) continue
-        if (matches(slot, f, companyId)) out.push(view(slot, ring.fields(slot)))
+        if (matches(slot, f, companyId) && found.push(slot) === take && more < 0) more = maxLag
       }
-      return out
+      found.sort((a, b) => ids[b]! - ids[a]!)
+      return found.slice(0, take).map((slot) => view(slot, ring.fields(slot)))
     },
     count(f: JournalFilter, companyId?: string): number {
       let n = 0
@@ -157,7 +182,10 @@ export function createRequestJournal(secrets: string[], limit = JOURNAL_LIMIT, b
       return n
     },
     clear(companyId?: string): void {
-      if (companyId === undefined) return ring.clear()
+      if (companyId === undefined) {
+        maxLag = 0
+        return ring.clear()
+      }
       for (const slot of ring.newestFirst()) if (ring.fields(slot)[F.companyId] === companyId) ring.drop(slot)
     },
   }

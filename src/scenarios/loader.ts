@@ -70,7 +70,8 @@ export function parseScenarioText(text: string, source: string): Scenario {
   return validateScenario(doc.toJS({ maxAliasCount: 100 }), source, lineOf)
 }
 
-function scenarioFile(dir: string, name: string): string | undefined {
+/** The file of scenario `name` in `dir`, if there is one. */
+export function scenarioFile(dir: string, name: string): string | undefined {
   if (!NAME.test(name)) return undefined
   const files = new Set(readdirSync(dir))
   const ext = EXTENSIONS.find((e) => files.has(name + e))

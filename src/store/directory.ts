@@ -1,6 +1,6 @@
-// Read-only listings of tenants for people (the dashboard's overview): companies, a page at a
-// time, with their users, balances, Providers, permissions and credential ids. Secrets are
-// stored hashed, so none.
+// Read-only listings for people (the dashboard): companies, a page at a time, with their users,
+// balances, Providers, permissions and credential ids (secrets are stored hashed, so none), and
+// the inactive keys of the key directory.
 import type { Db } from './db.js'
 
 export interface DirectoryCredential {
@@ -61,7 +61,12 @@ export function directoryStore(db: Db) {
     WHERE c.user_id IN (SELECT value FROM json_each(@users))
     ORDER BY c.created_at, c.client_id`)
   const idsStmt = db.prepare('SELECT id FROM companies ORDER BY created_at, id LIMIT ?').pluck()
+  const inactiveKeysStmt = db.prepare('SELECT key, type FROM pix_keys WHERE active = 0 ORDER BY key LIMIT ?')
   return {
+    /** Keys of the key directory that transfers fail on (inactive), at most `limit`. */
+    inactiveKeys(limit = 20): { key: string; type: string }[] {
+      return inactiveKeysStmt.all(limit) as { key: string; type: string }[]
+    },
     /** A page of companies (all, or one), oldest first: `after` is the `next` of the page before. */
     companies(companyId: string | null, { after = null, limit = DIRECTORY_PAGE }: { after?: string | null; limit?: number } = {}): DirectoryPage {
       const rows = companiesStmt.all({ company: companyId, after, limit: limit + 1 }) as { id: string; name: string; api_active: number }[]

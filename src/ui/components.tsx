@@ -1,5 +1,6 @@
 // Small pieces every page uses: ids with copy buttons, status badges, money, times, forms.
 import type { Child } from 'hono/jsx'
+import type { Store } from '../store/index.js'
 import { brl, localTime } from './format.js'
 import { UI_BASE } from './session.js'
 
@@ -148,6 +149,23 @@ export const Filters = ({ path, children }: { path: string; children?: Child }) 
     </form>
   </Card>
 )
+
+/** Companies a filter offers as a list; past that many, their id is typed (a list of thousands helps no one). */
+const COMPANY_CHOICES = 100
+
+/** For the admin, a list's filter by company: a choice while they are few, else the id typed. */
+export function CompanyFilter({ store, admin, selected }: { store: Store; admin: boolean; selected: string | undefined }) {
+  if (!admin) return null
+  const ids = store.directory.companyIds(COMPANY_CHOICES + 1)
+  return ids.length > COMPANY_CHOICES ? (
+    <label>
+      Company (id)
+      <input name="company_id" value={selected ?? ''} maxlength={200} placeholder="any" />
+    </label>
+  ) : (
+    <Select label="Company" name="company_id" options={[['', 'any'], ...ids]} selected={selected} />
+  )
+}
 
 /** For the admin, the company an outcome or fault is for (blank: every company); companies get their own. */
 export const ForCompany = ({ admin }: { admin: boolean }) =>

@@ -2,6 +2,7 @@
 // message of the last action; then the page.
 import { raw } from 'hono/html'
 import type { Child } from 'hono/jsx'
+import { FAVICON_PATH } from '../http/favicon.js'
 import { CopyButton, Time } from './components.js'
 import type { View } from './view.js'
 import { UI_BASE } from './session.js'
@@ -26,6 +27,7 @@ export function Document({ title, children, stream }: { title: string; children:
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="color-scheme" content="light dark" />
         <title>{`${title} · pix-sandbox`}</title>
+        <link rel="icon" type="image/svg+xml" href={FAVICON_PATH} />
         <link rel="stylesheet" href={`${UI_BASE}/assets/ui.css`} />
         <script src={`${UI_BASE}/assets/ui.js`} defer></script>
       </head>

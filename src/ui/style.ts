@@ -35,7 +35,9 @@ dl.facts dt { color: var(--muted); } dl.facts dd { margin: 0; min-width: 0; over
 .badge.ok { color: var(--ok); background: var(--ok-bg); } .badge.warn { color: var(--warn); background: var(--warn-bg); }
 .badge.bad { color: var(--bad); background: var(--bad-bg); } .badge.info { color: var(--info); background: var(--info-bg); }
 .badge.muted { color: var(--muted); }
-.id { display: inline-flex; align-items: center; gap: 4px; max-width: 100%; }
+.id { display: inline-flex; flex-wrap: wrap; align-items: center; gap: 4px; max-width: 100%; }
+code.wrap { overflow-wrap: anywhere; }
+@media (min-width: 701px) { table.events td.data { width: 55%; } }
 .id code { white-space: nowrap; }
 dl.facts .id code, .flash .id code { white-space: normal; overflow-wrap: anywhere; }
 button, .button { font: inherit; font-size: 14px; padding: 6px 12px; border-radius: 6px; border: 1px solid var(--line); background: var(--card); color: var(--fg); cursor: pointer; text-decoration: none; display: inline-block; }

@@ -1,4 +1,4 @@
-// The README's "Where the contract is silent" table, the rows no other test pins down: each
+// docs/CONTRACT.md's "Where the contract is silent" table, the rows no other test pins down: each
 // test fails when the sandbox's choice changes.
 import http from 'node:http'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'

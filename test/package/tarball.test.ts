@@ -1,6 +1,7 @@
 // The package as a user gets it: `npm pack`, then `npm install ./pix-sandbox-<v>.tgz` into a copy
 // of examples/vitest (the recipe users copy: its only other dependencies are vitest, at this
-// repository's version, standardwebhooks and @types/node), and there: the example's own tests,
+// repository's version, standardwebhooks and @types/node), and there: the example's own tests
+// and the README's test file,
 // the CLI, an embedded sandbox (`import { startSandbox } from 'pix-sandbox'`) that exits by itself
 // after close(), and the published types. Only the tarball and the registry (through the npm
 // cache) are used: nothing of this repository's node_modules or sources, but its TypeScript.
@@ -11,6 +12,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify, stripVTControlCharacters } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { readmeTestFile } from '../readme/readme.js'
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 const version = (manifest: string): string => JSON.parse(readFileSync(join(ROOT, manifest), 'utf8')).version
@@ -70,13 +72,14 @@ describe('the packed tarball, installed into a copy of examples/vitest', () => {
     for (const f of ['src', 'test', 'bench']) expect(() => statSync(join(app, 'node_modules/pix-sandbox', f))).toThrow()
   })
 
-  it('runs the examples/vitest recipe: its tests pass, and it typechecks against the published types', async () => {
+  it("runs the examples/vitest recipe and the README's test file: their tests pass, and they typecheck against the published types", async () => {
+    writeFileSync(join(app, 'readme.test.ts'), readmeTestFile().code)
     const [tests, tsc] = await Promise.all([
       exec(join(app, 'node_modules/.bin/vitest'), ['run'], app, 120_000),
       exec(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], app),
     ])
     expect(tests.code, tests.stdout + tests.stderr).toBe(0)
-    expect(stripVTControlCharacters(tests.stdout)).toMatch(/Tests +3 passed \(3\)/)
+    expect(stripVTControlCharacters(tests.stdout)).toMatch(/Test Files +2 passed \(2\)\n +Tests +4 passed \(4\)/)
     expect(tsc.stdout + tsc.stderr).toBe('')
     expect(tsc.code).toBe(0)
   }, 150_000)

