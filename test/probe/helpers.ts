@@ -28,7 +28,8 @@ export async function startRealService(
 ): Promise<RunningSandbox> {
   const dir = tempDir()
   let text = readFileSync(join(SCENARIOS_DIR, 'default.yaml'), 'utf8')
-  for (const [k, v] of Object.entries(settings)) text = text.replace(new RegExp(`^  ${k}: .*$`, 'm'), `  ${k}: ${v}`)
+  // default.yaml sets no setting (each keeps its default): the planted ones are the file's settings.
+  if (Object.keys(settings).length) text += `\nsettings:\n${Object.entries(settings).map(([k, v]) => `  ${k}: ${JSON.stringify(v)}`).join('\n')}\n`
   for (const [from, to] of opts.replace ?? []) text = text.split(from).join(to)
   writeFileSync(join(dir, 'planted.yaml'), text)
   // A real clock: the probe reads expiration_date against the Date header.
