@@ -286,10 +286,7 @@ export interface paths {
       requestBody?: {
         content: {
           "application/json": {
-            /**
-             * @description The scenario to load (default: the one the server started with).
-             * @example default
-             */
+            /** @description The scenario to load (default: the one the server started with). */
             scenario?: string;
           };
         };
@@ -384,10 +381,7 @@ export interface paths {
       requestBody: {
         content: {
           "application/json": {
-            /**
-             * @description A scenario of the scenarios folder.
-             * @example many-users
-             */
+            /** @description A scenario of the scenarios folder. */
             name?: string;
             /** @description A scenario document inline (the same shape as a file). */
             document?: {
@@ -707,10 +701,7 @@ export interface paths {
       requestBody: {
         content: {
           "application/json": {
-            /**
-             * @description The new balance in cents (an adjustment entry makes up the difference).
-             * @example 100000
-             */
+            /** @description The new balance in cents (an adjustment entry makes up the difference). */
             amount: number;
           };
         };
@@ -1645,10 +1636,7 @@ export interface paths {
       requestBody: {
         content: {
           "application/json": {
-            /**
-             * @description How far to move virtual time, in seconds.
-             * @example 3600
-             */
+            /** @description How far to move virtual time, in seconds. */
             seconds: number;
           };
         };
@@ -2567,6 +2555,17 @@ export interface components {
           charge: components["schemas"]["ChargeRecord"];
         }[];
     };
+    /**
+     * @example {
+     *   "pix": [
+     *     {
+     *       "endToEndId": "E12345678202603011200abcdefghijk",
+     *       "txid": "08DraXjZWRfdSzhq6OtDOFgKyEVJuubL",
+     *       "valor": "10.00"
+     *     }
+     *   ]
+     * }
+     */
     PixNotification: {
       /** @description The PIX received, at most 1,000. */
       pix: {

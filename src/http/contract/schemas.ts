@@ -55,7 +55,7 @@ export const ChargeRequest = z
       ctx.addIssue({ code: 'custom', path: ['payload'], message, params: valueError(message) })
     }
   })
-  .openapi('ChargeRequest')
+  .openapi('ChargeRequest', { example: { amount: 1000, description: 'Pedido 1234' } })
 
 export const ChargeResponse = z
   .object({
@@ -65,7 +65,16 @@ export const ChargeResponse = z
     qr_code_name: z.string(),
     expiration_date: z.string().openapi({ example: '2026-03-01T10:30:45', description: 'YYYY-MM-DDTHH:MM:SS, local time.' }),
   })
-  .openapi('ChargeResponse')
+  .openapi('ChargeResponse', {
+    example: {
+      status: 'pending',
+      transaction_id: '08DraXjZWRfdSzhq6OtDOFgKyEVJuubL',
+      qr_code:
+        '00020101021226720014br.gov.bcb.pix2550localhost:8080/pix/qr/v2/0hogubhtrv35pqzmyk856pf54520400005303986540510.005802BR5917Loja Exemplo Ltda6009Sao Paulo62070503***63044821',
+      qr_code_name: 'Loja Exemplo Ltda #1',
+      expiration_date: '2026-11-24T16:42:06',
+    },
+  })
 
 export const TransferRequest = z
   .object({
@@ -78,7 +87,7 @@ export const TransferRequest = z
     const problem = pixKeyProblem(body.pix_type, body.pix_key)
     if (problem) ctx.addIssue({ code: 'custom', path: ['pix_key'], message: problem, params: valueError(`pix_key ${problem}`) })
   })
-  .openapi('TransferRequest')
+  .openapi('TransferRequest', { example: { amount: 2500, pix_key: 'maria@example.com', pix_type: 'EMAIL', description: 'Pagamento fornecedor' } })
 
 export const TransferResponse = z
   .object({
@@ -86,7 +95,7 @@ export const TransferResponse = z
     transaction_id: z.string().openapi({ example: 'E00000000202603011230aB3dE5fG7hJ' }),
     message: z.string(),
   })
-  .openapi('TransferResponse')
+  .openapi('TransferResponse', { example: { status: 'success', transaction_id: 'E000000002026112418420QbFfHoZSZO', message: 'Transfer completed' } })
 
 export const CompanyResponse = z
   .object({
@@ -94,9 +103,9 @@ export const CompanyResponse = z
     created_at: z.string().openapi({ example: '2026-03-01T12:30:45.123456Z' }),
     updated_at: z.string().openapi({ example: '2026-03-01T12:30:45.123456Z' }),
   })
-  .openapi('Company')
+  .openapi('Company', { example: { api_active: true, created_at: '2026-03-01T12:30:45.123456Z', updated_at: '2026-03-01T12:30:45.123456Z' } })
 
-export const ErrorResponse = z.object({ detail: z.string() }).openapi('Error')
+export const ErrorResponse = z.object({ detail: z.string() }).openapi('Error', { example: { detail: 'Not authenticated' } })
 
 export const ValidationError = z
   .object({
@@ -113,4 +122,4 @@ export const ValidationError = z
       ),
     ]),
   })
-  .openapi('ValidationError')
+  .openapi('ValidationError', { example: { detail: 'amount: must be an integer greater than 0' } })

@@ -48,7 +48,7 @@ export function mountCharges(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
       path: '/charges/{transaction_id}/pay',
       summary: 'Confirm the payment of a pending charge',
       description: 'Goes through the provider-webhook path: `paid`, balance credited. 409 unless pending.',
-      request: { params, body: { required: false, content: { 'application/json': { schema: z.object({ payer: Payer.optional().openapi({ description: 'Who pays (default: a generated payer).' }) }).strict() } } } },
+      request: { params, body: { required: false, content: { 'application/json': { schema: z.object({ payer: Payer.optional().openapi({ description: 'Who pays (default: a generated payer).' }) }).strict().openapi({ example: { payer: { name: 'Maria Souza', document: '52998224725' } } }) } } } },
       responses: one,
     }),
     'scoped',

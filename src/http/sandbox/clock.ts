@@ -48,8 +48,9 @@ export function mountClock(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
           content: {
             'application/json': {
               schema: z
-                .object({ seconds: z.number().positive().max(10 * 365 * 86400).openapi({ description: 'How far to move virtual time, in seconds.', example: 3600 }) })
-                .strict(),
+                .object({ seconds: z.number().positive().max(10 * 365 * 86400).openapi({ description: 'How far to move virtual time, in seconds.' }) })
+                .strict()
+                .openapi({ example: { seconds: 3600 } }),
             },
           },
         },

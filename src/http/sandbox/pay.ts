@@ -31,7 +31,7 @@ const Notification = z
       .max(1000)
       .openapi({ description: 'The PIX received, at most 1,000.' }),
   })
-  .openapi('PixNotification')
+  .openapi('PixNotification', { example: { pix: [{ endToEndId: 'E12345678202603011200abcdefghijk', txid: '08DraXjZWRfdSzhq6OtDOFgKyEVJuubL', valor: '10.00' }] } })
 
 export function mountPay(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
   const ctx = deps.sandbox
@@ -58,7 +58,13 @@ export function mountPay(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
                   transaction_id: z.string().max(64).optional().openapi({ description: 'Admin token: which charge, when pending charges of several companies carry the code.' }),
                   payer: Payer.optional().openapi({ description: 'Who pays (default: a generated payer).' }),
                 })
-                .strict(),
+                .strict()
+                .openapi({
+                  example: {
+                    qr_code:
+                      '00020101021226720014br.gov.bcb.pix2550localhost:8080/pix/qr/v2/0hogubhtrv35pqzmyk856pf54520400005303986540510.005802BR5917Loja Exemplo Ltda6009Sao Paulo62070503***63044821',
+                  },
+                }),
             },
           },
         },

@@ -46,7 +46,7 @@ export function mountScenarios(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
       path: '/reset',
       summary: 'Wipe all state and load a scenario',
       description: 'State, clock, journal, outcomes, faults and webhooks return to a fresh start. Default: the scenario the server started with.',
-      request: { body: { required: false, content: { 'application/json': { schema: z.object({ scenario: z.string().min(1).max(200).optional().openapi({ description: 'The scenario to load (default: the one the server started with).', example: 'default' }) }).strict() } } } },
+      request: { body: { required: false, content: { 'application/json': { schema: z.object({ scenario: z.string().min(1).max(200).optional().openapi({ description: 'The scenario to load (default: the one the server started with).' }) }).strict().openapi({ example: { scenario: 'default' } }) } } } },
       responses: { 200: { description: 'Reset.', content: { 'application/json': { schema: Applied } } } },
     }),
     'admin',
@@ -87,11 +87,12 @@ export function mountScenarios(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
             'application/json': {
               schema: z
                 .object({
-                  name: z.string().min(1).max(200).optional().openapi({ description: 'A scenario of the scenarios folder.', example: 'many-users' }),
+                  name: z.string().min(1).max(200).optional().openapi({ description: 'A scenario of the scenarios folder.' }),
                   document: z.record(z.string(), z.unknown()).optional().openapi({ description: 'A scenario document inline (the same shape as a file).' }),
                 })
                 .strict()
-                .refine((b) => (b.name === undefined) !== (b.document === undefined), { error: 'give exactly one of name or document', path: ['name'] }),
+                .refine((b) => (b.name === undefined) !== (b.document === undefined), { error: 'give exactly one of name or document', path: ['name'] })
+                .openapi({ example: { name: 'many-users' } }),
             },
           },
         },

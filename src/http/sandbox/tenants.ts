@@ -146,7 +146,7 @@ export function mountTenants(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
       method: 'put',
       path: '/users/{user_id}/balance',
       summary: 'Set a user\'s balance (an adjustment entry)',
-      request: { params: userParams, body: { required: true, content: { 'application/json': { schema: z.object({ amount: z.int().min(0).max(999_999_999_999).openapi({ description: 'The new balance in cents (an adjustment entry makes up the difference).', example: 100000 }) }).strict() } } } },
+      request: { params: userParams, body: { required: true, content: { 'application/json': { schema: z.object({ amount: z.int().min(0).max(999_999_999_999).openapi({ description: 'The new balance in cents (an adjustment entry makes up the difference).' }) }).strict().openapi({ example: { amount: 100000 } }) } } } },
       responses: { 200: { description: 'The balance.', content: { 'application/json': { schema: BalanceRecord } } } },
     }),
     'scoped',
