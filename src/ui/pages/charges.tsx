@@ -4,13 +4,12 @@
 import { raw } from 'hono/html'
 import QRCode from 'qrcode'
 import { isoMicros } from '../../domain/time.js'
-import { query } from '../control.js'
 import { Action, Badge, Card, CompanyFilter, CopyButton, Empty, Filters, Id, Money, Pager, Select, Table, Time } from '../components.js'
 import { filters } from '../fields.js'
 import { isoToMicros } from '../format.js'
 import type { Ui } from '../router.js'
 import { UI_BASE } from '../session.js'
-import { read, type View } from '../view.js'
+import { read, type Answer, type View } from '../view.js'
 
 const STATUSES = ['pending', 'paid', 'cancelled']
 const PAGE = 25
@@ -40,7 +39,7 @@ export function mountCharges(ui: Ui): void {
 
   ui.page('/charges', '/charges', async (view, c) => {
     const { status, company_id: company, cursor } = filters(c, 'status', 'company_id', 'cursor')
-    const page = await read(view, `/charges${query({ status, company_id: company, cursor, limit: PAGE })}`)
+    const page = await read(view, '/charges', { query: { status: status as Answer<'/charges'>['data'][number]['status'] | undefined, company_id: company, cursor, limit: PAGE } })
     return {
       title: 'Charges',
       body: (
@@ -54,7 +53,7 @@ export function mountCharges(ui: Ui): void {
               <Empty text={cursor ? 'No older charges.' : 'No charges yet: create one with'} command={cursor ? undefined : curl(view)} />
             ) : (
               <Table head={['Charge (transaction_id)', ['Amount', 'num'], 'Status', ...(view.scope.admin ? [['Company', 'hide-narrow'] as [string, string]] : []), ['Created', 'hide-narrow']]}>
-                    {page.data.map((ch: any) => (
+                    {page.data.map((ch) => (
                       <tr data-id={ch.transaction_id}>
                         <td>
                           <Id value={ch.transaction_id} href={chargeHref(ch.transaction_id)} />
@@ -82,7 +81,7 @@ export function mountCharges(ui: Ui): void {
   })
 
   ui.page('/charges/:id', '/charges', async (view, c) => {
-    const ch = await read(view, `/charges/${encodeURIComponent(c.req.param('id') ?? '')}`)
+    const ch = await read(view, '/charges/{transaction_id}', { path: { transaction_id: c.req.param('id') ?? '' } })
     const svg = await QRCode.toString(ch.qr_code, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 })
     const events = store.events.about(ch.company_id, ch.transaction_id)
     const here = chargeHref(ch.transaction_id)

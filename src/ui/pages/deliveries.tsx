@@ -2,7 +2,7 @@
 // headers it sent, the body sent, and Retry. Re-rendered live when the worker records an attempt
 // (topic delivery), so nothing polls.
 import { Action, Badge, Card, Cell, Id, Json, Pager, Table, Time } from '../components.js'
-import type { View } from '../view.js'
+import type { Answer, View } from '../view.js'
 
 interface Attempt {
   at: string
@@ -32,13 +32,13 @@ const AttemptRow = ({ a, openKey }: { a: Attempt; openKey: string }) => (
   </details>
 )
 
-export const DeliveriesCard = ({ view, deliveries, cursor }: { view: View; deliveries: { data: any[]; next_cursor: string | null }; cursor?: string }) => (
+export const DeliveriesCard = ({ view, deliveries, cursor }: { view: View; deliveries: Answer<'/webhooks/deliveries'>; cursor?: string }) => (
   <Card title="Deliveries" id="deliveries" live="event delivery webhook">
     {deliveries.data.length === 0 ? (
       <p class="muted">No deliveries yet: they appear when a subscribed event happens (pay a charge), or with Send test.</p>
     ) : (
       <Table class="stacked" head={['Delivery', 'Event', 'Status', 'Attempts (open one for its headers)', '']}>
-        {deliveries.data.map((d: any) => (
+        {deliveries.data.map((d) => (
           <tr data-id={d.id}>
             <Cell label="Delivery">
               <Id value={d.id} />

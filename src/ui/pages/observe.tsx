@@ -15,7 +15,7 @@ export function mountObserve(ui: Ui): void {
 
   ui.page('/requests', '/requests', async (view, c) => {
     const { path, status, cursor } = filters(c, 'path', 'status', 'cursor')
-    const page = await read(view, `/requests${query({ path, status, cursor, limit: 25 })}`)
+    const page = await read(view, '/requests', { query: { path, status: status === undefined ? undefined : Number(status), cursor, limit: 25 } })
     return {
       title: 'Requests',
       body: (
@@ -35,7 +35,7 @@ export function mountObserve(ui: Ui): void {
               <Empty text="No requests yet: they appear here as your application calls the sandbox, e.g." command={`curl -s -u sandbox-client:sandbox-secret ${view.publicUrl}/api/v1/user/company`} />
             ) : (
               <Table class="stacked" head={['When', 'Request', 'Status', ['ms', 'num'], 'Company']}>
-                {page.data.map((r: any) => (
+                {page.data.map((r) => (
                   <tr data-id={String(r.id)}>
                     <Cell label="When">
                       <Time iso={r.at} tz={view.tz} />
@@ -78,7 +78,7 @@ export function mountObserve(ui: Ui): void {
     const { type, cursor: asked } = filters(c, 'type', 'cursor')
     // The log reads oldest first; the default view starts near its end, shown newest first.
     const cursor = asked ?? encodeCursor(Math.max(0, store.events.lastSeq() - LATEST_EVENTS))
-    const page = await read(view, `/events${query({ type, cursor, limit: LATEST_EVENTS })}`)
+    const page = await read(view, '/events', { query: { type, cursor, limit: LATEST_EVENTS } })
     return {
       title: 'Events',
       body: (
@@ -94,7 +94,7 @@ export function mountObserve(ui: Ui): void {
               <p class="muted">No recent events. Events are written as charges, transfers and balances change.</p>
             ) : (
               <Table class="stacked events" head={['At (virtual)', 'Type', 'Data', 'Event id']}>
-                {[...page.data].reverse().map((e: any) => (
+                {[...page.data].reverse().map((e) => (
                   <tr data-id={e.id}>
                     <Cell label="At">
                       <Time iso={e.at} tz={view.tz} />
@@ -130,7 +130,7 @@ export function mountObserve(ui: Ui): void {
   })
 
   ui.page('/faults', '/faults', async (view) => {
-    const faults = await read(view, '/faults?limit=100')
+    const faults = await read(view, '/faults', { query: { limit: 100 } })
     return {
       title: 'Faults',
       body: (
@@ -141,7 +141,7 @@ export function mountObserve(ui: Ui): void {
             ) : (
               <div class="scroll">
                 <Table head={['Operation', 'Status', ['Delay', 'num'], 'Calls left', 'Company', 'Since']}>
-                    {faults.data.map((f: any) => (
+                    {faults.data.map((f) => (
                       <tr>
                         <td>{f.operation}</td>
                         <td>{f.status ? <Badge value={String(f.status)} /> : '—'}</td>

@@ -78,7 +78,7 @@ const matching = (m: { pix_key?: string; pix_type?: string; amount?: number }) =
   'any transfer'
 
 export async function Outcomes({ view }: { view: View }) {
-  const queued = await read(view, '/outcomes?limit=100')
+  const queued = await read(view, '/outcomes', { query: { limit: 100 } })
   return (
     <Card title="Next outcomes" id="outcomes" live="outcome transfer">
       <div class="stack">
@@ -87,7 +87,7 @@ export async function Outcomes({ view }: { view: View }) {
         ) : (
           <>
             <Table class="stacked" head={['Next transfer', 'Matching', ['Times left', 'num'], ...(view.scope.admin ? ['Company'] : [])]}>
-              {queued.data.map((o: any) => (
+              {queued.data.map((o) => (
                 <tr data-id={String(o.id)}>
                   <Cell label="Next transfer">
                     <Badge value={o.status} /> {o.message ?? ''}

@@ -1,12 +1,11 @@
 // Transfers: the list, a transfer's page with its ledger entries and Settle buttons while it is
 // pending; with the queue of next outcomes and the magic values (outcomes.tsx).
 import { isoMicros } from '../../domain/time.js'
-import { query } from '../control.js'
 import { Action, Badge, Card, CompanyFilter, Empty, Filters, Id, Money, Pager, Select, Table, Time } from '../components.js'
 import { filters, textField as text } from '../fields.js'
 import type { Form, Ui } from '../router.js'
 import { UI_BASE } from '../session.js'
-import { read } from '../view.js'
+import { read, type Answer } from '../view.js'
 import { CheatSheet, mountOutcomes, Outcomes, TRANSFER_STATUSES } from './outcomes.js'
 
 const PAGE = 25
@@ -18,7 +17,7 @@ export function mountTransfers(ui: Ui): void {
 
   ui.page('/transfers', '/transfers', async (view, c) => {
     const { status, company_id: company, cursor } = filters(c, 'status', 'company_id', 'cursor')
-    const page = await read(view, `/transfers${query({ status, company_id: company, cursor, limit: PAGE })}`)
+    const page = await read(view, '/transfers', { query: { status: status as Answer<'/transfers'>['data'][number]['status'] | undefined, company_id: company, cursor, limit: PAGE } })
     const curl = `curl -s -u sandbox-client:sandbox-secret -H 'content-type: application/json' -d '{"amount": 2500, "pix_key": "pending@pix.example", "pix_type": "EMAIL"}' ${view.publicUrl}/api/v1/hub/transactions/out`
     return {
       title: 'Transfers',
@@ -34,7 +33,7 @@ export function mountTransfers(ui: Ui): void {
             ) : (
               <div class="scroll">
                 <Table head={['Transfer (transaction_id)', ['Amount', 'num'], 'Status', ['Key', 'hide-narrow'], ['Created', 'hide-narrow']]}>
-                    {page.data.map((t: any) => (
+                    {page.data.map((t) => (
                       <tr data-id={t.transaction_id}>
                         <td>
                           <Id value={t.transaction_id} href={transferHref(t.transaction_id)} />
@@ -66,7 +65,7 @@ export function mountTransfers(ui: Ui): void {
   })
 
   ui.page('/transfers/:id', '/transfers', async (view, c) => {
-    const t = await read(view, `/transfers/${encodeURIComponent(c.req.param('id') ?? '')}`)
+    const t = await read(view, '/transfers/{transaction_id}', { path: { transaction_id: c.req.param('id') ?? '' } })
     const entries = store.events.about(t.company_id, t.transaction_id).filter((e) => e.type === 'balance.changed')
     const here = transferHref(t.transaction_id)
     return {

@@ -1,6 +1,5 @@
 // Webhooks: subscriptions (create, reveal the secret, delete, chaos, send a test) and the
 // deliveries with every attempt and the exact body and headers sent, with Retry (deliveries.tsx).
-import { query } from '../control.js'
 import { filters, numberField as prob } from '../fields.js'
 import { Action, Badge, Card, CopyButton, Empty, Id, Select } from '../components.js'
 import type { Form, Ui } from '../router.js'
@@ -13,7 +12,7 @@ const EVENTS = ['charge.paid', 'charge.cancelled', 'transfer.succeeded', 'transf
 export function mountWebhooks(ui: Ui): void {
   ui.page('/webhooks', '/webhooks', async (view, c) => {
     const { cursor } = filters(c, 'cursor')
-    const [subs, deliveries] = await Promise.all([read(view, '/webhooks?limit=100'), read(view, `/webhooks/deliveries${query({ cursor, limit: 25 })}`)])
+    const [subs, deliveries] = await Promise.all([read(view, '/webhooks', { query: { limit: 100 } }), read(view, '/webhooks/deliveries', { query: { cursor, limit: 25 } })])
     return {
       title: 'Webhooks',
       body: (
@@ -22,7 +21,7 @@ export function mountWebhooks(ui: Ui): void {
             {subs.data.length === 0 ? (
               <Empty text="No subscriptions yet: add one below, or with" command={`curl -s -H "Authorization: Bearer $SANDBOX_ADMIN_TOKEN" -H 'content-type: application/json' -d '{"url": "http://127.0.0.1:3000/webhooks"}' ${view.publicUrl}/_sandbox/webhooks`} />
             ) : (
-              subs.data.map((w: any) => (
+              subs.data.map((w) => (
                 <div class="card" data-id={w.id}>
                   <dl class="facts">
                     <dt>Id</dt>
