@@ -57,6 +57,10 @@ export const ChargeRequest = z
   })
   .openapi('ChargeRequest', { example: { amount: 1000, description: 'Pedido 1234' } })
 
+/** A code the sandbox made (the default scenario's first charge, at localhost:8080): the documents' example. */
+export const EXAMPLE_QR_CODE =
+  '00020101021226720014br.gov.bcb.pix2550localhost:8080/pix/qr/v2/0hogubhtrv35pqzmyk856pf54520400005303986540510.005802BR5917Loja Exemplo Ltda6009Sao Paulo62070503***63044821'
+
 export const ChargeResponse = z
   .object({
     status: z.literal('pending'),
@@ -69,8 +73,7 @@ export const ChargeResponse = z
     example: {
       status: 'pending',
       transaction_id: '08DraXjZWRfdSzhq6OtDOFgKyEVJuubL',
-      qr_code:
-        '00020101021226720014br.gov.bcb.pix2550localhost:8080/pix/qr/v2/0hogubhtrv35pqzmyk856pf54520400005303986540510.005802BR5917Loja Exemplo Ltda6009Sao Paulo62070503***63044821',
+      qr_code: EXAMPLE_QR_CODE,
       qr_code_name: 'Loja Exemplo Ltda #1',
       expiration_date: '2026-11-24T16:42:06',
     },

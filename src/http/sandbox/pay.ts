@@ -1,5 +1,6 @@
 // Paying like a payer's bank: by copy-and-paste code, or by the Provider's BCB-shaped notification.
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi'
+import { EXAMPLE_QR_CODE } from '../contract/schemas.js'
 import { chargeForCode } from '../../operations/charge-for-code.js'
 import { payChargeAsBank, receivePix } from '../../operations/receive-pix.js'
 import type { AppEnv, HttpDeps } from '../env.js'
@@ -60,10 +61,7 @@ export function mountPay(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
                 })
                 .strict()
                 .openapi({
-                  example: {
-                    qr_code:
-                      '00020101021226720014br.gov.bcb.pix2550localhost:8080/pix/qr/v2/0hogubhtrv35pqzmyk856pf54520400005303986540510.005802BR5917Loja Exemplo Ltda6009Sao Paulo62070503***63044821',
-                  },
+                  example: { qr_code: EXAMPLE_QR_CODE },
                 }),
             },
           },
