@@ -22,6 +22,17 @@ print(sandbox.pid, flush=True)
 time.sleep(60)
 """
 
+FROM_A_THREAD = """
+import threading, time, pix_sandbox
+started = []
+worker = threading.Thread(target=lambda: started.append(pix_sandbox.start()))
+worker.start()
+worker.join()
+started.append(pix_sandbox.start())  # the main thread's: signal handlers can be set here
+print(started[0].pid, started[1].pid, flush=True)
+time.sleep(60)
+"""
+
 TEST_FILE = """
 import time
 
@@ -80,3 +91,18 @@ def test_a_pytest_run_that_is_interrupted_stops_its_sandbox(signum: int, tmp_pat
     (tmp_path / "test_wait.py").write_text(TEST_FILE)
     argv = [sys.executable, "-m", "pytest", "-q", "-s", "-p", "no:cacheprovider", "test_wait.py"]
     _interrupt(argv, tmp_path, signum)
+
+
+def test_sandboxes_started_from_another_thread_first_are_stopped_on_sigterm(tmp_path: Path) -> None:
+    proc = subprocess.Popen(
+        [sys.executable, "-c", FROM_A_THREAD], stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert proc.stdout is not None
+        pids = [int(p) for p in proc.stdout.readline().split()]
+        assert len(pids) == 2
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(timeout=20)
+    finally:
+        proc.kill()
+    assert [running(pid) for pid in pids] == [False, False]

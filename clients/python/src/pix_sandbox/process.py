@@ -123,18 +123,23 @@ class ServerProcess:
 
 _running: set[ServerProcess] = set()
 _lock = threading.Lock()
-_hooked = False
+_hooked = {"atexit": False, "signals": False}
 
 
 def _register(process: ServerProcess) -> None:
-    global _hooked
     with _lock:
         _running.add(process)
-        if _hooked:
-            return
-        _hooked = True
-    atexit.register(stop_all)
-    if threading.current_thread() is threading.main_thread():
+        hook_atexit = not _hooked["atexit"]
+        # Signal handlers can only be set from the main thread: a start() from another one
+        # leaves them to the next start() from the main thread.
+        hook_signals = (
+            not _hooked["signals"] and threading.current_thread() is threading.main_thread()
+        )
+        _hooked["atexit"] = True
+        _hooked["signals"] = _hooked["signals"] or hook_signals
+    if hook_atexit:
+        atexit.register(stop_all)
+    if hook_signals:
         for name in ("SIGTERM", "SIGHUP"):
             # Only where Python would die of it without atexit: the program's own handler stays.
             signum = getattr(signal, name, None)
