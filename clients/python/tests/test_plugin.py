@@ -91,6 +91,20 @@ def test_pix_sandbox_url_without_the_admin_token_says_so(
     )
 
 
+def test_without_a_cli_the_fixture_says_where_it_looked_without_a_traceback(
+    inner: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("PIX_SANDBOX_BIN", raising=False)
+    monkeypatch.setenv("PATH", str(inner.path))
+    inner.makepyfile(test_fixtures=FIXTURES)
+    result = inner.runpytest_subprocess()
+    result.assert_outcomes(errors=2)
+    result.stdout.fnmatch_lines(
+        ["*pix_sandbox fixture: no pix-sandbox command found*", "*pix-sandbox on PATH: not found*"]
+    )
+    assert "def find_cli" not in result.stdout.str()  # no traceback through the package
+
+
 def test_under_xdist_each_worker_has_its_own_sandbox_and_tenants(inner: pytest.Pytester) -> None:
     tests = "\n".join(
         f"def test_{i}(pix_sandbox, pix_tenant):\n"

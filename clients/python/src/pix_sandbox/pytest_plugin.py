@@ -14,6 +14,7 @@ from collections.abc import Iterator
 
 import pytest
 
+from .errors import CliNotFoundError, SandboxStartError
 from .sandbox import Sandbox, Tenant, TenantFactory, connect, start
 
 
@@ -22,7 +23,12 @@ def pix_sandbox() -> Iterator[Sandbox]:
     """One sandbox for the session (per xdist worker): connected, or started and stopped."""
     url = os.environ.get("PIX_SANDBOX_URL")
     if not url:
-        with start() as sandbox:
+        try:
+            started = start()
+        except (CliNotFoundError, SandboxStartError) as err:
+            # Its message says what to do; pytest's traceback through this package would not.
+            pytest.fail(f"pix_sandbox fixture: {err}", pytrace=False)
+        with started as sandbox:
             yield sandbox
         return
     token = os.environ.get("PIX_SANDBOX_ADMIN_TOKEN")
