@@ -23,11 +23,14 @@ def pix_sandbox() -> Iterator[Sandbox]:
     """One sandbox for the session (per xdist worker): connected, or started and stopped."""
     url = os.environ.get("PIX_SANDBOX_URL")
     if not url:
+        failure: str | None = None
         try:
             started = start()
         except (CliNotFoundError, SandboxStartError) as err:
-            # Its message says what to do; pytest's traceback through this package would not.
-            pytest.fail(f"pix_sandbox fixture: {err}", pytrace=False)
+            failure = f"pix_sandbox fixture: {err}"
+        if failure is not None:
+            # Its message says what to do: no traceback through this package, no chained copy.
+            pytest.fail(failure, pytrace=False)
         with started as sandbox:
             yield sandbox
         return
