@@ -5,6 +5,7 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { scenarioJsonSchema } from '../src/scenarios/json-schema.js'
 import { controlTypes } from './control-types.js'
+import { pythonTypes } from './python-types.js'
 
 export interface Generated {
   /** The file, relative to the project's root. */
@@ -24,6 +25,11 @@ export const GENERATED: Generated[] = [
     target: 'src/client/openapi.ts',
     source: "the control plane's /_sandbox/openapi.json (its routes' schemas)",
     generate: controlTypes,
+  },
+  {
+    target: 'clients/python/src/pix_sandbox/schemas.py',
+    source: "the control plane's /_sandbox/openapi.json (its routes' schemas)",
+    generate: pythonTypes,
   },
 ]
 

@@ -1,10 +1,10 @@
 // One version for everything released together: the npm package (package.json), the image (the
-// Dockerfile's org.opencontainers.image.version label), the Python package once it exists
+// Dockerfile's org.opencontainers.image.version label), the Python package
 // (clients/python/pyproject.toml) and a CHANGELOG.md section. The release workflow runs
 //   node scripts/release.mjs check <version>   exits 1, naming each that disagrees with the tag
 //   node scripts/release.mjs notes <version>   prints that version's CHANGELOG section
 // and test/release/version.test.ts checks that they agree on every commit.
-import { existsSync, readFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
@@ -12,15 +12,12 @@ const read = (file) => readFileSync(ROOT + file, 'utf8')
 
 /** The version each artifact declares, by the file that declares it. */
 export function declaredVersions() {
-  const found = {
+  return {
     'package.json': JSON.parse(read('package.json')).version,
     Dockerfile: /org\.opencontainers\.image\.version="([^"]+)"/.exec(read('Dockerfile'))?.[1] ?? null,
+    'clients/python/pyproject.toml': /^version\s*=\s*"([^"]+)"/m.exec(read('clients/python/pyproject.toml'))?.[1] ?? null,
     'CHANGELOG.md': changelogVersions()[0] ?? null,
   }
-  if (existsSync(ROOT + 'clients/python/pyproject.toml')) {
-    found['clients/python/pyproject.toml'] = /^version\s*=\s*"([^"]+)"/m.exec(read('clients/python/pyproject.toml'))?.[1] ?? null
-  }
-  return found
 }
 
 /** The released versions of the CHANGELOG, newest first (`## [0.1.0] - 2026-11-24`). */

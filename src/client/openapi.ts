@@ -2864,11 +2864,11 @@ export interface components {
       company_id?: string;
     };
     WebhookDelivery: {
-      /** @description The delivery's id (the `webhook-id` header of a standard delivery). */
+      /** @description The delivery's id (POST /webhooks/deliveries/{id}/retry). */
       id: string;
       /** @description The subscription it is for. */
       webhook_id: string;
-      /** @description The event it tells of (GET /events); webhook.test messages have their own. */
+      /** @description The event it tells of (GET /events), sent as the `webhook-id` header of a standard delivery: the same for every attempt and duplicate; webhook.test messages have their own. */
       event_id: string;
       /**
        * @description The event type, or webhook.test.

@@ -1,7 +1,8 @@
 // One version for everything released together: the npm package, the image's label, the Python
-// package once it exists, and the newest CHANGELOG section all say the same, so that a tag
-// releases one version everywhere (the release workflow refuses a tag they disagree with).
+// package and the newest CHANGELOG section all say the same, so that a tag releases one version
+// everywhere (the release workflow refuses a tag they disagree with).
 import { execFile } from 'node:child_process'
+import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { expect, it } from 'vitest'
@@ -15,9 +16,9 @@ const release = (...args: string[]) =>
     (e: { code: number; stdout: string; stderr: string }) => e,
   )
 
-it('package.json, the Dockerfile label and the CHANGELOG name one version', () => {
+it('package.json, the Dockerfile label, the Python package and the CHANGELOG name one version', () => {
   const versions = declaredVersions() as Record<string, string | null>
-  expect(Object.keys(versions)).toEqual(expect.arrayContaining(['package.json', 'Dockerfile', 'CHANGELOG.md']))
+  expect(Object.keys(versions).sort()).toEqual(['CHANGELOG.md', 'Dockerfile', 'clients/python/pyproject.toml', 'package.json'])
   expect(new Set(Object.values(versions)), JSON.stringify(versions)).toEqual(new Set([versions['package.json']]))
 })
 
@@ -37,6 +38,13 @@ it('the release script accepts the declared version and refuses another, naming 
   expect(refused.code).toBe(1)
   expect(refused.stderr).toContain(`package.json says ${version}, the tag 99.0.0`)
   expect(refused.stderr).toContain(`Dockerfile says ${version}`)
+  expect(refused.stderr).toContain(`clients/python/pyproject.toml says ${version}`)
   expect((await release('notes', version)).stdout).toContain('### Added')
   expect((await release('notes', '99.0.0')).code).toBe(1)
+})
+
+it('the Python package ships the project\'s license', () => {
+  const read = (file: string) => readFileSync(ROOT + file, 'utf8')
+  expect(read('clients/python/LICENSE')).toBe(read('LICENSE'))
+  expect(read('clients/python/pyproject.toml')).toMatch(/^license-files = \["LICENSE"\]$/m)
 })

@@ -36,7 +36,7 @@ describe('actionlint', () => {
 
 describe('ci.yml', () => {
   const ci = workflow('ci.yml')
-  it('runs .ci/run on every push and pull request, on Node 20 and 22, with a browser for the dashboard tests', () => {
+  it('runs .ci/run on every push and pull request, on Node 20 and 22, Python 3.10 and 3.13, with a browser for the dashboard tests', () => {
     expect(Object.keys(ci.on).sort()).toEqual(['pull_request', 'push', 'workflow_call'])
     expect(ci.on.push).toBeNull() // every branch
     const job = ci.jobs.test
@@ -44,6 +44,13 @@ describe('ci.yml', () => {
     expect(uses(job, 'actions/setup-node').with['node-version']).toBe('${{ matrix.node }}')
     expect(steps(job).some((s) => /CHROMIUM_PATH=/.test(s.run ?? ''))).toBe(true)
     expect(steps(job).at(-1).run).toBe('bash .ci/run')
+    // The Python package on its oldest supported version and a recent one.
+    expect(job.strategy.matrix.include).toEqual([
+      { node: 20, python: '3.10' },
+      { node: 22, python: '3.13' },
+    ])
+    expect(uses(job, 'actions/setup-python').with['python-version']).toBe('${{ matrix.python }}')
+    expect(read('.ci/run')).toContain('bash scripts/python-ci.sh')
     // .ci/run takes that browser rather than installing Debian's.
     expect(read('.ci/run')).toContain('if [ -z "${CHROMIUM_PATH:-}" ] && ! command -v chromium')
   })
@@ -76,9 +83,9 @@ describe('release.yml', () => {
     expect(jobs.image.permissions).toMatchObject({ packages: 'write', 'id-token': 'write', attestations: 'write' })
   })
 
-  it('publishes the Python package by trusted publishing only once clients/python exists', () => {
-    expect(jobs.python.if).toBe("needs.version.outputs.python == 'true'")
-    expect(steps(jobs.version).map((s) => s.run ?? '').join('\n')).toContain('[ -f clients/python/pyproject.toml ]')
+  it('builds the Python package from clients/python and publishes it to PyPI by trusted publishing', () => {
+    expect(jobs.python.if).toBeUndefined() // no longer waits for the package to exist
+    expect(steps(jobs.python).map((s) => s.run)).toContain('python -m build clients/python')
     expect(jobs.python.permissions['id-token']).toBe('write')
     const publish = uses(jobs.python, 'pypa/gh-action-pypi-publish')
     expect(publish.with).toEqual({ 'packages-dir': 'clients/python/dist' }) // no password: trusted publishing
@@ -88,17 +95,21 @@ describe('release.yml', () => {
     const runs = steps(jobs['github-release']).map((s) => s.run ?? '')
     expect(runs).toContain('node scripts/release.mjs notes "${{ needs.version.outputs.version }}" > release-notes.md')
     expect(runs.some((r) => r.includes('gh release create') && r.includes('--notes-file release-notes.md'))).toBe(true)
+    // Only once every package is out: a failed or skipped one stops the release.
+    expect(jobs['github-release'].needs).toEqual(['version', 'npm', 'image', 'python'])
+    expect(jobs['github-release'].if).toBeUndefined()
   })
 })
 
 describe('dependabot.yml', () => {
-  it('updates npm, the Dockerfile and the actions weekly, each from the top of the repository', () => {
+  it('updates npm, the Dockerfile, the actions and the Python package weekly, each from its folder', () => {
     const config = parse(read('.github/dependabot.yml'))
     expect(config.version).toBe(2)
     expect(config.updates.map((u: any) => [u['package-ecosystem'], u.directory, u.schedule.interval])).toEqual([
       ['npm', '/', 'weekly'],
       ['docker', '/', 'weekly'],
       ['github-actions', '/', 'weekly'],
+      ['pip', '/clients/python', 'weekly'],
     ])
   })
 })

@@ -24,9 +24,9 @@ export const AttemptRecord = z
 
 export const DeliveryRecord = z
   .object({
-    id: z.string().openapi({ description: 'The delivery\'s id (the `webhook-id` header of a standard delivery).' }),
+    id: z.string().openapi({ description: 'The delivery\'s id (POST /webhooks/deliveries/{id}/retry).' }),
     webhook_id: z.string().openapi({ description: 'The subscription it is for.' }),
-    event_id: z.string().openapi({ description: 'The event it tells of (GET /events); webhook.test messages have their own.' }),
+    event_id: z.string().openapi({ description: 'The event it tells of (GET /events), sent as the `webhook-id` header of a standard delivery: the same for every attempt and duplicate; webhook.test messages have their own.' }),
     event_type: z.string().openapi({ description: 'The event type, or webhook.test.', example: 'charge.paid' }),
     company_id: z.string().nullable().openapi({ description: 'The company the event concerns.' }),
     status: z.enum(['pending', 'delivered', 'failed']).openapi({ description: 'pending while attempts remain; delivered on a 2xx; failed when retries ran out or the subscription was disabled.' }),

@@ -1,0 +1,108 @@
+"""A sandbox never outlives the Python process that started it, however that process ends:
+a script or a pytest run, stopped by SIGINT (Ctrl-C), SIGTERM (a CI cancel), SIGHUP (a closed
+terminal) or SIGKILL (a CI timeout, the OOM killer). Checked by the server's pid."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from .support import group_running, running
+
+SCRIPT = """
+import sys, time, pix_sandbox
+sandbox = pix_sandbox.start()
+print(sandbox.pid, flush=True)
+time.sleep(60)
+"""
+
+FROM_A_THREAD = """
+import threading, time, pix_sandbox
+started = []
+worker = threading.Thread(target=lambda: started.append(pix_sandbox.start()))
+worker.start()
+worker.join()
+started.append(pix_sandbox.start())  # the main thread's: signal handlers can be set here
+print(started[0].pid, started[1].pid, flush=True)
+time.sleep(60)
+"""
+
+TEST_FILE = """
+import time
+
+def test_waits(pix_sandbox):
+    print(pix_sandbox.pid, flush=True)
+    time.sleep(60)
+"""
+
+
+def _server_of(proc: subprocess.Popen[str]) -> int:
+    assert proc.stdout is not None
+    for line in proc.stdout:
+        if line.strip().isdigit():
+            return int(line)
+    raise AssertionError(f"no pid printed; exit code {proc.wait()}")
+
+
+def _gone_within(pid: int, pgid: int, seconds: float) -> bool:
+    deadline = time.monotonic() + seconds
+    while running(pid) or group_running(pgid):
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
+    return True
+
+
+def _interrupt(argv: list[str], cwd: Path, signum: int) -> None:
+    proc = subprocess.Popen(argv, cwd=cwd, stdout=subprocess.PIPE, text=True)
+    try:
+        pid = _server_of(proc)
+        pgid = os.getpgid(pid)
+        proc.send_signal(signum)
+        proc.wait(timeout=20)
+    finally:
+        proc.kill()
+    if signum == signal.SIGKILL:
+        # No handler sees SIGKILL: the guard notices its pipe closing and stops the group.
+        assert _gone_within(pid, pgid, 5), f"server {pid} outlived a SIGKILLed parent"
+    else:
+        # Stopped by the dying process itself, before it exited.
+        assert not running(pid), f"server {pid} outlived its parent ({signal.Signals(signum).name})"
+        assert not group_running(pgid)
+
+
+def by_name(*signals: signal.Signals) -> pytest.MarkDecorator:
+    return pytest.mark.parametrize("signum", signals, ids=[s.name for s in signals])
+
+
+@by_name(signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGKILL)
+def test_a_script_that_is_stopped_stops_its_sandbox(signum: int, tmp_path: Path) -> None:
+    _interrupt([sys.executable, "-c", SCRIPT], tmp_path, signum)
+
+
+@by_name(signal.SIGINT, signal.SIGTERM, signal.SIGKILL)
+def test_a_pytest_run_that_is_interrupted_stops_its_sandbox(signum: int, tmp_path: Path) -> None:
+    (tmp_path / "test_wait.py").write_text(TEST_FILE)
+    argv = [sys.executable, "-m", "pytest", "-q", "-s", "-p", "no:cacheprovider", "test_wait.py"]
+    _interrupt(argv, tmp_path, signum)
+
+
+def test_sandboxes_started_from_another_thread_first_are_stopped_on_sigterm(tmp_path: Path) -> None:
+    proc = subprocess.Popen(
+        [sys.executable, "-c", FROM_A_THREAD], stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert proc.stdout is not None
+        pids = [int(p) for p in proc.stdout.readline().split()]
+        assert len(pids) == 2
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(timeout=20)
+    finally:
+        proc.kill()
+    assert [running(pid) for pid in pids] == [False, False]
