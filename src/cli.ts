@@ -4,7 +4,7 @@
 // the environment, and main.ts does the rest, banner included. Usage errors exit 2.
 import { readFileSync } from 'node:fs'
 import { Command, CommanderError } from 'commander'
-import { execCommand, readinessCommand } from './cli/commands.js'
+import { checkReceiverCommand, execCommand, readinessCommand } from './cli/commands.js'
 import { configFromFlags, UsageError, withServerFlags } from './cli/flags.js'
 import { probeCommand, runProbe } from './probe/index.js'
 import { ScenarioError, parseScenarioText } from './scenarios/loader.js'
@@ -73,6 +73,7 @@ function program(): Command {
   root.addCommand(probeCommand(async (o) => void (process.exitCode = await runProbe(o))).exitOverride())
   root.addCommand(execCommand(() => process.argv, finish))
   root.addCommand(readinessCommand(finish))
+  root.addCommand(checkReceiverCommand(finish))
   return root
 }
 

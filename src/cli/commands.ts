@@ -3,6 +3,7 @@
 import { Command, InvalidArgumentError, Option } from 'commander'
 import { SCENARIOS_DIR } from '../embedded.js'
 import { FAIL_ON, type FailOn } from '../readiness/gate.js'
+import { isValidSecret } from '../webhooks/sign.js'
 import { configFromFlags, UsageError, withServerFlags } from './flags.js'
 
 const percent = (v: string) => {
@@ -69,5 +70,26 @@ export function readinessCommand(done: (code: number) => void, env: NodeJS.Proce
       if (!/^https?:\/\//.test(opts.url as string)) throw new UsageError(`--url must be an http(s) URL, not ${JSON.stringify(opts.url)}`, 'readiness')
       const { runReadiness } = await import('./readiness.js')
       done(await runReadiness({ url: opts.url as string, adminToken, companyId: opts.companyId as string | undefined, json: opts.json as boolean, gate: { minCoverage: opts.minCoverage as number | undefined, failOn: opts.failOn as FailOn } }))
+    })
+}
+
+export function checkReceiverCommand(done: (code: number) => void, env: NodeJS.ProcessEnv = process.env): Command {
+  return new Command('check-receiver')
+    .description(
+      'check a Standard Webhooks receiver, without a sandbox: a correctly signed delivery and the same webhook-id again (2xx), a bad signature and a\n' +
+        'timestamp 10 minutes old (4xx), an unknown event type (2xx), each within 5 s; redirects are not followed. Exit 0 when all pass, 1 otherwise',
+    )
+    .argument('<url>', 'the receiver, e.g. http://127.0.0.1:3000/webhooks')
+    .option('--secret <whsec>', 'the secret it verifies with (default: PIX_SANDBOX_WEBHOOK_SECRET)')
+    .option('--json', 'print the result as JSON', false)
+    .exitOverride()
+    .showHelpAfterError('(run pix-sandbox check-receiver --help for usage)')
+    .action(async (url: string, opts: Record<string, unknown>) => {
+      const secret = (opts.secret as string | undefined) ?? env.PIX_SANDBOX_WEBHOOK_SECRET
+      if (!/^https?:\/\/[^/]/.test(url) || !URL.canParse(url)) throw new UsageError(`URL must be an http(s) URL, not ${JSON.stringify(url)}`, 'check-receiver')
+      if (!secret) throw new UsageError('check-receiver needs --secret whsec_... (the secret the receiver verifies with)', 'check-receiver')
+      if (!isValidSecret(secret)) throw new UsageError('--secret must be whsec_ followed by at least 16 bytes in base64', 'check-receiver')
+      const { runCheckReceiver } = await import('./check-receiver.js')
+      done(await runCheckReceiver({ url, secret, json: opts.json as boolean }))
     })
 }

@@ -2174,6 +2174,57 @@ export interface paths {
       };
     };
   };
+  "/webhooks/{webhook_id}/check": {
+    /**
+     * Check the receiver: does it verify signatures, refuse stale timestamps, take duplicates?
+     * @description Sends a fixed battery of test messages (`"test": true` in `data`) to the subscription's own URL, signed with its secret, and answers how the receiver took each: `valid` and `duplicate` (the same webhook-id again) want 2xx, `bad_signature` and `stale_timestamp` (10 minutes old) want 4xx, `unknown_type` wants 2xx; each within 5 s. Redirects are never followed; WEBHOOK_ALLOWED_HOSTS applies. Failures become readiness findings. Standard format only: a bcb subscription answers 422.
+     */
+    post: {
+      parameters: {
+        path: {
+          webhook_id: string;
+        };
+      };
+      responses: {
+        /** @description How the receiver answered each check. */
+        200: {
+          content: {
+            "application/json": components["schemas"]["ReceiverCheck"];
+          };
+        };
+        /** @description Missing or wrong credentials. */
+        401: {
+          content: {
+            "application/json": components["schemas"]["SandboxError"];
+          };
+        };
+        /** @description A global operation called with company credentials. */
+        403: {
+          content: {
+            "application/json": components["schemas"]["SandboxError"];
+          };
+        };
+        /** @description Unknown id, or an id of another company. */
+        404: {
+          content: {
+            "application/json": components["schemas"]["SandboxError"];
+          };
+        };
+        /** @description The state does not allow this transition. */
+        409: {
+          content: {
+            "application/json": components["schemas"]["SandboxError"];
+          };
+        };
+        /** @description A bad body or query. */
+        422: {
+          content: {
+            "application/json": components["schemas"]["SandboxError"];
+          };
+        };
+      };
+    };
+  };
   "/webhooks/{webhook_id}/chaos": {
     /**
      * Misbehave on purpose: drop, duplicate, bad signature, delay, reorder
@@ -2979,6 +3030,34 @@ export interface components {
       headers: {
         [key: string]: string;
       } | null;
+    };
+    ReceiverCheck: {
+      /** @description Every check passed. */
+      passed: boolean;
+      /** @description Each check, in the order above. */
+      checks: components["schemas"]["ReceiverCheckResult"][];
+    };
+    ReceiverCheckResult: {
+      /**
+       * @description valid (signed: 2xx), duplicate (the same webhook-id again: 2xx), bad_signature (4xx), stale_timestamp (signed 10 minutes ago: 4xx), unknown_type (an event type it does not know: 2xx).
+       * @enum {string}
+       */
+      id: "valid" | "duplicate" | "bad_signature" | "stale_timestamp" | "unknown_type";
+      /**
+       * @description The answer a safe receiver gives.
+       * @enum {string}
+       */
+      expected: "2xx" | "4xx";
+      /** @description The status it answered; null when it did not answer. */
+      status: number | null;
+      /** @description Milliseconds until the answer (or until the attempt gave up). */
+      ms: number;
+      /** @description It answered as expected, within 5 s, without a redirect. */
+      passed: boolean;
+      /** @description What to change; null when it passed. */
+      advice: string | null;
+      /** @description Why no fitting answer came: no connection, no answer within 5 s, a TLS error, a redirect (never followed), a host not allowed; null otherwise. */
+      error: string | null;
     };
     Readiness: {
       /**

@@ -11,6 +11,7 @@ import { ERRORS } from '../http/errors.js'
 import { hashSecret } from '../operations/authenticate.js'
 import type { Store } from '../store/index.js'
 import { isUnwritable } from '../store/write-health.js'
+import type { ReceiverCheck } from '../webhooks/check.js'
 import { lenientAmount } from './amount.js'
 import { createBook, NO_COMPANY, serialize, type Entry, type Example, type Report } from './book.js'
 import { B, F } from './catalog.js'
@@ -280,6 +281,29 @@ export function createReadiness(deps: ReadinessDeps) {
     }
   }
 
+  /** What the receiver check (F4) saw of a company's receiver: its failures are findings too. */
+  function checked(companyId: string | null, url: string, result: ReceiverCheck): void {
+    const owner = companyId ?? NO_COMPANY
+    const at = clock.now()
+    const e = book.entry(owner, at)
+    if (!e) return
+    const by = Object.fromEntries(result.checks.map((c) => [c.id, c]))
+    const ok = (status: number | null) => status !== null && status >= 200 && status < 300
+    const seen = (finding: number, what: string) =>
+      book.again(owner, e, finding) || book.first(owner, e, finding, example('POST', receiverPath(url), at, `the receiver check: ${what}`))
+    const bad = by.bad_signature
+    if (bad && ok(bad.status)) seen(F.receiver_accepts_bad_signature, `the receiver answered ${bad.status} to a delivery signed with a wrong key`)
+    if (bad && bad.error === null && bad.passed) book.meet(owner, e, B['webhook.bad_signature_rejected'])
+    const stale = by.stale_timestamp
+    if (stale && ok(stale.status)) seen(F.receiver_accepts_stale_timestamp, `the receiver answered ${stale.status} to a delivery signed 10 minutes ago`)
+    const dup = by.duplicate
+    if (dup && ok(by.valid?.status ?? null) && dup.status !== null && !ok(dup.status) && dup.error === null) {
+      seen(F.receiver_rejects_duplicate, `the receiver answered ${dup.status} to a webhook-id it had taken a moment before`)
+    }
+    const slow = result.checks.find((c) => c.error?.startsWith('no answer within') || c.ms > SLOW_RECEIVER_MS)
+    if (slow) seen(F.receiver_slow, slow.status === null ? `${slow.id}: ${slow.error}` : `${slow.id}: answered after ${(slow.ms / 1000).toFixed(1)} s`)
+  }
+
   /** Stores every entry that changed; what fails to be stored is tried again at the next flush. */
   function flush(): void {
     if (!dirty.length || !store.db.open) return
@@ -313,6 +337,7 @@ export function createReadiness(deps: ReadinessDeps) {
   return {
     request,
     attempt,
+    checked,
     /** The report of a company, or of every company and of calls that named none (undefined). */
     report: (companyId?: string): Report => book.report(companyId, clock.now()),
     /** The sandbox was reset: everything starts again now (the store's rows went with the wipe). */
@@ -328,8 +353,6 @@ export function createReadiness(deps: ReadinessDeps) {
       if (timer) clearInterval(timer)
       flush()
     },
-    /** The book itself, for the receiver check's findings. */
-    book,
   }
 }
 

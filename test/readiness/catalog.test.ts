@@ -137,8 +137,9 @@ const HOWS: Record<BehaviourId, How> = {
     ],
   },
   'webhook.bad_signature_rejected': {
-    mentions: ['PUT /_sandbox/webhooks/{id}/chaos {"bad_signature": 1}', 'POST /_sandbox/webhooks/{id}/test'],
+    mentions: ['POST /_sandbox/webhooks/{id}/check', 'PUT /_sandbox/webhooks/{id}/chaos {"bad_signature": 1}', 'POST /_sandbox/webhooks/{id}/test'],
     ways: [
+      async () => control('POST', `/webhooks/${await subscribe()}/check`),
       async () => {
         const id = await subscribe()
         await control('PUT', `/webhooks/${id}/chaos`, { bad_signature: 1 })

@@ -68,6 +68,7 @@ describe('every control-plane operation', () => {
     await call('GET', `/webhooks/${hook.id}`)
     await call('PUT', `/webhooks/${hook.id}/chaos`, { duplicate: 0 })
     await call('DELETE', `/webhooks/${hook.id}/chaos`)
+    await call('POST', `/webhooks/${hook.id}/check`)
     const test = (await call('POST', `/webhooks/${hook.id}/test`)).body
     await call('POST', `/webhooks/deliveries/${test.id}/retry`)
     await call('GET', '/webhooks/deliveries')
