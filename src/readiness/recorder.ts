@@ -204,13 +204,14 @@ export function createReadiness(deps: ReadinessDeps) {
     const e = book.entry(owner, o.at)
     if (!e) return
     if (slash) {
-      if (!book.again(owner, e, F.trailing_slash)) book.first(owner, e, F.trailing_slash, example(o.method, path, o.at, `${o.method} ${path} answered 307 (to the path without the slash)`))
+      if (!book.again(owner, e, F.trailing_slash)) book.first(owner, e, F.trailing_slash, example(o.method, path, o.at, 'answered 307, to the same path without the trailing slash'))
       return
     }
     const behaviour = behaviourOf(operation!, o.status, o.responseBody)
     if (behaviour >= 0) book.meet(owner, e, behaviour)
     if (o.status === 401 && production(o.authorization)) {
-      noted(owner, e, F.production_credentials, o, () => 'production keys (a production credential with its secret) in Authorization, answered 401')
+      // Worded without secret names, which the journal's redaction would take for a secret's.
+      noted(owner, e, F.production_credentials, o, () => 'production keys (a production client id with its matching key), answered 401')
     }
     if (!acceptsJson(o.accept) && !book.again(owner, e, F.missing_accept)) {
       book.first(owner, e, F.missing_accept, example(o.method, path, o.at, o.accept === undefined ? 'no accept header' : `accept: ${o.accept}`))

@@ -9,6 +9,7 @@ import { UI_BASE } from './session.js'
 
 const NAV: [string, string][] = [
   ['', 'Overview'],
+  ['/readiness', 'Readiness'],
   ['/charges', 'Charges'],
   ['/transfers', 'Transfers'],
   ['/webhooks', 'Webhooks'],
