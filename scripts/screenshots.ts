@@ -50,6 +50,10 @@ await call('POST', '/api/v1/hub/transactions/out', { amount: 666, pix_key: '1234
 await call('POST', '/_sandbox/faults', { operation: 'transfer', status: 503, times: 3 })
 await call('POST', '/_sandbox/outcomes', { status: 'pending', settle_after_seconds: 30, final_status: 'failed', match: { pix_key: 'joao@example.com' }, times: 2 })
 await call('GET', '/api/v1/user/company', undefined, client)
+// Readiness: a few behaviours met by mistakes a suite makes, so the page shows findings too.
+await call('GET', '/api/v1/user/company', undefined, `Basic ${Buffer.from('production-client:production-secret').toString('base64')}`)
+await call('POST', '/api/v1/hub/transactions/in/', { amount: 1500 }, client)
+await call('POST', '/api/v1/hub/transactions/in', { amount: 0 }, client)
 // The worker sends on its own: wait until each delivery has its first attempt recorded.
 for (const until = Date.now() + 10_000; ; ) {
   const { data } = await call('GET', '/_sandbox/webhooks/deliveries')
@@ -61,6 +65,7 @@ for (const until = Date.now() + 10_000; ; ) {
 const pages: [string, string][] = [
   ['sign-in', '/_sandbox/ui/sign-in'],
   ['overview', '/_sandbox/ui'],
+  ['readiness', '/_sandbox/ui/readiness'],
   ['charges', '/_sandbox/ui/charges'],
   ['charge', `/_sandbox/ui/charges/${charges[0].transaction_id}`],
   ['charge-paid', `/_sandbox/ui/charges/${charges[1].transaction_id}`],

@@ -64,6 +64,7 @@ export async function startSandbox(options: StartOptions = {}): Promise<Sandbox>
         if (r.error) throw new Error(`reset: applying settings: ${r.response.status} ${JSON.stringify(r.error)}`)
       }
     },
+    readiness: (companyId) => control.readiness(companyId),
     close: running.close,
   }
 }

@@ -18,7 +18,9 @@ import type { Context } from './operations/context.js'
 import { runDue } from './operations/run-due.js'
 import { createWebhookWorker } from './webhooks/worker.js'
 import { drain } from './http/drain.js'
+import { createRedactor } from './http/redact.js'
 import { createRequestJournal } from './http/request-journal.js'
+import { createReadiness } from './readiness/recorder.js'
 import { createLocationSigner } from './pix/location.js'
 import { readScenario } from './scenarios/loader.js'
 import { openStore } from './store/index.js'
@@ -105,6 +107,17 @@ export async function startSandbox(config: Config, opts: { log?: Log; clock?: Cl
     throw err
   }
   const { clock } = sandbox
+  const adminToken = config.adminToken ?? randomBytes(24).toString('base64url')
+  // Examples of findings pass the journal's redaction, the admin token included.
+  const redactor = createRedactor([adminToken])
+  const readiness = createReadiness({
+    store,
+    clock,
+    persistent: config.database !== ':memory:',
+    redact: (text) => redactor.body(text) ?? '',
+    onError: (err) => log.error('readiness could not be stored', { error: String(err) }),
+  })
+  sandbox.readiness = readiness
 
   const webhooks = createWebhookWorker({
     store,
@@ -115,10 +128,10 @@ export async function startSandbox(config: Config, opts: { log?: Log; clock?: Cl
     allowedHosts: config.webhookAllowedHosts,
     // Read at each call: set only while a dashboard listens, so with none an attempt pays one check.
     onRecorded: (d, sub, disabled) => sandbox.onChange?.({ kind: 'delivery', id: d.id, companyId: d.companyId, webhook: disabled ? { id: sub.id, companyId: sub.companyId } : null }),
+    observe: (seen) => readiness.attempt(seen),
   })
   sandbox.onWebhookQueued = () => webhooks.kick()
 
-  const adminToken = config.adminToken ?? randomBytes(24).toString('base64url')
   let publicUrl = config.publicUrl ?? ''
   const stopping = new AbortController()
   const signer = createLocationSigner(store.setup.meta.get('signing_key'), (jwk) => store.setup.meta.set('signing_key', jwk), config.seed)
@@ -142,6 +155,7 @@ export async function startSandbox(config: Config, opts: { log?: Log; clock?: Cl
     const s = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () => resolve(s))
     s.once('error', reject)
   }).catch(async (err: NodeJS.ErrnoException) => {
+    readiness.close()
     await store.close()
     const reason = err.code === 'EADDRINUSE' ? 'is already in use (set PORT to choose another)' : `cannot be listened on: ${err.message}`
     throw new StartupError(`${config.host}:${config.port} ${reason}`)
@@ -169,7 +183,8 @@ export async function startSandbox(config: Config, opts: { log?: Log; clock?: Cl
       drain(server as HttpServer, DRAIN_GRACE_MS, () => {
         // Sends under way get a few seconds; unsent deliveries stay queued for the next start.
         const settled = Promise.race([webhooks.idle(), new Promise((r) => setTimeout(r, WEBHOOK_GRACE_MS).unref())])
-        settled.then(() => store.close()).then(resolve)
+        // What readiness has not stored yet is stored before the store closes.
+        settled.then(() => (readiness.close(), store.close())).then(resolve)
       })
     }))
 

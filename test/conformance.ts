@@ -60,6 +60,9 @@ export function conformance(doc: Json): Conformance {
       if (status === 307 && body === undefined) return []
       const declared = template && doc.paths[template][m].responses[String(status)]
       if (!declared) {
+        // The framework's 307 to a path without its trailing slash (A8) answers a path no
+        // operation declares (a URL such as /clock/advance/.. that fetch resolves to /clock/), not an operation.
+        if (!template && status === 307 && body === undefined) return []
         if (status < 400) return [`${method} ${path} answered ${status}, which ${template ? 'its declaration' : 'no declaration'} lists`]
         return check(validator('error'), body, `${method} ${path} ${status}`)
       }

@@ -37,6 +37,8 @@ export type Webhook = Schemas['Webhook']
 export type WebhookEvent = NonNullable<Body<'/webhooks'>['events']>[number]
 /** The other fields of `POST /_sandbox/webhooks`: `format`, `secret`, and for the admin `company_id`. */
 export type SubscribeOptions = Omit<Body<'/webhooks'>, 'url' | 'events'>
+/** The readiness report (docs/READINESS.md): behaviours met, coverage and findings. */
+export type Readiness = Schemas['Readiness']
 
 export interface Control {
   /** The raw openapi-fetch client: every control endpoint, typed. */
@@ -72,6 +74,11 @@ export interface Control {
   requests: {
     count(filter?: Omit<Query<'/requests/count'>, 'limit' | 'cursor'>): Promise<number>
   }
+  /**
+   * The readiness report (docs/READINESS.md). A company's credentials (a tenant's `control`) read
+   * their own; the admin token reads every company's together, or `companyId`'s.
+   */
+  readiness(companyId?: string): Promise<Readiness>
   webhooks: {
     /**
      * Subscribes `url` to `events` (default: every event) and answers the subscription with its
@@ -145,6 +152,7 @@ export function createControl(url: string, authorization: string, userId?: strin
     requests: {
       count: async (filter = {}) => (await ok('count requests', api.GET('/requests/count', { params: { query: filter } }))).count,
     },
+    readiness: (companyId) => ok('readiness', api.GET('/readiness', { params: { query: companyId === undefined ? {} : { company_id: companyId } } })),
     webhooks: {
       subscribe: (url, events, options) => ok(`subscribe ${url}`, api.POST('/webhooks', { body: { ...options, url, ...(events && { events }) } })),
       waitForDelivery: async ({ event, transaction_id, status = 'delivered', timeoutMs = 10_000 }) => {

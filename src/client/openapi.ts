@@ -2162,6 +2162,57 @@ export interface paths {
       };
     };
   };
+  "/webhooks/{webhook_id}/check": {
+    /**
+     * Check the receiver: does it verify signatures, refuse stale timestamps, take duplicates?
+     * @description Sends a fixed battery of test messages (`"test": true` in `data`) to the subscription's own URL, signed with its secret, and answers how the receiver took each: `valid` and `duplicate` (the same webhook-id again) want 2xx, `bad_signature` and `stale_timestamp` (10 minutes old) want 4xx, `unknown_type` wants 2xx; each within 5 s. Redirects are never followed; WEBHOOK_ALLOWED_HOSTS applies. Failures become readiness findings. Standard format only: a bcb subscription answers 422.
+     */
+    post: {
+      parameters: {
+        path: {
+          webhook_id: string;
+        };
+      };
+      responses: {
+        /** @description How the receiver answered each check. */
+        200: {
+          content: {
+            "application/json": components["schemas"]["ReceiverCheck"];
+          };
+        };
+        /** @description Missing or wrong credentials. */
+        401: {
+          content: {
+            "application/json": components["schemas"]["SandboxError"];
+          };
+        };
+        /** @description A global operation called with company credentials. */
+        403: {
+          content: {
+            "application/json": components["schemas"]["SandboxError"];
+          };
+        };
+        /** @description Unknown id, or an id of another company. */
+        404: {
+          content: {
+            "application/json": components["schemas"]["SandboxError"];
+          };
+        };
+        /** @description The state does not allow this transition. */
+        409: {
+          content: {
+            "application/json": components["schemas"]["SandboxError"];
+          };
+        };
+        /** @description A bad body or query. */
+        422: {
+          content: {
+            "application/json": components["schemas"]["SandboxError"];
+          };
+        };
+      };
+    };
+  };
   "/webhooks/{webhook_id}/chaos": {
     /**
      * Misbehave on purpose: drop, duplicate, bad signature, delay, reorder
@@ -2228,6 +2279,58 @@ export interface paths {
         /** @description Cleared. */
         204: {
           content: never;
+        };
+        /** @description Missing or wrong credentials. */
+        401: {
+          content: {
+            "application/json": components["schemas"]["SandboxError"];
+          };
+        };
+        /** @description A global operation called with company credentials. */
+        403: {
+          content: {
+            "application/json": components["schemas"]["SandboxError"];
+          };
+        };
+        /** @description Unknown id, or an id of another company. */
+        404: {
+          content: {
+            "application/json": components["schemas"]["SandboxError"];
+          };
+        };
+        /** @description The state does not allow this transition. */
+        409: {
+          content: {
+            "application/json": components["schemas"]["SandboxError"];
+          };
+        };
+        /** @description A bad body or query. */
+        422: {
+          content: {
+            "application/json": components["schemas"]["SandboxError"];
+          };
+        };
+      };
+    };
+  };
+  "/readiness": {
+    /**
+     * Is the integration ready? Behaviours met and findings
+     * @description Since the company was created or the sandbox reset. With the admin token: every company's (and calls that named no known company) together, or one company's with `company_id`; with company credentials, that company's.
+     */
+    get: {
+      parameters: {
+        query?: {
+          /** @description Admin token only: one company's report. */
+          company_id?: string;
+        };
+      };
+      responses: {
+        /** @description The report. */
+        200: {
+          content: {
+            "application/json": components["schemas"]["Readiness"];
+          };
         };
         /** @description Missing or wrong credentials. */
         401: {
@@ -2747,6 +2850,8 @@ export interface components {
       delay_ms?: number;
       /** @description How many calls it affects; omitted: until deleted. */
       times?: number;
+      /** @description With status 503: the seconds its answer asks the client to wait (a `Retry-After` header); omitted: no header. */
+      retry_after?: number;
       /** @description Admin token only: the company it applies to (default: every company). */
       company_id?: string;
     };
@@ -2766,6 +2871,8 @@ export interface components {
       delay_ms: number;
       /** @description How many more calls it strikes; null: until deleted. */
       times: number | null;
+      /** @description The seconds its 503 asks the client to wait (`Retry-After`); null: no header. */
+      retry_after: number | null;
       /**
        * @description When it was injected (virtual time).
        * @example 2026-03-01T12:30:45.123456Z
@@ -2922,6 +3029,99 @@ export interface components {
       headers: {
         [key: string]: string;
       } | null;
+    };
+    ReceiverCheck: {
+      /** @description Every check passed. */
+      passed: boolean;
+      /** @description Each check, in the order above. */
+      checks: components["schemas"]["ReceiverCheckResult"][];
+    };
+    ReceiverCheckResult: {
+      /**
+       * @description valid (signed: 2xx), duplicate (the same webhook-id again: 2xx), bad_signature (4xx), stale_timestamp (signed 10 minutes ago: 4xx), unknown_type (an event type it does not know: 2xx).
+       * @enum {string}
+       */
+      id: "valid" | "duplicate" | "bad_signature" | "stale_timestamp" | "unknown_type";
+      /**
+       * @description The answer a safe receiver gives.
+       * @enum {string}
+       */
+      expected: "2xx" | "4xx";
+      /** @description The status it answered; null when it did not answer. */
+      status: number | null;
+      /** @description Milliseconds until the answer (or until the attempt gave up). */
+      ms: number;
+      /** @description It answered as expected, within 5 s, without a redirect. */
+      passed: boolean;
+      /** @description What to change; null when it passed. */
+      advice: string | null;
+      /** @description Why no fitting answer came: no connection, no answer within 5 s, a TLS error, a redirect (never followed), a host not allowed; null otherwise. */
+      error: string | null;
+    };
+    Readiness: {
+      /**
+       * @description Since when (virtual time): the company's creation, or the last reset.
+       * @example 2026-03-01T12:30:45.123456Z
+       */
+      since: string;
+      coverage: components["schemas"]["ReadinessCoverage"];
+      /** @description Every behaviour of the catalog, in its order. */
+      behaviours: components["schemas"]["ReadinessBehaviour"][];
+      /** @description What was seen that would hurt against the real service, most serious first; empty when nothing was. */
+      findings: components["schemas"]["ReadinessFinding"][];
+    };
+    /** @description How much of the catalog the integration has met. */
+    ReadinessCoverage: {
+      /** @description Behaviours met. */
+      met: number;
+      /** @description Behaviours in the catalog. */
+      total: number;
+      /** @description met / total, in percent, rounded down. */
+      percent: number;
+    };
+    ReadinessBehaviour: {
+      /**
+       * @description The behaviour's stable id (docs/READINESS.md).
+       * @enum {string}
+       */
+      id: "charge.created" | "charge.unauthenticated" | "charge.forbidden" | "charge.invalid" | "charge.no_provider" | "charge.unsupported" | "charge.server_error" | "charge.unavailable" | "transfer.succeeded" | "transfer.pending" | "transfer.failed" | "transfer.insufficient_balance" | "transfer.invalid" | "transfer.unauthenticated" | "transfer.forbidden" | "transfer.no_provider" | "transfer.unsupported" | "transfer.server_error" | "transfer.unavailable" | "company.read" | "company.unauthenticated" | "webhook.charge.paid" | "webhook.charge.cancelled" | "webhook.transfer.succeeded" | "webhook.transfer.failed" | "webhook.retried" | "webhook.duplicate" | "webhook.bad_signature_rejected";
+      /** @description Whether the integration has met it. */
+      met: boolean;
+      /** @description How many times it was met. */
+      count: number;
+      /** @description How to meet it on a fresh sandbox: the magic value, credential or control call that produces it. */
+      how: string;
+    };
+    ReadinessFinding: {
+      /**
+       * @description The finding's stable id (docs/READINESS.md).
+       * @enum {string}
+       */
+      id: "production_credentials" | "missing_content_type" | "receiver_accepts_bad_signature" | "receiver_accepts_stale_timestamp" | "lenient_amount" | "retry_after_server_error" | "ignored_retry_after" | "receiver_slow" | "receiver_rejects_duplicate" | "trailing_slash" | "missing_accept";
+      /**
+       * @description error: would fail against the real service or is unsafe; warning: would hurt; info: worth fixing.
+       * @enum {string}
+       */
+      severity: "error" | "warning" | "info";
+      /** @description How many times it was seen. */
+      count: number;
+      example: components["schemas"]["ReadinessExample"];
+      /** @description What to change. */
+      advice: string;
+    };
+    /** @description The first time it was seen. */
+    ReadinessExample: {
+      /** @description The method of the call (POST for a webhook delivery). */
+      method: string;
+      /** @description The path called (for a webhook, the receiver's URL without credentials or query). */
+      path: string;
+      /**
+       * @description When it was seen (virtual time).
+       * @example 2026-03-01T12:30:45.123456Z
+       */
+      time: string;
+      /** @description What was seen, redacted as the journal redacts. */
+      seen: string;
     };
   };
   responses: never;

@@ -2,7 +2,7 @@
 // client, so that the package's declarations (tsconfig.build.json, from src/public.ts) need
 // nothing of the server's internals.
 import type { z } from 'zod'
-import type { Control } from './control.js'
+import type { Control, Readiness } from './control.js'
 import type { paths } from './openapi.js'
 import type { settingsSchema } from '../scenarios/settings.js'
 
@@ -72,8 +72,13 @@ export interface Sandbox {
   control: Control
   /** A fresh, isolated company: its own credentials, balance and Providers. */
   tenant(options?: TenantOptions): Promise<Tenant>
-  /** Back to the start: state, clock, journal, outcomes, faults, webhooks (then `settings` again). */
+  /** Back to the start: state, clock, journal, outcomes, faults, webhooks, readiness (then `settings` again). */
   reset(): Promise<void>
+  /**
+   * Is the integration ready? The behaviours your suite has met and the findings (docs/READINESS.md):
+   * every company's together, or `companyId`'s. A tenant's own: `tenant.control.readiness()`.
+   */
+  readiness(companyId?: string): Promise<Readiness>
   /** Stops the server and closes the store; nothing is left running. */
   close(): Promise<void>
 }

@@ -4,8 +4,9 @@
 // but the contract's goes through, and `journaled`, which the contract's routes are built with
 // (contract/endpoint.ts) so that each of them is one handler (see there why).
 import type { Context, MiddlewareHandler } from 'hono'
+import { CONTRACT_PREFIX, type RequestSeen } from '../readiness/recorder.js'
 import type { AppEnv, HttpDeps } from './env.js'
-import { rawHeaders, rawUrl } from './headers.js'
+import { header, rawHeaders, rawUrl } from './headers.js'
 import type { Arrival, JournalRecord } from './request-journal.js'
 
 const SKIP = /^\/(?:_sandbox\/(?:requests|health|openapi\.json|ui)|docs|openapi\.json|favicon\.ico)(?:\/|$)/
@@ -14,6 +15,8 @@ const SKIP = /^\/(?:_sandbox\/(?:requests|health|openapi\.json|ui)|docs|openapi\
 export interface Span extends Arrival {
   /** performance.now() at the start; -1 when the clock was frozen. */
   readonly started: number
+  /** performance.now() at the start, frozen clock or not (readiness judges how soon a client came back). */
+  readonly arrivedMs: number
   readonly at: number
   /** The text the handler answered with `c.json`, kept on the way. */
   responseBody: string | null
@@ -39,7 +42,8 @@ export function createJournaling(deps: HttpDeps) {
     open(c: Context<AppEnv>): Span {
       // While the clock is frozen no time passes for the sandbox: a request takes 0 ms, and a
       // frozen sandbox's journal reads the same from run to run (START_TIME with SEED).
-      const span: Span = { started: clock.frozen() ? -1 : performance.now(), at: clock.now(), responseBody: null, id: 0, seen: 0 }
+      const arrivedMs = performance.now()
+      const span: Span = { started: clock.frozen() ? -1 : arrivedMs, arrivedMs, at: clock.now(), responseBody: null, id: 0, seen: 0 }
       deps.journal.arrive(span)
       // Keep the text the handler answers instead of re-reading the response stream; this is
       // Hono's own c.json, with the text kept on the way.
@@ -54,7 +58,7 @@ export function createJournaling(deps: HttpDeps) {
      * Records the request once its answer is written: at the end of the current task, before the
      * process reads another request, so a caller who got the answer finds it in the journal.
      */
-    close(c: Context<AppEnv>, span: Span, status: number, requestBody: string | null): void {
+    close(c: Context<AppEnv>, span: Span, status: number, requestBody: string | null, res: Response): void {
       const url = rawUrl(c)
       const q = url.indexOf('?')
       const companyId = c.get('principal')?.company.id ?? null
@@ -74,8 +78,14 @@ export function createJournaling(deps: HttpDeps) {
         requestBody,
         responseBody: span.responseBody,
       }
+      // Readiness sees contract calls only. Whether the client hung up is read now, before the
+      // answer is written (afterwards the server may close the connection itself).
+      const readiness = entry.path.startsWith(CONTRACT_PREFIX) ? deps.sandbox.readiness : undefined
+      const dropped = readiness !== undefined && (c.env as { incoming?: { socket?: { destroyed?: boolean } } } | undefined)?.incoming?.socket?.destroyed === true
+      const retryAfter = readiness !== undefined && status === 503 ? res.headers.get('retry-after') : null
       process.nextTick(() => {
         deps.journal.record(entry)
+        if (readiness) readiness.request(seen(c, entry, span, dropped, retryAfter))
         deps.sandbox.onChange?.({ kind: 'request', companyId })
       })
     },
@@ -83,6 +93,29 @@ export function createJournaling(deps: HttpDeps) {
 }
 
 export type Journaling = ReturnType<typeof createJournaling>
+
+// One object filled again for every contract call: readiness reads it at once and keeps nothing of it.
+const scratch: RequestSeen = {
+  method: '', path: '', status: 0, companyId: null, authorization: undefined, contentType: undefined, accept: undefined,
+  requestBody: null, responseBody: null, retryAfter: null, dropped: false, at: 0, arrivedMs: 0,
+}
+
+function seen(c: Context<AppEnv>, e: JournalRecord, span: Span, dropped: boolean, retryAfter: string | null): RequestSeen {
+  scratch.method = e.method
+  scratch.path = e.path
+  scratch.status = e.status
+  scratch.companyId = e.companyId
+  scratch.authorization = e.companyId === null ? header(c, 'authorization') : undefined
+  scratch.contentType = header(c, 'content-type')
+  scratch.accept = header(c, 'accept')
+  scratch.requestBody = e.requestBody
+  scratch.responseBody = e.responseBody
+  scratch.retryAfter = retryAfter
+  scratch.dropped = dropped
+  scratch.at = span.at
+  scratch.arrivedMs = span.arrivedMs
+  return scratch
+}
 
 /**
  * The middleware. `inner` runs inside the journaled span, as part of this same middleware: each
@@ -95,7 +128,7 @@ export function journal(journaling: Journaling, inner: MiddlewareHandler<AppEnv>
     const refused = await inner(c, next)
     if (refused) c.res = refused
     const status = c.res.status
-    journaling.close(c, span, status, await unreadBody(c, status))
+    journaling.close(c, span, status, await unreadBody(c, status), c.res)
   }
 }
 
@@ -110,8 +143,8 @@ export function journaled(
 ): (c: Context<AppEnv>) => Response | Promise<Response> {
   const finish = (c: Context<AppEnv>, span: Span, res: Response): Response | Promise<Response> => {
     const body = span.requestBody === undefined ? unreadBody(c, res.status) : span.requestBody
-    if (body instanceof Promise) return body.then((text) => (journaling.close(c, span, res.status, text), res))
-    journaling.close(c, span, res.status, body)
+    if (body instanceof Promise) return body.then((text) => (journaling.close(c, span, res.status, text, res), res))
+    journaling.close(c, span, res.status, body, res)
     return res
   }
   return (c) => {

@@ -4,6 +4,7 @@ import type { Clock, Micros } from '../clock.js'
 import type { SandboxEvent } from '../domain/types.js'
 import type { Fakes } from '../fakes.js'
 import type { Ids } from '../ids.js'
+import type { Readiness } from '../readiness/recorder.js'
 import { DEFAULT_MAX_COMPANIES } from '../config.js'
 import { AppError } from '../domain/errors.js'
 import type { Store } from '../store/index.js'
@@ -23,6 +24,8 @@ export interface Context {
   onWebhookQueued?: () => void
   /** Told of every change a live view may show (the dashboard's stream); runs inside use cases, so it must be cheap. */
   onChange?: (change: Change) => void
+  /** What the sandbox saw of each company's integration (Part F); reset and company deletion clear it. */
+  readiness?: Readiness
 }
 
 /**

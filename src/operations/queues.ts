@@ -23,13 +23,13 @@ export function queueOutcome(
 
 export function injectFault(
   ctx: Context,
-  f: { companyId: string | null; operation: FaultOperation; status: 500 | 501 | 503 | null; delayMs: number; times: number | null },
+  f: { companyId: string | null; operation: FaultOperation; status: 500 | 501 | 503 | null; delayMs: number; times: number | null; retryAfter: number | null },
 ): number {
   return ctx.store.tx(() => {
     assertCompany(ctx, f.companyId)
     const now = ctx.clock.now()
-    const id = ctx.store.faults.add({ companyId: f.companyId, operation: f.operation, status: f.status, delayMs: f.delayMs, remaining: f.times, createdAt: now })
-    emit(ctx, 'fault.injected', now, f.companyId, { id, operation: f.operation, status: f.status, delay_ms: f.delayMs, times: f.times })
+    const id = ctx.store.faults.add({ companyId: f.companyId, operation: f.operation, status: f.status, delayMs: f.delayMs, remaining: f.times, createdAt: now, retryAfter: f.retryAfter })
+    emit(ctx, 'fault.injected', now, f.companyId, { id, operation: f.operation, status: f.status, delay_ms: f.delayMs, times: f.times, ...(f.retryAfter !== null && { retry_after: f.retryAfter }) })
     return id
   })
 }

@@ -21,5 +21,7 @@ export function resetSandbox(ctx: Context, scenario: Scenario, name: string): vo
     throw err
   }
   store.refreshCaches()
+  // The wipe took the stored readiness with it; what is in memory starts again now.
+  ctx.readiness?.reset(clock.now())
   ctx.onChange?.({ kind: 'clock' })
 }

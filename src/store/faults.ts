@@ -17,6 +17,8 @@ export interface Fault {
   /** Uses left; null means until deleted. */
   remaining: number | null
   createdAt: Micros
+  /** Seconds a 503 asks its client to wait (Retry-After); null: no header. */
+  retryAfter: number | null
 }
 
 const toFault = (r: RowOf<typeof FAULTS>): Fault => ({
@@ -27,12 +29,13 @@ const toFault = (r: RowOf<typeof FAULTS>): Fault => ({
   delayMs: r.delay_ms,
   remaining: r.remaining,
   createdAt: r.created_at,
+  retryAfter: r.retry_after,
 })
 
 export function faultStore(db: Db) {
   const insertStmt = db
-    .prepare(`INSERT INTO faults (company_id, operation, status, delay_ms, remaining, created_at)
-      VALUES (@companyId, @operation, @status, @delayMs, @remaining, @createdAt) RETURNING seq`)
+    .prepare(`INSERT INTO faults (company_id, operation, status, delay_ms, remaining, created_at, retry_after)
+      VALUES (@companyId, @operation, @status, @delayMs, @remaining, @createdAt, @retryAfter) RETURNING seq`)
     .pluck()
   const nextStmt = db.prepare<[FaultOperation, string], RowOf<typeof FAULTS>>(`
     SELECT ${FAULTS.select()} FROM faults WHERE operation = ? AND (company_id IS NULL OR company_id = ?) ORDER BY seq LIMIT 1`)

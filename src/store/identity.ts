@@ -106,6 +106,9 @@ export function identityStore(db: Db) {
     INSERT INTO credentials (client_id, user_id, secret_hash, environment, revoked, created_at)
     VALUES (@clientId, @userId, @secretHash, @environment, @revoked, @createdAt)`)
   const clientExistsStmt = db.prepare('SELECT 1 FROM credentials WHERE client_id = ?').pluck()
+  const clientOwnerStmt = db.prepare<[string], { company_id: string; environment: string; secret_hash: Buffer }>(
+    'SELECT u.company_id, c.environment, c.secret_hash FROM credentials c JOIN users u ON u.id = c.user_id WHERE c.client_id = ?',
+  )
   const companyCountStmt = db.prepare('SELECT count(*) FROM companies').pluck()
   const takenStmt = db.prepare(`SELECT EXISTS (SELECT 1 FROM companies WHERE id = ?) AS company,
     EXISTS (SELECT 1 FROM users WHERE id = ?) AS user, EXISTS (SELECT 1 FROM credentials WHERE client_id = ?) AS client`)
@@ -209,6 +212,12 @@ export function identityStore(db: Db) {
 
     clientIdTaken(clientId: string): boolean {
       return clientExistsStmt.get(clientId) !== undefined
+    },
+
+    /** Whose a client id is, whatever its state (readiness: a 401 belongs to the company it names). */
+    clientOwner(clientId: string): { companyId: string; environment: Environment; secretHash: Buffer } | undefined {
+      const r = clientOwnerStmt.get(clientId)
+      return r && { companyId: r.company_id, environment: r.environment as Environment, secretHash: r.secret_hash }
     },
   }
 }

@@ -11,6 +11,7 @@ import { eventStore } from './events.js'
 import { faultStore } from './faults.js'
 import { IdTaken } from './id-taken.js'
 import { outcomeStore } from './outcomes.js'
+import { readinessStore } from './readiness.js'
 import { directoryStore } from './directory.js'
 import { identityStore } from './identity.js'
 import { ledgerStore } from './ledger.js'
@@ -23,7 +24,7 @@ import { writeHealth, type WriteFailure } from './write-health.js'
 // Children before parents, so foreign keys hold at every step.
 const WIPE_ORDER = [
   'delivery_attempts', 'deliveries', 'webhooks', 'faults', 'outcomes', 'events', 'ledger_entries', 'transfers', 'charges',
-  'credentials', 'providers', 'users', 'companies', 'pix_keys', 'rules',
+  'credentials', 'providers', 'users', 'companies', 'pix_keys', 'rules', 'readiness',
 ]
 
 /** Draws of a decided use case whose id was taken, before it answers 503. */
@@ -74,6 +75,7 @@ export function createStore(db: Db, { inMemory = false }: StoreOptions = {}) {
     outcomes: outcomeStore(db),
     faults: faultStore(db),
     webhooks: webhookStore(db),
+    readiness: readinessStore(db),
     setup,
     tx<T>(fn: () => T): T {
       const outermost = depth === 0

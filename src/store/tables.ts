@@ -51,7 +51,10 @@ export const TABLES = {
     final_message: textOrNull, match_pix_key: textOrNull, match_pix_type: textOrNull, match_amount: intOrNull, remaining: int,
     created_at: int,
   }),
-  faults: table('faults', { seq: int, company_id: textOrNull, operation: text, status: intOrNull, delay_ms: int, remaining: intOrNull, created_at: int }),
+  faults: table('faults', {
+    seq: int, company_id: textOrNull, operation: text, status: intOrNull, delay_ms: int, remaining: intOrNull, created_at: int,
+    retry_after: intOrNull,
+  }),
   webhooks: table('webhooks', {
     id: text, company_id: textOrNull, url: text, events: text, format: text, secret: text, chaos: textOrNull,
     disabled_at: intOrNull, disabled_reason: textOrNull, created_at: int,
@@ -64,5 +67,6 @@ export const TABLES = {
     seq: int, delivery_id: text, at: int, status_code: intOrNull, latency_ms: realOrNull, error: textOrNull, chaos: textOrNull,
     headers: textOrNull,
   }),
+  readiness: table('readiness', { owner: text, since: int, data: text }),
   schema_migrations: table('schema_migrations', { version: int, name: text, applied_at: text }),
 }

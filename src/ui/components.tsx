@@ -8,6 +8,7 @@ const TONE: Record<string, string> = {
   paid: 'ok', success: 'ok', delivered: 'ok', active: 'ok', true: 'ok',
   pending: 'warn', queued: 'warn', retrying: 'warn', frozen: 'info', running: 'ok',
   cancelled: 'bad', failed: 'bad', disabled: 'bad', revoked: 'bad', inactive: 'bad', false: 'bad', dead: 'bad',
+  met: 'ok', error: 'bad', warning: 'warn', info: 'info',
 }
 
 const httpTone = (code: string) => (code < '300' ? 'ok' : code < '500' ? 'warn' : 'bad')

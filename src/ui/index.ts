@@ -10,6 +10,7 @@ import { mountLiveStream } from './live-stream.js'
 import { mountCharges } from './pages/charges.js'
 import { mountObserve } from './pages/observe.js'
 import { mountOverview } from './pages/overview.js'
+import { mountReadiness } from './pages/readiness.js'
 import { mountTransfers } from './pages/transfers.js'
 import { mountWebhooks } from './pages/webhooks.js'
 import { createUiRouter } from './router.js'
@@ -32,6 +33,6 @@ export function createUi(deps: HttpDeps & { publicUrl: () => string }, onError: 
   const live = createLiveHub((active) => (deps.sandbox.onChange = active ? live.notify : undefined))
   const ui = createUiRouter(deps, controlOnce, live)
   mountLiveStream(ui)
-  for (const mount of [mountOverview, mountCharges, mountTransfers, mountWebhooks, mountObserve]) mount(ui)
+  for (const mount of [mountOverview, mountReadiness, mountCharges, mountTransfers, mountWebhooks, mountObserve]) mount(ui)
   return ui.app
 }

@@ -9,6 +9,7 @@ import { UI_BASE } from './session.js'
 
 const NAV: [string, string][] = [
   ['', 'Overview'],
+  ['/readiness', 'Readiness'],
   ['/charges', 'Charges'],
   ['/transfers', 'Transfers'],
   ['/webhooks', 'Webhooks'],
@@ -67,6 +68,13 @@ export function Page({ view, title, section, children }: { view: View; title: st
         {flash && (
           <div class={`flash ${flash.kind}`} role={flash.kind === 'error' ? 'alert' : 'status'}>
             <p>{flash.text}</p>
+            {flash.lines && (
+              <ul class="lines">
+                {flash.lines.map((line) => (
+                  <li>{line}</li>
+                ))}
+              </ul>
+            )}
             {flash.reveal?.map(([label, value]) => (
               <div class="id">
                 <span class="muted">{label}</span> <code>{value}</code> <CopyButton text={value} />

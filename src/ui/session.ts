@@ -24,6 +24,8 @@ export interface Flash {
   text: string
   /** Values shown once with copy buttons (a new company's secret). */
   reveal?: [string, string][]
+  /** Details shown as a list (the receiver check, check by check). */
+  lines?: string[]
 }
 
 interface Session {

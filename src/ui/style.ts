@@ -69,6 +69,16 @@ tr.fresh { animation: fresh 2s ease-out; }
 .signin form { display: flex; flex-direction: column; gap: 10px; } .signin label { color: var(--fg); }
 .signin input { width: 100%; }
 .pager { display: flex; gap: 8px; margin-top: 12px; }
+.flash ul.lines { margin: 6px 0 0; padding-left: 18px; color: var(--fg); } .flash ul.lines li { overflow-wrap: anywhere; }
+.coverage .big { font-size: 20px; margin: 0 0 8px; }
+progress.coverage-bar { width: 100%; height: 12px; appearance: none; border: none; border-radius: 6px; background: var(--code-bg); overflow: hidden; }
+progress.coverage-bar::-webkit-progress-bar { background: var(--code-bg); border-radius: 6px; }
+progress.coverage-bar::-webkit-progress-value { background: var(--ok); border-radius: 6px; }
+progress.coverage-bar::-moz-progress-bar { background: var(--ok); border-radius: 6px; }
+ul.findings { list-style: none; margin: 0; padding: 0; } ul.findings > li + li { margin-top: 14px; padding-top: 14px; border-top: 1px solid var(--line); }
+ul.findings p { margin: 6px 0 0; overflow-wrap: anywhere; } ul.findings .advice { color: var(--fg); } ul.findings .seen { color: var(--muted); }
+h3 { font-size: 14px; margin: 16px 0 6px; } .card > h3:first-of-type { margin-top: 4px; }
+table.checklist td.how { overflow-wrap: anywhere; font-size: 13px; } @media (min-width: 701px) { table.checklist td.how { width: 48%; } }
 @media (max-width: 700px) {
   header { padding: 8px 12px; } main { padding: 12px; }
   header nav { flex-wrap: wrap; flex-basis: 100%; order: 3; }

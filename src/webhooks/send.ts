@@ -14,6 +14,8 @@ export interface SendResult {
   retryAfter: number | null
   /** The headers the attempt set (fetch adds only transport ones: host, content-length, ...); null when nothing was sent. */
   headers: Record<string, string> | null
+  /** The receiver took the request and did not answer within the limit. */
+  timedOut?: boolean
 }
 
 /** `Retry-After`: delay-seconds or an HTTP date; capped at a day. */
@@ -55,6 +57,7 @@ export async function send(sub: Subscription, d: Delivery, opts: { badSignature:
       error: timeout ? `no answer within ${DELIVERY_TIMEOUT_MS / 1000} s` : `could not connect${cause ? ` (${cause})` : ''}`,
       retryAfter: null,
       headers,
+      timedOut: timeout,
     }
   }
 }

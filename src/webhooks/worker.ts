@@ -8,6 +8,7 @@
 import type { Clock, Micros } from '../clock.js'
 import { SECOND_US } from '../domain/time.js'
 import type { Log } from '../log.js'
+import type { AttemptSeen } from '../readiness/recorder.js'
 import type { Store } from '../store/index.js'
 import type { Delivery, Subscription } from '../store/webhooks.js'
 import { isUnwritable } from '../store/write-health.js'
@@ -31,7 +32,11 @@ export interface WorkerDeps {
    * dashboard's live stream shows attempts as they happen; called often, so it must be cheap.
    */
   onRecorded?: (d: Delivery, sub: Subscription, disabled: boolean) => void
+  /** Told of each send that reached a receiver (or timed out there): readiness (Part F). */
+  observe?: (seen: AttemptSeen) => void
 }
+
+const acknowledged = (r: SendResult) => r.statusCode !== null && r.statusCode >= 200 && r.statusCode < 300
 
 interface Started {
   done: Promise<void>
@@ -86,11 +91,20 @@ export function createWebhookWorker(deps: WorkerDeps) {
     const badSignature = roll(d.id, n, 'bad_signature') < (chaos.bad_signature ?? 0)
     const opts = { badSignature, userAgent: deps.userAgent, fetch: fetchImpl }
     const result = await send(sub, d, opts)
+    // Read before this attempt is recorded: whether the receiver had taken this webhook-id already.
+    const ackedBefore = deps.observe !== undefined && !acknowledged(result) && d.attempts > 0 && store.webhooks.attempts(d.id).some((a) => a.statusCode !== null && a.statusCode >= 200 && a.statusCode < 300)
+    observe(d, sub, result, { badSignature, duplicate: false, retried: d.lastError !== null, acknowledgedBefore: ackedBefore })
     if (roll(d.id, n, 'duplicate') < (chaos.duplicate ?? 0)) {
       const again = await send(sub, d, opts)
       record(d, sub, again, 'duplicate', { status: 'pending', nextAttemptAt: d.nextAttemptAt, deliveredAt: null, lastError: null, counted: false })
+      observe(d, sub, again, { badSignature, duplicate: true, retried: false, acknowledgedBefore: ackedBefore || acknowledged(result) })
     }
     conclude(d, sub, n, result, badSignature ? 'bad_signature' : null)
+  }
+
+  function observe(d: Delivery, sub: Subscription, r: SendResult, how: Pick<AttemptSeen, 'badSignature' | 'duplicate' | 'retried' | 'acknowledgedBefore'>): void {
+    if (!deps.observe || (r.statusCode === null && !r.timedOut)) return
+    deps.observe({ companyId: d.companyId, url: sub.url, eventType: d.eventType, deliveryId: d.id, statusCode: r.statusCode, latencyMs: r.latencyMs, timedOut: r.timedOut === true, ...how })
   }
 
   /** Runs `list` (one subscription's deliveries) one after another, each holding a slot until the run ends. */

@@ -95,3 +95,22 @@ describe('webhooks.subscribe()', () => {
     expect(refused).toMatchObject({ status: 422, detail: expect.stringContaining('url: must be an http(s) URL') })
   })
 })
+
+describe('readiness()', () => {
+  it("reads a tenant's own report, typed; the sandbox's reads every company's or one", async () => {
+    const shop = await sb.tenant()
+    await charge(shop.baseUrl, shop.authorization, 1500)
+    const own = await shop.control.readiness()
+    const created = own.behaviours.find((b) => b.id === 'charge.created')
+    expect(created).toMatchObject({ met: true, count: 1 })
+    expect(own.coverage).toEqual({ met: 1, total: own.behaviours.length, percent: Math.floor(100 / own.behaviours.length) })
+    const ofShop = await sb.readiness(shop.companyId)
+    expect(ofShop.behaviours).toEqual(own.behaviours)
+    const all = await sb.readiness()
+    expect(all.behaviours.find((b) => b.id === 'charge.created')!.count).toBeGreaterThanOrEqual(1)
+    // The report's types are the document's: ids and severities are unions, not strings.
+    const severities: ('error' | 'warning' | 'info')[] = all.findings.map((f) => f.severity)
+    expect(Array.isArray(severities)).toBe(true)
+    await expect(shop.control.readiness('loja-exemplo')).rejects.toMatchObject({ status: 404, detail: 'Company not found' })
+  })
+})

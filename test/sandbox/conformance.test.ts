@@ -68,6 +68,7 @@ describe('every control-plane operation', () => {
     await call('GET', `/webhooks/${hook.id}`)
     await call('PUT', `/webhooks/${hook.id}/chaos`, { duplicate: 0 })
     await call('DELETE', `/webhooks/${hook.id}/chaos`)
+    await call('POST', `/webhooks/${hook.id}/check`)
     const test = (await call('POST', `/webhooks/${hook.id}/test`)).body
     await call('POST', `/webhooks/deliveries/${test.id}/retry`)
     await call('GET', '/webhooks/deliveries')
@@ -102,6 +103,12 @@ describe('every control-plane operation', () => {
     await call('POST', '/clock/resume')
     await call('POST', '/clock/reset')
 
+    await call('GET', '/readiness')
+    await call('GET', '/readiness', undefined, AUTH.main)
+    await call('GET', '/readiness?company_id=loja-exemplo')
+    await call('POST', '/faults', { operation: 'charge', status: 503, retry_after: 5, times: 1 })
+    await call('GET', '/faults')
+    await call('DELETE', '/faults')
     await call('GET', '/events?limit=5')
     await call('GET', '/requests?limit=5')
     await call('GET', '/requests/count?path=/api/v1/hub/transactions/in')

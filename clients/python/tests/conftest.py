@@ -9,10 +9,7 @@ from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-import httpx
 import pytest
-
-from pix_sandbox import Sandbox
 
 from .support import Receiver
 
@@ -38,9 +35,3 @@ def receiver() -> Iterator[Receiver]:
     yield Receiver(f"http://127.0.0.1:{server.server_address[1]}", got)
     server.shutdown()
     server.server_close()
-
-
-@pytest.fixture(scope="session")
-def control_paths(pix_sandbox: Sandbox) -> set[str]:
-    """The control plane's paths, as its OpenAPI document lists them."""
-    return set(httpx.get(f"{pix_sandbox.url}/_sandbox/openapi.json").json()["paths"])

@@ -153,11 +153,7 @@ def test_call_reaches_any_endpoint(pix_tenant: Tenant) -> None:
     assert [c["transaction_id"] for c in page["data"]] == [tx]
 
 
-def test_readiness_reports_what_the_suite_met(
-    pix_sandbox: Sandbox, control_paths: set[str]
-) -> None:
-    if "/readiness" not in control_paths:
-        pytest.skip("GET /_sandbox/readiness is not in this sandbox yet (SANDBOX.md, Part F)")
+def test_readiness_reports_what_the_suite_met(pix_sandbox: Sandbox) -> None:
     shop = pix_sandbox.tenant(balance=0)
     charge(shop, 100)
     report = shop.control.readiness()
@@ -167,13 +163,7 @@ def test_readiness_reports_what_the_suite_met(
     assert pix_sandbox.readiness(shop.company_id)["coverage"] == report["coverage"]
 
 
-def test_webhooks_check_sends_the_battery(
-    pix_tenant: Tenant, receiver: Receiver, control_paths: set[str]
-) -> None:
-    if "/webhooks/{webhook_id}/check" not in control_paths:
-        pytest.skip(
-            "POST /_sandbox/webhooks/{id}/check is not in this sandbox yet (SANDBOX.md, F4)"
-        )
+def test_webhooks_check_sends_the_battery(pix_tenant: Tenant, receiver: Receiver) -> None:
     hook = pix_tenant.control.webhooks.subscribe(f"{receiver.url}/check")
     result = pix_tenant.control.webhooks.check(hook["id"])
     ids = {c["id"] for c in result["checks"]}

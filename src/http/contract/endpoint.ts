@@ -57,7 +57,10 @@ export function contractEndpoint(deps: HttpDeps, edge: Edge, endpoint: Endpoint)
     const who = authenticateRequest(c, deps.authenticate)
     const fault = store.faults.take(faultOp, who.company.id)
     const rest = (): Response => {
-      if (fault?.status) throw new AppError('injected_fault', FAULT_DETAIL[fault.status], fault.status)
+      if (fault?.status) {
+        if (fault.retryAfter !== null) c.header('Retry-After', String(fault.retryAfter))
+        throw new AppError('injected_fault', FAULT_DETAIL[fault.status], fault.status)
+      }
       if (op) assertMayCall(who, op)
       const input = body ? validateBody(body.schema, raw!, style, body.laxIntFields) : undefined
       return store.answering(() => handle(c, who, input))

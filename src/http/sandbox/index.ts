@@ -7,6 +7,7 @@ import { mountHealth } from './health.js'
 import { mountObserve } from './observe.js'
 import { mountPay } from './pay.js'
 import { mountQueues } from './queues.js'
+import { mountReadiness } from './readiness.js'
 import { mountScenarios } from './scenarios.js'
 import { mountTenants } from './tenants.js'
 import { mountTransfers } from './transfers.js'
@@ -26,7 +27,7 @@ export function sandboxApp(deps: HttpDeps): OpenAPIHono<AppEnv> {
     scheme: 'basic',
     description: 'A company\'s own credentials: that company only.',
   })
-  for (const mount of [mountHealth, mountObserve, mountScenarios, mountTenants, mountCharges, mountPay, mountTransfers, mountQueues, mountClock, mountWebhooks]) {
+  for (const mount of [mountHealth, mountObserve, mountScenarios, mountTenants, mountCharges, mountPay, mountTransfers, mountQueues, mountClock, mountWebhooks, mountReadiness]) {
     mount(app, deps)
   }
   return app
@@ -38,7 +39,7 @@ export function sandboxDocument(app: OpenAPIHono<AppEnv>, version: string) {
     info: {
       title: 'pix-sandbox control plane',
       version,
-      description: 'Drive the sandbox: reset, scenarios, tenants, payments, clock, faults, journal.',
+      description: 'Drive the sandbox: reset, scenarios, tenants, payments, clock, faults, journal, readiness.',
     },
     // Relative, so it resolves against the address the document was read from: /docs works
     // whichever host it was opened on (an absolute localhost URL failed at 127.0.0.1, cross-origin).

@@ -23,10 +23,12 @@ const FaultBody = z
     status: z.union([z.literal(500), z.literal(501), z.literal(503)]).optional().openapi({ description: 'The status to answer instead (its contract `detail`).' }),
     delay_ms: z.int().min(0).max(60_000).default(0).openapi({ description: 'Milliseconds to hold each call first.' }),
     times: z.int().min(1).max(100_000).optional().openapi({ description: 'How many calls it affects; omitted: until deleted.' }),
+    retry_after: z.int().min(1).max(3600).optional().openapi({ description: 'With status 503: the seconds its answer asks the client to wait (a `Retry-After` header); omitted: no header.' }),
     company_id: forCompany,
   })
   .strict()
   .refine((f) => f.status !== undefined || f.delay_ms > 0, { error: 'give a status, a delay_ms, or both', path: ['status'] })
+  .refine((f) => f.retry_after === undefined || f.status === 503, { error: 'only a 503 carries Retry-After: give status 503', path: ['retry_after'] })
   .openapi('FaultRequest', { example: { operation: 'transfer', status: 503, times: 1 } })
 
 const query = z.object({ company_id: z.string().optional().openapi({ description: 'Admin token only: clear that company\'s only.' }) }).strict()
@@ -60,7 +62,8 @@ export function mountQueues(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
     summary: 'Inject failures or latency into the contract\'s operations',
     body: FaultBody,
     record: FaultRecord,
-    add: (body, companyId) => injectFault(ctx, { companyId, operation: body.operation, status: body.status ?? null, delayMs: body.delay_ms, times: body.times ?? null }),
+    add: (body, companyId) =>
+      injectFault(ctx, { companyId, operation: body.operation, status: body.status ?? null, delayMs: body.delay_ms, times: body.times ?? null, retryAfter: body.retry_after ?? null }),
     list: (f) => mapPage(ctx.store.faults.list(f), faultRecord),
     clear: (companyId) => void ctx.store.faults.clear(companyId),
   })

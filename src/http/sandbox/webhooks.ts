@@ -4,6 +4,8 @@ import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi'
 import { AppError } from '../../domain/errors.js'
 import { queueTestMessage, setChaos, subscribe, unsubscribe } from '../../operations/webhooks.js'
 import { hostRefusal } from '../../webhooks/allowed-hosts.js'
+import { checkReceiver } from '../../webhooks/check.js'
+import { isoMillis } from '../../domain/time.js'
 import { MAX_SECRET_LENGTH, MAX_SUBSCRIPTIONS, MAX_URL_LENGTH } from '../../webhooks/limits.js'
 import { WEBHOOK_EVENTS } from '../../webhooks/outbox.js'
 import { chaosSchema } from '../../webhooks/schema.js'
@@ -11,6 +13,7 @@ import { isValidSecret } from '../../webhooks/sign.js'
 import type { AppEnv, HttpDeps, Scope } from '../env.js'
 import { controlRoute, noContent } from './control-route.js'
 import { DeliveryRecord, deliveryRecord } from './records/delivery.js'
+import { ReceiverCheck, receiverCheckRecord } from './records/receiver-check.js'
 import { WebhookRecord, webhookRecord } from './records/webhook.js'
 import { mountWebhookDeliveries } from './webhook-deliveries.js'
 import { idParam, listQuery, page } from './schemas.js'
@@ -127,6 +130,38 @@ export function mountWebhooks(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
       const id = queueTestMessage(ctx, sub.id)
       await deps.webhooks.deliver(id)
       return c.json(deliveryRecord(store.webhooks, store.webhooks.delivery(id)!), 200)
+    },
+  )
+
+  controlRoute(
+    app,
+    deps,
+    createRoute({
+      method: 'post',
+      path: '/webhooks/{webhook_id}/check',
+      tags: ['Webhooks', 'Readiness'],
+      summary: 'Check the receiver: does it verify signatures, refuse stale timestamps, take duplicates?',
+      description:
+        'Sends a fixed battery of test messages (`"test": true` in `data`) to the subscription\'s own URL, signed with its secret, and answers how the receiver took each: `valid` and `duplicate` (the same webhook-id again) want 2xx, `bad_signature` and `stale_timestamp` (10 minutes old) want 4xx, `unknown_type` wants 2xx; each within 5 s. Redirects are never followed; WEBHOOK_ALLOWED_HOSTS applies. Failures become readiness findings. Standard format only: a bcb subscription answers 422.',
+      request: { params },
+      responses: { 200: { description: 'How the receiver answered each check.', content: { 'application/json': { schema: ReceiverCheck } } } },
+    }),
+    'scoped',
+    async (c, { params }) => {
+      const sub = visible(c.get('scope'), params.webhook_id)
+      if (sub.format !== 'standard') {
+        throw new AppError('invalid_input', 'format: the receiver check is for standard subscriptions; bcb deliveries are authenticated by mutual TLS, not signatures')
+      }
+      const result = await checkReceiver({
+        url: sub.url,
+        secret: sub.secret,
+        userAgent: `pix-sandbox/${deps.version}`,
+        companyId: sub.companyId,
+        bodyTime: isoMillis(ctx.clock.now()),
+        refusal: hostRefusal(sub.url, deps.webhookAllowedHosts),
+      })
+      ctx.readiness?.checked(sub.companyId, sub.url, result)
+      return c.json(receiverCheckRecord(result), 200)
     },
   )
 

@@ -5,6 +5,7 @@ import { sql as webhooks } from './003-webhooks.js'
 import { sql as tenantEndToEnd } from './004-tenant-end-to-end.js'
 import { sql as webhookFairness } from './005-webhook-fairness.js'
 import { sql as attemptHeaders } from './006-attempt-headers.js'
+import { sql as readiness } from './007-readiness.js'
 
 export interface Migration {
   version: number
@@ -19,4 +20,5 @@ export const migrations: Migration[] = [
   { version: 4, name: 'tenant-end-to-end', sql: tenantEndToEnd },
   { version: 5, name: 'webhook-fairness', sql: webhookFairness },
   { version: 6, name: 'attempt-headers', sql: attemptHeaders },
+  { version: 7, name: 'readiness', sql: readiness },
 ]

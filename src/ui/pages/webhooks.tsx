@@ -4,6 +4,7 @@ import { filters, numberField as prob } from '../fields.js'
 import { Action, Badge, Card, CopyButton, Empty, Id, Select } from '../components.js'
 import type { Form, Ui } from '../router.js'
 import { UI_BASE } from '../session.js'
+import { checkFlash } from '../receiver-check.js'
 import { DeliveriesCard } from './deliveries.js'
 import { read } from '../view.js'
 
@@ -48,6 +49,7 @@ export function mountWebhooks(ui: Ui): void {
                   </dl>
                   <div class="row">
                     <Action path={`/webhooks/${w.id}/test`} label="Send test" />
+                    {w.format === 'standard' && <Action path={`/webhooks/${w.id}/check`} label="Check receiver" />}
                     {w.chaos && <Action path={`/webhooks/${w.id}/chaos/clear`} label="Clear chaos" />}
                     <Action path={`/webhooks/${w.id}/delete`} label="Delete" tone="danger" />
                   </div>
@@ -114,6 +116,11 @@ export function mountWebhooks(ui: Ui): void {
     method: 'POST',
     path: `/webhooks/${encodeURIComponent(c.req.param('id') ?? '')}/test`,
     ok: (r) => `Test sent: ${r.body.status}`,
+  }))
+  ui.action('/webhooks/:id/check', (_f, _v, c) => ({
+    method: 'POST',
+    path: `/webhooks/${encodeURIComponent(c.req.param('id') ?? '')}/check`,
+    ok: (r) => checkFlash(r.body),
   }))
   ui.action('/webhooks/:id/chaos', (form: Form, _v, c) => {
     const body: Record<string, unknown> = {}

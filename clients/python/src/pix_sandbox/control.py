@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Literal
 
-from .readiness import Readiness
 from .schemas import (
     ChargeRecord,
     ClockAdvanced,
@@ -16,6 +15,7 @@ from .schemas import (
     Payer,
     PostTransfersTransactionIdSettleBody,
     Queued,
+    Readiness,
     TransferRecord,
 )
 from .transport import Params, Transport, segment

@@ -15,8 +15,7 @@ from .cli import find_cli
 from .control import Control
 from .errors import SandboxError, SandboxStartError
 from .process import ServerProcess
-from .readiness import Readiness
-from .schemas import NewCompany, NewCompanyProviders
+from .schemas import NewCompany, NewCompanyProviders, Readiness
 from .schemas import Tenant as NewTenant
 from .transport import Transport
 

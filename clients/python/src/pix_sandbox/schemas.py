@@ -400,6 +400,8 @@ class FaultRequest(_FaultRequestRequired, total=False):
     """Milliseconds to hold each call first."""
     times: int
     """How many calls it affects; omitted: until deleted."""
+    retry_after: int
+    """With status 503: the seconds its answer asks the client to wait (a `Retry-After` header); omitted: no header."""
     company_id: str
     """Admin token only: the company it applies to (default: every company)."""
 
@@ -417,6 +419,8 @@ class Fault(TypedDict):
     """Milliseconds it holds each call before answering."""
     times: int | None
     """How many more calls it strikes; null: until deleted."""
+    retry_after: int | None
+    """The seconds its 503 asks the client to wait (`Retry-After`); null: no header."""
     created_at: str
     """When it was injected (virtual time)."""
 
@@ -532,6 +536,87 @@ class WebhookAttempt(TypedDict):
     """The chaos applied to this attempt: drop, duplicate (the extra send) or bad_signature; null when none."""
     headers: dict[str, str] | None
     """The request headers this attempt sent, signature included (never the secret); the HTTP client adds only transport ones (host, content-length, connection, accept, accept-encoding, accept-language, sec-fetch-mode). null when nothing was sent (dropped by chaos, host refused) and for attempts recorded before the store kept headers."""
+
+
+class ReceiverCheck(TypedDict):
+    passed: bool
+    """Every check passed."""
+    checks: list[ReceiverCheckResult]
+    """Each check, in the order above."""
+
+
+class ReceiverCheckResult(TypedDict):
+    id: Literal["valid", "duplicate", "bad_signature", "stale_timestamp", "unknown_type"]
+    """valid (signed: 2xx), duplicate (the same webhook-id again: 2xx), bad_signature (4xx), stale_timestamp (signed 10 minutes ago: 4xx), unknown_type (an event type it does not know: 2xx)."""
+    expected: Literal["2xx", "4xx"]
+    """The answer a safe receiver gives."""
+    status: int | None
+    """The status it answered; null when it did not answer."""
+    ms: int
+    """Milliseconds until the answer (or until the attempt gave up)."""
+    passed: bool
+    """It answered as expected, within 5 s, without a redirect."""
+    advice: str | None
+    """What to change; null when it passed."""
+    error: str | None
+    """Why no fitting answer came: no connection, no answer within 5 s, a TLS error, a redirect (never followed), a host not allowed; null otherwise."""
+
+
+class Readiness(TypedDict):
+    since: str
+    """Since when (virtual time): the company's creation, or the last reset."""
+    coverage: ReadinessCoverage
+    behaviours: list[ReadinessBehaviour]
+    """Every behaviour of the catalog, in its order."""
+    findings: list[ReadinessFinding]
+    """What was seen that would hurt against the real service, most serious first; empty when nothing was."""
+
+
+class ReadinessCoverage(TypedDict):
+    """How much of the catalog the integration has met."""
+
+    met: int
+    """Behaviours met."""
+    total: int
+    """Behaviours in the catalog."""
+    percent: int
+    """met / total, in percent, rounded down."""
+
+
+class ReadinessBehaviour(TypedDict):
+    id: Literal["charge.created", "charge.unauthenticated", "charge.forbidden", "charge.invalid", "charge.no_provider", "charge.unsupported", "charge.server_error", "charge.unavailable", "transfer.succeeded", "transfer.pending", "transfer.failed", "transfer.insufficient_balance", "transfer.invalid", "transfer.unauthenticated", "transfer.forbidden", "transfer.no_provider", "transfer.unsupported", "transfer.server_error", "transfer.unavailable", "company.read", "company.unauthenticated", "webhook.charge.paid", "webhook.charge.cancelled", "webhook.transfer.succeeded", "webhook.transfer.failed", "webhook.retried", "webhook.duplicate", "webhook.bad_signature_rejected"]
+    """The behaviour's stable id (docs/READINESS.md)."""
+    met: bool
+    """Whether the integration has met it."""
+    count: int
+    """How many times it was met."""
+    how: str
+    """How to meet it on a fresh sandbox: the magic value, credential or control call that produces it."""
+
+
+class ReadinessFinding(TypedDict):
+    id: Literal["production_credentials", "missing_content_type", "receiver_accepts_bad_signature", "receiver_accepts_stale_timestamp", "lenient_amount", "retry_after_server_error", "ignored_retry_after", "receiver_slow", "receiver_rejects_duplicate", "trailing_slash", "missing_accept"]
+    """The finding's stable id (docs/READINESS.md)."""
+    severity: Literal["error", "warning", "info"]
+    """error: would fail against the real service or is unsafe; warning: would hurt; info: worth fixing."""
+    count: int
+    """How many times it was seen."""
+    example: ReadinessExample
+    advice: str
+    """What to change."""
+
+
+class ReadinessExample(TypedDict):
+    """The first time it was seen."""
+
+    method: str
+    """The method of the call (POST for a webhook delivery)."""
+    path: str
+    """The path called (for a webhook, the receiver's URL without credentials or query)."""
+    time: str
+    """When it was seen (virtual time)."""
+    seen: str
+    """What was seen, redacted as the journal redacts."""
 
 
 class GetEventsResponse(TypedDict):

@@ -5,8 +5,13 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING, Literal
 
-from .readiness import ReceiverCheck
-from .schemas import GetWebhooksDeliveriesResponse, NewWebhook, Webhook, WebhookDelivery
+from .schemas import (
+    GetWebhooksDeliveriesResponse,
+    NewWebhook,
+    ReceiverCheck,
+    Webhook,
+    WebhookDelivery,
+)
 from .transport import segment
 
 if TYPE_CHECKING:

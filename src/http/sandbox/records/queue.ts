@@ -45,6 +45,7 @@ export const FaultRecord = z
     status: z.union([z.literal(500), z.literal(501), z.literal(503)]).nullable().openapi({ description: 'The status it answers; null: only a delay.' }),
     delay_ms: z.int().openapi({ description: 'Milliseconds it holds each call before answering.' }),
     times: z.int().nullable().openapi({ description: 'How many more calls it strikes; null: until deleted.' }),
+    retry_after: z.int().nullable().openapi({ description: 'The seconds its 503 asks the client to wait (`Retry-After`); null: no header.' }),
     created_at: iso.openapi({ description: 'When it was injected (virtual time).' }),
   })
   .openapi('Fault')
@@ -57,5 +58,6 @@ export const faultRecord = (f: Fault): FaultRecord => ({
   status: f.status,
   delay_ms: f.delayMs,
   times: f.remaining,
+  retry_after: f.retryAfter,
   created_at: isoMicros(f.createdAt),
 })

@@ -1,0 +1,178 @@
+// `pix-sandbox exec -- COMMAND`: runs any language's test suite against a fresh sandbox (F3).
+// The sandbox runs in this process; COMMAND gets its address and credentials in the environment,
+// runs in a process group of its own (so that what it starts can be found and stopped when it
+// ends, even when it is killed), and receives SIGINT and SIGTERM sent to exec. Then the readiness
+// summary goes to stderr, the reports are written, and exec exits: COMMAND's code if it failed;
+// otherwise 1 if the gate fails; otherwise 0. A COMMAND that cannot run exits 127 (not found) or
+// 126 (not executable), as shells do.
+import { spawn } from 'node:child_process'
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { constants } from 'node:os'
+import { dirname } from 'node:path'
+import { DEFAULT_CREDENTIALS } from '../client/types.js'
+import type { Config } from '../config.js'
+import { readinessRecord, type Readiness } from '../http/sandbox/records/readiness.js'
+import { createLog } from '../log.js'
+import { gateFailures, type Gate } from '../readiness/gate.js'
+import { junitXml } from '../readiness/junit.js'
+import { summaryText } from '../readiness/summary.js'
+import { ScenarioError } from '../scenarios/loader.js'
+import { startSandbox, StartupError, type RunningSandbox } from '../server.js'
+import { escapeControls } from '../terminal.js'
+
+export interface ExecOptions {
+  config: Config
+  command: string[]
+  report?: string
+  junit?: string
+  gate: Gate
+}
+
+/** How long what COMMAND left running gets after SIGTERM before SIGKILL. */
+const REAP_GRACE_MS = 2000
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+
+/**
+ * The group's live members, on Linux, from /proc: a member that has exited but not been reaped
+ * yet (a zombie, which its new parent reaps when it gets to it; never, when exec is a
+ * container's PID 1) still answers kill(0), and would hold exec for the whole grace.
+ */
+function liveMembers(pgid: number): number | undefined {
+  let entries: string[]
+  try {
+    entries = readdirSync('/proc')
+  } catch {
+    return undefined
+  }
+  let live = 0
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8')
+      // pid (comm) state ppid pgrp ...: comm may hold spaces and parentheses.
+      const [state, , pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+      if (Number(pgrp) === pgid && state !== 'Z') live++
+    } catch {
+      // Gone while we looked.
+    }
+  }
+  return live
+}
+
+/** Whether any process of the group led by `pid` is alive. */
+function groupAlive(pid: number): boolean {
+  try {
+    process.kill(-pid, 0)
+  } catch {
+    return false
+  }
+  return (liveMembers(pid) ?? 1) > 0
+}
+
+function signalGroup(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pid, signal)
+  } catch {
+    // Gone already.
+  }
+}
+
+/** Stops whatever COMMAND left running in its group: SIGTERM, then SIGKILL after a grace. */
+async function reap(pid: number): Promise<void> {
+  if (!groupAlive(pid)) return
+  signalGroup(pid, 'SIGTERM')
+  for (const until = Date.now() + REAP_GRACE_MS; groupAlive(pid) && Date.now() < until; ) await sleep(25)
+  if (groupAlive(pid)) signalGroup(pid, 'SIGKILL')
+}
+
+interface Ended {
+  /** The code exec passes on: COMMAND's, 128 + the signal that killed it, or 126/127 when it could not run. */
+  code: number
+  /** Why it could not run. */
+  error?: string
+}
+
+/** Runs COMMAND to its end, forwarding SIGINT and SIGTERM (a third signal kills its group). */
+async function run(command: string[], env: NodeJS.ProcessEnv): Promise<Ended> {
+  const child = spawn(command[0]!, command.slice(1), { stdio: 'inherit', env, detached: true })
+  let signals = 0
+  const forward = (signal: NodeJS.Signals) => {
+    signals++
+    if (child.pid !== undefined) signalGroup(child.pid, signals > 2 ? 'SIGKILL' : signal)
+  }
+  process.on('SIGINT', forward)
+  process.on('SIGTERM', forward)
+  try {
+    const ended = await new Promise<Ended>((resolve) => {
+      child.once('error', (err: NodeJS.ErrnoException) => {
+        const code = err.code === 'ENOENT' ? 127 : 126
+        const why = err.code === 'ENOENT' ? 'command not found' : err.code === 'EACCES' ? 'permission denied (not executable)' : err.message
+        resolve({ code, error: `${command[0]}: ${why}` })
+      })
+      child.once('exit', (code, signal) => resolve({ code: signal ? 128 + (constants.signals[signal] ?? 0) : (code ?? 1) }))
+    })
+    if (child.pid !== undefined) await reap(child.pid)
+    return ended
+  } finally {
+    process.off('SIGINT', forward)
+    process.off('SIGTERM', forward)
+  }
+}
+
+function write(file: string, text: string): void {
+  mkdirSync(dirname(file), { recursive: true })
+  writeFileSync(file, text)
+}
+
+/** Runs exec; resolves with the code to exit with. `stderr` is where the summary and messages go. */
+export async function runExec(o: ExecOptions, stderr: (text: string) => void = (t) => void process.stderr.write(t)): Promise<number> {
+  let running: RunningSandbox
+  try {
+    // Its log, if asked for, goes to stderr: stdout is COMMAND's.
+    running = await startSandbox(o.config, { log: createLog(o.config.logLevel, (line) => void process.stderr.write(line)) })
+  } catch (err) {
+    if (err instanceof StartupError || err instanceof ScenarioError) {
+      stderr(`pix-sandbox exec: the sandbox did not start: ${escapeControls(err.message, { keepLines: true })}\n`)
+      return 1
+    }
+    throw err
+  }
+  const env = {
+    ...process.env,
+    PIX_SANDBOX_URL: running.url,
+    PIX_BASE_URL: `${running.url}/api/v1`,
+    PIX_SANDBOX_ADMIN_TOKEN: running.adminToken,
+    PIX_CLIENT_ID: DEFAULT_CREDENTIALS.main.clientId,
+    PIX_CLIENT_SECRET: DEFAULT_CREDENTIALS.main.clientSecret,
+  }
+  let ended: Ended
+  try {
+    ended = await run(o.command, env)
+  } finally {
+    // Stopped before the report is read: webhook sends under way are concluded first.
+    await running.close()
+  }
+  if (ended.error) {
+    stderr(`pix-sandbox exec: ${escapeControls(ended.error)}\n`)
+    return ended.code
+  }
+  const report: Readiness = readinessRecord(running.sandbox.readiness!.report())
+  const reasons = ended.code !== 0 ? [`${escapeControls(o.command[0]!)} exited ${ended.code}`] : gateFailures(report, o.gate)
+  let code = ended.code !== 0 ? ended.code : reasons.length ? 1 : 0
+  stderr(summaryText(report, { code, reasons }))
+  const run_ = { command_exit_code: ended.code, exit_code: code, min_coverage: o.gate.minCoverage ?? null, fail_on: o.gate.failOn, failures: reasons }
+  for (const [file, text] of [
+    [o.report, () => JSON.stringify({ ...report, run: run_ }, null, 2) + '\n'],
+    [o.junit, () => junitXml(report, o.gate)],
+  ] as const) {
+    if (file === undefined) continue
+    try {
+      write(file, text())
+    } catch (err) {
+      stderr(`pix-sandbox exec: cannot write ${escapeControls(file)}: ${(err as Error).message}\n`)
+      if (code === 0) code = 1
+    }
+  }
+  return code
+}

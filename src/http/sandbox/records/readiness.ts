@@ -1,0 +1,66 @@
+// The readiness report (Part F, F3) as the control plane answers it: the published schema, and
+// the mapper held to it.
+import { z } from '@hono/zod-openapi'
+import { isoMicros } from '../../../domain/time.js'
+import type { Report } from '../../../readiness/book.js'
+import { BEHAVIOUR_IDS, FINDING_IDS, SEVERITIES } from '../../../readiness/catalog.js'
+import { iso } from '../schemas.js'
+
+export const ReadinessExample = z
+  .object({
+    method: z.string().openapi({ description: 'The method of the call (POST for a webhook delivery).' }),
+    path: z.string().openapi({ description: 'The path called (for a webhook, the receiver\'s URL without credentials or query).' }),
+    time: iso.openapi({ description: 'When it was seen (virtual time).' }),
+    seen: z.string().openapi({ description: 'What was seen, redacted as the journal redacts.' }),
+  })
+  .openapi('ReadinessExample')
+
+export const ReadinessBehaviour = z
+  .object({
+    id: z.enum(BEHAVIOUR_IDS).openapi({ description: 'The behaviour\'s stable id (docs/READINESS.md).' }),
+    met: z.boolean().openapi({ description: 'Whether the integration has met it.' }),
+    count: z.int().openapi({ description: 'How many times it was met.' }),
+    how: z.string().openapi({ description: 'How to meet it on a fresh sandbox: the magic value, credential or control call that produces it.' }),
+  })
+  .openapi('ReadinessBehaviour')
+
+export const ReadinessFinding = z
+  .object({
+    id: z.enum(FINDING_IDS).openapi({ description: 'The finding\'s stable id (docs/READINESS.md).' }),
+    severity: z.enum(SEVERITIES).openapi({ description: 'error: would fail against the real service or is unsafe; warning: would hurt; info: worth fixing.' }),
+    count: z.int().openapi({ description: 'How many times it was seen.' }),
+    example: ReadinessExample.openapi({ description: 'The first time it was seen.' }),
+    advice: z.string().openapi({ description: 'What to change.' }),
+  })
+  .openapi('ReadinessFinding')
+
+export const Readiness = z
+  .object({
+    since: iso.openapi({ description: 'Since when (virtual time): the company\'s creation, or the last reset.' }),
+    coverage: z
+      .object({
+        met: z.int().openapi({ description: 'Behaviours met.' }),
+        total: z.int().openapi({ description: 'Behaviours in the catalog.' }),
+        percent: z.int().openapi({ description: 'met / total, in percent, rounded down.' }),
+      })
+      .openapi('ReadinessCoverage', { description: 'How much of the catalog the integration has met.' }),
+    behaviours: z.array(ReadinessBehaviour).openapi({ description: 'Every behaviour of the catalog, in its order.' }),
+    findings: z.array(ReadinessFinding).openapi({ description: 'What was seen that would hurt against the real service, most serious first; empty when nothing was.' }),
+  })
+  .openapi('Readiness')
+export type Readiness = z.output<typeof Readiness>
+
+export function readinessRecord(r: Report): Readiness {
+  return {
+    since: isoMicros(r.since),
+    coverage: { met: r.met, total: r.total, percent: Math.floor((r.met * 100) / r.total) },
+    behaviours: r.behaviours,
+    findings: r.findings.map((f) => ({
+      id: f.id,
+      severity: f.severity,
+      count: f.count,
+      example: { method: f.example.method, path: f.example.path, time: isoMicros(f.example.at), seen: f.example.seen },
+      advice: f.advice,
+    })),
+  }
+}

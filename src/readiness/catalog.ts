@@ -1,0 +1,161 @@
+// The readiness catalog (Part F): the behaviours of the contract a suite can meet, each with a
+// one-line "how" that a test follows literally on a fresh sandbox (test/readiness/catalog.test.ts),
+// and the findings, each with its severity and advice. Ids are stable: reports, CI gates and
+// docs/READINESS.md name them. `setup` is what the dashboard's button for a behaviour asks the
+// control plane (nothing when the control plane cannot set it up by itself).
+
+/** A control call that sets a behaviour up for the next matching calls. */
+export type Setup =
+  | { label: string; call: { method: 'POST'; path: string; body: Record<string, unknown> }; adminOnly?: boolean }
+  /** On a subscription of the caller's: chaos for its next deliveries, or the receiver check. */
+  | { label: string; webhook: 'chaos'; body: Record<string, unknown> }
+  | { label: string; webhook: 'check' }
+
+export interface Behaviour {
+  id: string
+  how: string
+  setup?: Setup
+}
+
+const fault = (operation: 'charge' | 'transfer', status: 500 | 501 | 503): Setup => ({
+  label: `Inject a ${status} into the next ${operation}`,
+  call: { method: 'POST', path: '/faults', body: { operation, status, times: 1 } },
+})
+const outcome = (status: 'pending' | 'failed'): Setup => ({
+  label: `Make the next transfer ${status}`,
+  call: { method: 'POST', path: '/outcomes', body: { status, times: 1 } },
+})
+
+const CHARGE = 'POST /api/v1/hub/transactions/in {"amount": 1000}'
+const TRANSFER = 'POST /api/v1/hub/transactions/out {"amount": 1000, "pix_key": "maria@example.com", "pix_type": "EMAIL"}'
+const faultHow = (operation: string, status: number, then: string) =>
+  `POST /_sandbox/faults {"operation": "${operation}", "status": ${status}, "times": 1}, then ${then}`
+
+export const BEHAVIOURS = [
+  { id: 'charge.created', how: `${CHARGE} as sandbox-client:sandbox-secret` },
+  { id: 'charge.unauthenticated', how: `${CHARGE} with a wrong secret (sandbox-client:wrong-secret)` },
+  { id: 'charge.forbidden', how: `${CHARGE} as inactive:inactive-secret (a company with api_active false)` },
+  { id: 'charge.invalid', how: 'POST /api/v1/hub/transactions/in {"amount": 0} as sandbox-client:sandbox-secret' },
+  { id: 'charge.no_provider', how: `${CHARGE} as no-provider:no-provider-secret (a user without Providers)` },
+  { id: 'charge.unsupported', how: faultHow('charge', 501, 'create a charge'), setup: fault('charge', 501) },
+  { id: 'charge.server_error', how: faultHow('charge', 500, 'create a charge'), setup: fault('charge', 500) },
+  { id: 'charge.unavailable', how: faultHow('charge', 503, 'create a charge'), setup: fault('charge', 503) },
+  { id: 'transfer.succeeded', how: `${TRANSFER} as sandbox-client:sandbox-secret` },
+  { id: 'transfer.pending', how: 'send a transfer to pix_key "pending@pix.example" (or with the header X-Sandbox-Outcome: pending)', setup: outcome('pending') },
+  { id: 'transfer.failed', how: 'send a transfer to pix_key "failed@pix.example" (or of amount 666, or with the header X-Sandbox-Outcome: failed)', setup: outcome('failed') },
+  { id: 'transfer.insufficient_balance', how: `${TRANSFER} as empty-balance:empty-balance-secret (balance 0)` },
+  { id: 'transfer.invalid', how: 'send a transfer with "pix_type": "CPF" and "pix_key": "maria@example.com" (a key that does not fit its type)' },
+  { id: 'transfer.unauthenticated', how: `${TRANSFER} with a wrong secret (sandbox-client:wrong-secret)` },
+  { id: 'transfer.forbidden', how: `${TRANSFER} as inactive:inactive-secret (a company with api_active false)` },
+  { id: 'transfer.no_provider', how: `${TRANSFER} as no-provider:no-provider-secret (a user without Providers)` },
+  { id: 'transfer.unsupported', how: `${TRANSFER} as charges-only:charges-only-secret (its out Provider supports no transfer)` },
+  { id: 'transfer.server_error', how: faultHow('transfer', 500, 'send a transfer'), setup: fault('transfer', 500) },
+  { id: 'transfer.unavailable', how: faultHow('transfer', 503, 'send a transfer'), setup: fault('transfer', 503) },
+  { id: 'company.read', how: 'GET /api/v1/user/company as sandbox-client:sandbox-secret' },
+  { id: 'company.unauthenticated', how: 'GET /api/v1/user/company without an Authorization header' },
+  {
+    id: 'webhook.charge.paid',
+    how: 'subscribe a receiver that answers 2xx (POST /_sandbox/webhooks {"url": "<your receiver>"}), create a charge, then POST /_sandbox/charges/{transaction_id}/pay',
+  },
+  {
+    id: 'webhook.charge.cancelled',
+    how: 'with a subscription, create a charge, then POST /_sandbox/charges/{transaction_id}/cancel (or let it expire: POST /_sandbox/clock/advance {"seconds": 3600})',
+    setup: { label: 'Move the clock 1 h (pending charges expire)', call: { method: 'POST', path: '/clock/advance', body: { seconds: 3600 } }, adminOnly: true },
+  },
+  { id: 'webhook.transfer.succeeded', how: `with a subscription, ${TRANSFER}` },
+  { id: 'webhook.transfer.failed', how: 'with a subscription, send a transfer to pix_key "failed@pix.example"', setup: outcome('failed') },
+  {
+    id: 'webhook.retried',
+    how: 'PUT /_sandbox/webhooks/{id}/chaos {"drop": 1}, POST /_sandbox/webhooks/{id}/test, DELETE /_sandbox/webhooks/{id}/chaos, then POST /_sandbox/webhooks/deliveries/{delivery id}/retry',
+  },
+  {
+    id: 'webhook.duplicate',
+    how: 'PUT /_sandbox/webhooks/{id}/chaos {"duplicate": 1}, then POST /_sandbox/webhooks/{id}/test',
+    setup: { label: 'Duplicate every delivery (chaos)', webhook: 'chaos', body: { duplicate: 1 } },
+  },
+  {
+    id: 'webhook.bad_signature_rejected',
+    how: 'POST /_sandbox/webhooks/{id}/check (the receiver check), or PUT /_sandbox/webhooks/{id}/chaos {"bad_signature": 1} then POST /_sandbox/webhooks/{id}/test',
+    setup: { label: 'Check the receiver', webhook: 'check' },
+  },
+] as const satisfies readonly Behaviour[]
+
+export type BehaviourId = (typeof BEHAVIOURS)[number]['id']
+export const BEHAVIOUR_IDS = BEHAVIOURS.map((b) => b.id) as [BehaviourId, ...BehaviourId[]]
+/** Each id's place in BEHAVIOURS: counts are kept in an array in that order. */
+export const B = Object.fromEntries(BEHAVIOURS.map((b, i) => [b.id, i])) as Record<BehaviourId, number>
+
+export const SEVERITIES = ['error', 'warning', 'info'] as const
+export type Severity = (typeof SEVERITIES)[number]
+
+export interface Finding {
+  id: string
+  severity: Severity
+  advice: string
+}
+
+export const FINDINGS = [
+  {
+    id: 'production_credentials',
+    severity: 'error',
+    advice: 'Production keys must never leave production: read credentials from the environment, and give test runs the sandbox\'s own (sandbox-client:sandbox-secret, or a tenant\'s).',
+  },
+  {
+    id: 'missing_content_type',
+    severity: 'error',
+    advice: 'Send Content-Type: application/json with every POST body: without it, what the body is is left to the server\'s guess.',
+  },
+  {
+    id: 'receiver_accepts_bad_signature',
+    severity: 'error',
+    advice: 'Verify webhook-signature (HMAC-SHA256 of "id.timestamp.body" keyed with your whsec_ secret; the standardwebhooks library does it) and answer 4xx when it does not match: anyone can POST to your endpoint.',
+  },
+  {
+    id: 'receiver_accepts_stale_timestamp',
+    severity: 'error',
+    advice: 'Refuse (4xx) deliveries whose webhook-timestamp is more than 5 minutes from your clock, so a captured delivery cannot be replayed; standardwebhooks\' verify() checks it.',
+  },
+  {
+    id: 'lenient_amount',
+    severity: 'warning',
+    advice: 'Send amount as a JSON integer of cents (1000, not "1000", 10.0 or true): it was accepted only because validation is lax, which the contract does not promise.',
+  },
+  {
+    id: 'retry_after_server_error',
+    severity: 'warning',
+    advice: 'Do not send a transfer again after a 5xx or a dropped connection without checking first: it may have gone through, and the API has no idempotency key. Reconcile (your webhook, your records), then decide.',
+  },
+  {
+    id: 'ignored_retry_after',
+    severity: 'warning',
+    advice: 'After a 503, wait at least its Retry-After before calling again, and back off with jitter.',
+  },
+  {
+    id: 'receiver_slow',
+    severity: 'warning',
+    advice: 'Answer webhooks within 5 s: acknowledge (2xx) first and do the work afterwards, from a queue; slow answers time out and are retried.',
+  },
+  {
+    id: 'receiver_rejects_duplicate',
+    severity: 'warning',
+    advice: 'Deliveries come at least once: when a webhook-id you have already processed arrives again, answer 2xx without processing it twice.',
+  },
+  {
+    id: 'trailing_slash',
+    severity: 'info',
+    advice: 'Call contract paths without a trailing slash: each call costs a 307 round trip, and some clients drop the body or the Authorization header when they follow it.',
+  },
+  {
+    id: 'missing_accept',
+    severity: 'info',
+    advice: 'Send Accept: application/json on contract calls, as the contract lists it.',
+  },
+] as const satisfies readonly Finding[]
+
+export type FindingId = (typeof FINDINGS)[number]['id']
+export const FINDING_IDS = FINDINGS.map((f) => f.id) as [FindingId, ...FindingId[]]
+/** Each id's place in FINDINGS. */
+export const F = Object.fromEntries(FINDINGS.map((f, i) => [f.id, i])) as Record<FindingId, number>
+
+/** Severities from the most serious: `error` ranks 0. */
+export const severityRank = (s: Severity): number => SEVERITIES.indexOf(s)

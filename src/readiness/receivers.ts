@@ -1,0 +1,87 @@
+// Readiness from webhook receivers: what each delivery attempt (webhooks/worker.ts) and each
+// receiver check (webhooks/check.ts) saw of a company's receiver: the webhook behaviours met,
+// and the findings (a bad signature or a stale timestamp taken, a duplicate refused, slowness).
+import type { ReceiverCheck } from '../webhooks/check.js'
+import { NO_COMPANY } from './book.js'
+import { B, F } from './catalog.js'
+import { receiverPath, type Observing } from './observing.js'
+
+/** One attempt of a webhook delivery that reached its receiver (webhooks/worker.ts). */
+export interface AttemptSeen {
+  companyId: string | null
+  url: string
+  eventType: string
+  deliveryId: string
+  statusCode: number | null
+  latencyMs: number
+  timedOut: boolean
+  badSignature: boolean
+  /** The second send of duplicate chaos. */
+  duplicate: boolean
+  /** An attempt of this delivery failed before. */
+  retried: boolean
+  /** The receiver had already answered 2xx for this delivery (its webhook-id). */
+  acknowledgedBefore: boolean
+}
+
+/** A received delivery (or an attempt of the receiver check) slower than this is slow. */
+export const SLOW_RECEIVER_MS = 5000
+
+export function receiverObserver({ book, clock, example }: Observing) {
+  const WEBHOOK_BEHAVIOUR: Record<string, number> = {
+    'charge.paid': B['webhook.charge.paid'],
+    'charge.cancelled': B['webhook.charge.cancelled'],
+    'transfer.succeeded': B['webhook.transfer.succeeded'],
+    'transfer.failed': B['webhook.transfer.failed'],
+  }
+
+  function attempt(a: AttemptSeen): void {
+    const owner = a.companyId ?? NO_COMPANY
+    const at = clock.now()
+    const e = book.entry(owner, at)
+    if (!e) return
+    const seen = (finding: number, what: string) =>
+      book.again(owner, e, finding) || book.first(owner, e, finding, example('POST', receiverPath(a.url), at, `${what} (${a.eventType}, delivery ${a.deliveryId})`))
+    const code = a.statusCode
+    const ok = code !== null && code >= 200 && code < 300
+    if (a.badSignature) {
+      if (ok) seen(F.receiver_accepts_bad_signature, `the receiver answered ${code} to a delivery signed with a wrong key`)
+      else if (code !== null && code >= 400 && code < 500) book.meet(owner, e, B['webhook.bad_signature_rejected'])
+    } else if (ok) {
+      const behaviour = WEBHOOK_BEHAVIOUR[a.eventType]
+      if (behaviour !== undefined) book.meet(owner, e, behaviour)
+      if (a.retried) book.meet(owner, e, B['webhook.retried'])
+      if (a.duplicate) book.meet(owner, e, B['webhook.duplicate'])
+    } else if (a.acknowledgedBefore && code !== null) {
+      seen(F.receiver_rejects_duplicate, `the receiver answered ${code} to a webhook-id it had acknowledged already`)
+    }
+    if (a.timedOut || a.latencyMs > SLOW_RECEIVER_MS) {
+      seen(F.receiver_slow, a.timedOut ? 'the receiver did not answer in time' : `the receiver took ${(a.latencyMs / 1000).toFixed(1)} s to answer`)
+    }
+  }
+
+  /** What the receiver check (F4) saw of a company's receiver: its failures are findings too. */
+  function checked(companyId: string | null, url: string, result: ReceiverCheck): void {
+    const owner = companyId ?? NO_COMPANY
+    const at = clock.now()
+    const e = book.entry(owner, at)
+    if (!e) return
+    const by = Object.fromEntries(result.checks.map((c) => [c.id, c]))
+    const ok = (status: number | null) => status !== null && status >= 200 && status < 300
+    const seen = (finding: number, what: string) =>
+      book.again(owner, e, finding) || book.first(owner, e, finding, example('POST', receiverPath(url), at, `the receiver check: ${what}`))
+    const bad = by.bad_signature
+    if (bad && ok(bad.status)) seen(F.receiver_accepts_bad_signature, `the receiver answered ${bad.status} to a delivery signed with a wrong key`)
+    if (bad && bad.error === null && bad.passed) book.meet(owner, e, B['webhook.bad_signature_rejected'])
+    const stale = by.stale_timestamp
+    if (stale && ok(stale.status)) seen(F.receiver_accepts_stale_timestamp, `the receiver answered ${stale.status} to a delivery signed 10 minutes ago`)
+    const dup = by.duplicate
+    if (dup && ok(by.valid?.status ?? null) && dup.status !== null && !ok(dup.status) && dup.error === null) {
+      seen(F.receiver_rejects_duplicate, `the receiver answered ${dup.status} to a webhook-id it had taken a moment before`)
+    }
+    const slow = result.checks.find((c) => c.error?.startsWith('no answer within') || c.ms > SLOW_RECEIVER_MS)
+    if (slow) seen(F.receiver_slow, slow.status === null ? `${slow.id}: ${slow.error}` : `${slow.id}: answered after ${(slow.ms / 1000).toFixed(1)} s`)
+  }
+
+  return { attempt, checked }
+}

@@ -1,0 +1,103 @@
+// Readiness as calls are answered and deliveries acknowledged: turns what the HTTP layer
+// (requests.ts) and the webhook worker and receiver check (receivers.ts) saw into behaviours met
+// and findings (catalog.ts), per company (book.ts), and keeps them with the rest of the state.
+// Recording is in memory and O(1) per call, after the answer; a file store gets what changed at
+// most once a second, in a transaction of its own or the group commit under way, never in the
+// call's own: a call that wrote nothing still writes nothing, and a kill -9 loses at most the
+// last second of readiness, never the store's integrity.
+import type { Clock, Micros } from '../clock.js'
+import type { Store } from '../store/index.js'
+import { isUnwritable } from '../store/write-health.js'
+import { createBook, serialize, type Entry, type Example, type Report } from './book.js'
+import { receiverObserver } from './receivers.js'
+import { requestObserver } from './requests.js'
+
+export { CONTRACT_PREFIX, RETRY_WINDOW_MS, type RequestSeen } from './requests.js'
+export { SLOW_RECEIVER_MS, type AttemptSeen } from './receivers.js'
+
+const MAX_TEXT = 300
+const FLUSH_MS = 1000
+const cut = (text: string) => (text.length > MAX_TEXT ? `${text.slice(0, MAX_TEXT)}...` : text)
+
+export interface ReadinessDeps {
+  store: Store
+  clock: Clock
+  /** Whether the store is a file: then what changed is stored every second. */
+  persistent: boolean
+  /** The journal's redaction of a text (secret names, whsec_ values, the admin token). */
+  redact: (text: string) => string
+  /** Monotonic milliseconds (performance.now()); tests move it. */
+  nowMs?: () => number
+  /** Told when storing failed for another reason than a full disk. */
+  onError?: (err: unknown) => void
+}
+
+export function createReadiness(deps: ReadinessDeps) {
+  const { store, clock } = deps
+  const nowMs = deps.nowMs ?? (() => performance.now())
+  const dirty: [string, Entry][] = []
+  const book = createBook(
+    (companyId) => store.identity.company(companyId)?.createdAt,
+    (owner, e) => deps.persistent && dirty.push([owner, e]),
+  )
+  book.load(deps.persistent ? store.readiness.all() : [])
+  book.begin(clock.now())
+
+  const example = (method: string, path: string, at: Micros, seen: string): Example => ({ method, path: deps.redact(cut(path)), at, seen: deps.redact(cut(seen)) })
+  const observing = { book, store, clock, nowMs, example }
+  const request = requestObserver(observing)
+  const { attempt, checked } = receiverObserver(observing)
+
+  /** Stores every entry that changed; what fails to be stored is tried again at the next flush. */
+  function flush(): void {
+    if (!dirty.length || !store.db.open) return
+    const batch = dirty.splice(0)
+    const again = () => {
+      for (const [owner, e] of batch) {
+        if (book.holds(owner, e) && !e.dirty) {
+          e.dirty = true
+          dirty.push([owner, e])
+        }
+      }
+    }
+    try {
+      store.tx(() => {
+        for (const [owner, e] of batch) {
+          if (!book.holds(owner, e)) continue
+          e.dirty = false
+          store.readiness.put(owner, e.since, JSON.stringify(serialize(e)))
+        }
+      })
+      store.pendingCommit()?.catch(again)
+    } catch (err) {
+      again()
+      if (!isUnwritable(err)) deps.onError?.(err)
+    }
+  }
+
+  const timer = deps.persistent ? setInterval(flush, FLUSH_MS) : undefined
+  timer?.unref()
+
+  return {
+    request,
+    attempt,
+    checked,
+    /** The report of a company, or of every company and of calls that named none (undefined). */
+    report: (companyId?: string): Report => book.report(companyId, clock.now()),
+    /** The sandbox was reset: everything starts again now (the store's rows went with the wipe). */
+    reset(since: Micros): void {
+      dirty.length = 0
+      book.reset(since)
+    },
+    /** A company was deleted (its row went in the same transaction). */
+    forget: (companyId: string) => book.forget(companyId),
+    flush,
+    /** Stores what is left and stops the timer; before the store closes. */
+    close(): void {
+      if (timer) clearInterval(timer)
+      flush()
+    },
+  }
+}
+
+export type Readiness = ReturnType<typeof createReadiness>

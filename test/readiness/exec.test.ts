@@ -1,0 +1,216 @@
+// `pix-sandbox exec -- COMMAND` from the sources, as CI runs it: the environment COMMAND gets,
+// exit codes exactly as F3 says (COMMAND's if it failed, else the gate's, else 0; 127/126 when it
+// cannot run; 2 for bad usage), SIGINT and SIGTERM forwarded, nothing left running afterwards
+// (even when COMMAND is killed), the summary on stderr, the JSON report and the JUnit file.
+import { execFile, spawn } from 'node:child_process'
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync, chmodSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { afterAll, describe, expect, it } from 'vitest'
+import { wellFormedXml } from './xml.js'
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url))
+const TSX = import.meta.resolve('tsx')
+const CLI = [process.execPath, '--import', TSX, join(ROOT, 'src/cli.ts')]
+const dir = mkdtempSync(join(tmpdir(), 'pix-exec-'))
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+interface Outcome {
+  code: number | null
+  stdout: string
+  stderr: string
+}
+
+function cli(args: string[]): Promise<Outcome> {
+  return new Promise((resolve) => {
+    execFile(CLI[0]!, [...CLI.slice(1), ...args], { cwd: dir, timeout: 60_000 }, (err, stdout, stderr) =>
+      resolve({ code: err ? ((err as { code?: number }).code ?? null) : 0, stdout, stderr }),
+    )
+  })
+}
+
+/** A node script as COMMAND: `node -e <code>`, run with the environment exec gives it. */
+const node = (code: string) => [process.execPath, '-e', code]
+/** A call of the contract from COMMAND, with the credentials exec gave it. */
+const call = (path: string, init = "{}") =>
+  `fetch(process.env.PIX_BASE_URL + '${path}', Object.assign({ headers: { authorization: 'Basic ' + Buffer.from(process.env.PIX_CLIENT_ID + ':' + process.env.PIX_CLIENT_SECRET).toString('base64'), accept: 'application/json', 'content-type': 'application/json' } }, ${init}))`
+/** Running: it exists and is not a zombie (exited, waiting for its new parent to reap it). */
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0)
+  } catch {
+    return false
+  }
+  const stat = existsSync(`/proc/${pid}/stat`) ? readFileSync(`/proc/${pid}/stat`, 'utf8') : ''
+  return stat === '' ? !existsSync('/proc/self/stat') : stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z'
+}
+const waitFor = async (file: string) => {
+  for (const until = Date.now() + 20_000; !existsSync(file) || readFileSync(file, 'utf8').trim() === ''; ) {
+    if (Date.now() > until) throw new Error(`${file} never appeared`)
+    await new Promise((r) => setTimeout(r, 20))
+  }
+  return Number(readFileSync(file, 'utf8').trim())
+}
+
+describe('exec: what COMMAND gets', () => {
+  it('runs COMMAND with the sandbox\'s address, admin token and main credentials, which work', async () => {
+    const out = join(dir, 'env.json')
+    const script = `(async () => {
+      const e = process.env
+      const company = await ${call('/user/company')}
+      const whoami = await fetch(e.PIX_SANDBOX_URL + '/_sandbox/whoami', { headers: { authorization: 'Bearer ' + e.PIX_SANDBOX_ADMIN_TOKEN } })
+      require('fs').writeFileSync(${JSON.stringify(out)}, JSON.stringify({ url: e.PIX_SANDBOX_URL, base: e.PIX_BASE_URL, id: e.PIX_CLIENT_ID, secret: e.PIX_CLIENT_SECRET, company: company.status, whoami: whoami.status, token: e.PIX_SANDBOX_ADMIN_TOKEN.length }))
+    })()`
+    const r = await cli(['exec', '--', ...node(script)])
+    expect(r.code).toBe(0)
+    const env = JSON.parse(readFileSync(out, 'utf8'))
+    expect(env.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
+    expect(env.base).toBe(`${env.url}/api/v1`)
+    expect([env.id, env.secret, env.company, env.whoami]).toEqual(['sandbox-client', 'sandbox-secret', 200, 200])
+    expect(env.token).toBeGreaterThanOrEqual(16)
+    expect(r.stderr).toContain('pix-sandbox readiness: 1 of 28 behaviours met (3%), no findings')
+    expect(r.stderr).toContain('charge.created')
+    expect(r.stdout).toBe('')
+  })
+})
+
+describe('exec: exit codes', () => {
+  it("passes COMMAND's own failure on, whatever the gate", async () => {
+    const r = await cli(['exec', '--min-coverage', '100', '--', ...node('process.exit(3)')])
+    expect(r.code).toBe(3)
+    expect(r.stderr).toContain('Result: exit 3')
+  })
+
+  it('is 1 under --min-coverage (compared exactly), 0 at it', async () => {
+    const oneCall = node(`${call('/user/company')}.then(() => {})`)
+    // 1 of 28 met is 3.57%.
+    expect((await cli(['exec', '--min-coverage', '3.5', '--', ...oneCall])).code).toBe(0)
+    const under = await cli(['exec', '--min-coverage', '3.6', '--', ...oneCall])
+    expect(under.code).toBe(1)
+    expect(under.stderr).toContain('Result: exit 1: coverage 3% is under --min-coverage 3.6')
+  })
+
+  it('is 1 for a finding at or above --fail-on (default error), 0 below or with never', async () => {
+    const production = node(`fetch(process.env.PIX_BASE_URL + '/user/company', { headers: { authorization: 'Basic ' + Buffer.from('production-client:production-secret').toString('base64') } }).then(() => {})`)
+    const failed = await cli(['exec', '--', ...production])
+    expect(failed.code).toBe(1)
+    expect(failed.stderr).toMatch(/error\s+production_credentials\s+x1\s+GET \/api\/v1\/user\/company: production keys/)
+    expect(failed.stderr).toContain('Result: exit 1: 1 finding at or above --fail-on error: production_credentials')
+    expect((await cli(['exec', '--fail-on', 'never', '--', ...production])).code).toBe(0)
+    // An info finding (no accept header) is below warning.
+    const info = node(`require('http').get(process.env.PIX_BASE_URL + '/user/company', { auth: 'sandbox-client:sandbox-secret' }, (res) => res.resume())`)
+    const below = await cli(['exec', '--fail-on', 'warning', '--', ...info])
+    expect([below.code, below.stderr]).toEqual([0, expect.stringMatching(/info\s+missing_accept/)])
+  })
+
+  it('is 127 for a command that does not exist, 126 for one that cannot run: a clear message, no stack', async () => {
+    const missing = await cli(['exec', '--', 'no-such-command-4f2a', '--flag'])
+    expect([missing.code, missing.stderr]).toEqual([127, 'pix-sandbox exec: no-such-command-4f2a: command not found\n'])
+    const file = join(dir, 'not-executable.sh')
+    writeFileSync(file, 'echo hi\n')
+    chmodSync(file, 0o644)
+    const refused = await cli(['exec', '--', file])
+    expect([refused.code, refused.stderr]).toEqual([126, `pix-sandbox exec: ${file}: permission denied (not executable)\n`])
+  })
+
+  it.each([
+    [['exec', 'true'], /put -- before COMMAND: pix-sandbox exec \[flags\] -- true/],
+    [['exec'], /exec needs -- COMMAND/],
+    [['exec', '--'], /exec needs a COMMAND after --/],
+    [['exec', '--bogus', '--', 'true'], /unknown option '--bogus'/],
+    [['exec', '--min-coverage', '101', '--', 'true'], /must be a number from 0 to 100/],
+    [['exec', '--min-coverage', '-1', '--', 'true'], /must be a number from 0 to 100/],
+    [['exec', '--min-coverage', 'lots', '--', 'true'], /must be a number from 0 to 100/],
+    [['exec', '--fail-on', 'fatal', '--', 'true'], /Allowed choices are error, warning, never/],
+    [['exec', '--port', '70000', '--', 'true'], /--port: Too big/],
+  ])('%j is a usage error: exit 2 with usage', async (args, message) => {
+    const r = await cli(args)
+    expect(r.code).toBe(2)
+    expect(r.stderr).toMatch(message)
+    expect(r.stderr).toMatch(/pix-sandbox exec --help/)
+    expect(r.stderr).not.toMatch(/\n\s+at /)
+  })
+})
+
+describe('exec: signals and clean-up', () => {
+  /** Starts exec; resolves once COMMAND has written `ready` (its pid, or its child's). */
+  function start(command: string[]) {
+    const child = spawn(CLI[0]!, [...CLI.slice(1), 'exec', '--', ...command], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] })
+    let stderr = ''
+    child.stderr.on('data', (d) => (stderr += d))
+    child.stdout.resume()
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
+    return { child, exited, stderr: () => stderr }
+  }
+
+  it('forwards SIGINT to COMMAND, and exits with its code', async () => {
+    const ready = join(dir, 'int-ready')
+    const exec = start(['sh', '-c', `trap 'exit 42' INT; echo $$ > ${ready}; while true; do sleep 0.05; done`])
+    await waitFor(ready)
+    exec.child.kill('SIGINT')
+    expect(await exec.exited).toBe(42)
+    expect(exec.stderr()).toContain('Result: exit 42: sh exited 42')
+  })
+
+  it('forwards SIGTERM to COMMAND and what it started; nothing is left running', async () => {
+    const ready = join(dir, 'term-child')
+    const exec = start(['sh', '-c', `sleep 300 & echo $! > ${ready}; wait`])
+    const sleeper = await waitFor(ready)
+    expect(alive(sleeper)).toBe(true)
+    exec.child.kill('SIGTERM')
+    expect(await exec.exited).toBe(143)
+    expect(alive(sleeper)).toBe(false)
+  })
+
+  it('stops what COMMAND left running when it ends', async () => {
+    const ready = join(dir, 'orphan')
+    const exec = start(['sh', '-c', `(sleep 300 & echo $! > ${ready}); exit 0`])
+    const orphan = await waitFor(ready)
+    expect(await exec.exited).toBe(0)
+    expect(alive(orphan)).toBe(false)
+  })
+
+  it('stops what COMMAND started when COMMAND itself is killed, and passes 128 + 9 on', async () => {
+    const shell = join(dir, 'killed-sh')
+    const kid = join(dir, 'killed-child')
+    const exec = start(['sh', '-c', `sleep 300 & echo $! > ${kid}; echo $$ > ${shell}; wait`])
+    const [sh, sleeper] = [await waitFor(shell), await waitFor(kid)]
+    process.kill(sh, 'SIGKILL')
+    expect(await exec.exited).toBe(137)
+    expect(alive(sleeper)).toBe(false)
+  })
+})
+
+describe('exec: reports', () => {
+  it('writes the JSON report and a JUnit file with a test case per behaviour and per finding', async () => {
+    const report = join(dir, 'out/readiness.json')
+    const junit = join(dir, 'out/deeper/junit.xml')
+    const script = `(async () => {
+      await ${call('/hub/transactions/in', "{ method: 'POST', body: JSON.stringify({ amount: 1000 }) }")}
+      await fetch(process.env.PIX_BASE_URL + '/user/company', { headers: { authorization: 'Basic ' + Buffer.from('production-client:production-secret').toString('base64') } })
+    })()`
+    const r = await cli(['exec', '--report', report, '--junit', junit, '--min-coverage', '50', '--', ...node(script)])
+    expect(r.code).toBe(1)
+    const json = JSON.parse(readFileSync(report, 'utf8'))
+    // charge.created, and company.unauthenticated (production keys are refused with a 401).
+    expect(json.coverage).toEqual({ met: 2, total: 28, percent: 7 })
+    expect(json.findings.map((f: { id: string }) => f.id)).toEqual(['production_credentials'])
+    expect(json.run).toEqual({
+      command_exit_code: 0,
+      exit_code: 1,
+      min_coverage: 50,
+      fail_on: 'error',
+      failures: ['coverage 7% is under --min-coverage 50', '1 finding at or above --fail-on error: production_credentials'],
+    })
+    const xml = readFileSync(junit, 'utf8')
+    expect(wellFormedXml(xml)).toEqual([])
+    expect(xml).toMatch(/<testsuites name="pix-sandbox readiness" tests="40" failures="2" errors="0">/)
+    expect(xml.match(/<testcase /g)).toHaveLength(40)
+    expect(xml).toContain('<testcase classname="readiness.behaviours" name="charge.created" time="0"/>')
+    expect(xml).toMatch(/<testcase classname="readiness.behaviours" name="charge.invalid" time="0">\s*<skipped message="not met; how: POST \/api\/v1\/hub\/transactions\/in \{&quot;amount&quot;: 0\}/)
+    expect(xml).toMatch(/<testcase classname="readiness.findings" name="production_credentials \(error\)" time="0">\s*<failure message="seen 1 time: GET \/api\/v1\/user\/company/)
+    expect(xml).toContain('<testcase classname="readiness.findings" name="lenient_amount (warning)" time="0"/>')
+    expect(xml).toMatch(/name="coverage &gt;= 50%" time="0">\s*<failure/)
+  })
+})

@@ -1,0 +1,254 @@
+// Every finding is produced by a minimal client (or receiver) doing the wrong thing, and not by
+// one doing the right thing nearby: a report never cries wolf. Each case runs on a fresh sandbox
+// (a reset); the finding's example names the call and carries no secret.
+import http from 'node:http'
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { FINDINGS, type FindingId } from '../../src/readiness/catalog.js'
+import { AUTH, request, startTestSandbox, type TestSandbox } from '../harness.js'
+import { startHookReceiver, type Behaviour } from './receivers.js'
+
+let sb: TestSandbox
+beforeAll(async () => (sb = await startTestSandbox()))
+afterAll(() => sb.close())
+beforeEach(async () => expect((await sb.admin('POST', '/reset', {})).status).toBe(200))
+
+const JSON_HEADERS = { accept: 'application/json', 'content-type': 'application/json' }
+const TRANSFER = { amount: 1000, pix_key: 'maria@example.com', pix_type: 'EMAIL', description: 'Pedido 7' }
+
+/** A request with exactly these headers (fetch adds accept and content-type of its own). */
+function raw(method: string, path: string, headers: Record<string, string>, body?: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(`${sb.url}${path}`, { method, headers: { authorization: AUTH.main, ...headers } }, (res) => {
+      res.resume()
+      res.on('end', () => resolve(res.statusCode!))
+    })
+    req.on('error', reject)
+    req.end(body)
+  })
+}
+const post = (path: string, json: unknown, headers: Record<string, string> = {}, auth = AUTH.main) =>
+  request(sb.url, 'POST', `/api/v1${path}`, { auth, body: JSON.stringify(json), headers: { ...JSON_HEADERS, ...headers } })
+const control = async (method: string, path: string, json?: unknown) => {
+  const r = await sb.admin(method, path, json)
+  expect(r.status, `${method} ${path}: ${r.text}`).toBeLessThan(300)
+  return r.body
+}
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+
+/** Runs `test` against a receiver of that behaviour, subscribed for every company. */
+async function withReceiver(behaviour: Behaviour, test: (id: string) => Promise<unknown>, delayMs = 0): Promise<void> {
+  const rx = await startHookReceiver(behaviour)
+  rx.delayMs = delayMs
+  try {
+    const hook = await control('POST', '/webhooks', { url: rx.url })
+    rx.secret = hook.secret
+    await test(hook.id)
+  } finally {
+    await rx.close()
+  }
+}
+
+interface Case {
+  wrong: () => Promise<unknown>
+  correct: () => Promise<unknown>
+  /** Whose report shows it; null: the admin's only (no company). */
+  company: string | null
+}
+
+const CASES: Partial<Record<FindingId, Case>> = {
+  production_credentials: {
+    wrong: () => post('/hub/transactions/in', { amount: 1000 }, {}, AUTH.production),
+    // A production client id with a wrong secret is not production keys; the sandbox's own keys are right.
+    correct: async () => {
+      await post('/hub/transactions/in', { amount: 1000 }, {}, `Basic ${Buffer.from('production-client:guess').toString('base64')}`)
+      await post('/hub/transactions/in', { amount: 1000 })
+    },
+    company: 'loja-exemplo',
+  },
+  missing_content_type: {
+    wrong: async () => {
+      await raw('POST', '/api/v1/hub/transactions/in', { accept: 'application/json' }, '{"amount": 1000}')
+      await raw('POST', '/api/v1/hub/transactions/in', { accept: 'application/json', 'content-type': 'text/plain' }, '{"amount": 1000}')
+    },
+    correct: async () => {
+      await raw('POST', '/api/v1/hub/transactions/in', { accept: 'application/json', 'content-type': 'application/json; charset=utf-8' }, '{"amount": 1000}')
+      await raw('POST', '/api/v1/hub/transactions/in', { accept: 'application/json', 'Content-Type': 'Application/JSON' }, '{"amount": 1000}')
+      // No body, nothing to type (a 422 of its own).
+      await raw('POST', '/api/v1/hub/transactions/in', { accept: 'application/json' })
+    },
+    company: 'loja-exemplo',
+  },
+  receiver_accepts_bad_signature: {
+    wrong: () => withReceiver('careless', async (id) => (await control('PUT', `/webhooks/${id}/chaos`, { bad_signature: 1 }), control('POST', `/webhooks/${id}/test`))),
+    correct: () => withReceiver('correct', async (id) => (await control('PUT', `/webhooks/${id}/chaos`, { bad_signature: 1 }), control('POST', `/webhooks/${id}/test`))),
+    // The admin's subscription for every company: its test message belongs to none.
+    company: null,
+  },
+  receiver_accepts_stale_timestamp: {
+    wrong: () => withReceiver('careless', (id) => control('POST', `/webhooks/${id}/check`)),
+    correct: () => withReceiver('correct', (id) => control('POST', `/webhooks/${id}/check`)),
+    company: null,
+  },
+  lenient_amount: {
+    wrong: async () => {
+      await raw('POST', '/api/v1/hub/transactions/in', JSON_HEADERS, '{"amount": 10.0}')
+      await raw('POST', '/api/v1/hub/transactions/in', JSON_HEADERS, '{"amount": 1e3}')
+      sb.apply({ settings: { validation_errors: 'fastapi' } })
+      await raw('POST', '/api/v1/hub/transactions/in', JSON_HEADERS, '{"amount": "1000"}')
+      await raw('POST', '/api/v1/hub/transactions/out', JSON_HEADERS, '{"amount": true, "pix_key": "maria@example.com", "pix_type": "EMAIL"}')
+    },
+    correct: async () => {
+      sb.apply({ settings: { validation_errors: 'fastapi' } })
+      await raw('POST', '/api/v1/hub/transactions/in', JSON_HEADERS, '{"amount": 1000}')
+      // "amount" elsewhere than the top level's amount, or refused (a string in the simple style).
+      await raw('POST', '/api/v1/hub/transactions/in', JSON_HEADERS, '{"description": "\\"amount\\": 1.5", "meta": {"amount": "x"}, "amount" : 1000 }')
+      await raw('POST', '/api/v1/hub/transactions/in', JSON_HEADERS, '{"meta": {"amount": 2.5}, "amount": 1000}')
+      sb.apply({ settings: { validation_errors: 'simple' } })
+      await raw('POST', '/api/v1/hub/transactions/in', JSON_HEADERS, '{"amount": "1000"}')
+    },
+    company: 'loja-exemplo',
+  },
+  retry_after_server_error: {
+    wrong: async () => {
+      await control('POST', '/faults', { operation: 'transfer', status: 503, times: 1 })
+      expect((await post('/hub/transactions/out', TRANSFER)).status).toBe(503)
+      expect((await post('/hub/transactions/out', TRANSFER)).status).toBe(200)
+    },
+    correct: async () => {
+      // The same transfer twice without a failure (a suite testing duplicates), and a different
+      // one after a 503.
+      await post('/hub/transactions/out', TRANSFER)
+      await post('/hub/transactions/out', TRANSFER)
+      await control('POST', '/faults', { operation: 'transfer', status: 500, times: 1 })
+      expect((await post('/hub/transactions/out', TRANSFER)).status).toBe(500)
+      expect((await post('/hub/transactions/out', { ...TRANSFER, description: 'Pedido 8' })).status).toBe(200)
+      // Sent beside a failing one, not after it: not a retry.
+      await control('POST', '/faults', { operation: 'transfer', status: 503, delay_ms: 300, times: 1 })
+      const [first, second] = await Promise.all([post('/hub/transactions/out', { ...TRANSFER, description: 'Pedido 9' }), sleep(50).then(() => post('/hub/transactions/out', { ...TRANSFER, description: 'Pedido 9' }))])
+      expect([first.status, second.status]).toEqual([503, 200])
+    },
+    company: 'loja-exemplo',
+  },
+  ignored_retry_after: {
+    wrong: async () => {
+      await control('POST', '/faults', { operation: 'charge', status: 503, retry_after: 5, times: 1 })
+      const refused = await post('/hub/transactions/in', { amount: 1000 })
+      expect([refused.status, refused.headers.get('retry-after')]).toEqual([503, '5'])
+      await post('/hub/transactions/in', { amount: 1000 })
+    },
+    correct: async () => {
+      await control('POST', '/faults', { operation: 'charge', status: 503, retry_after: 1, times: 1 })
+      expect((await post('/hub/transactions/in', { amount: 1000 })).status).toBe(503)
+      await sleep(1100)
+      await post('/hub/transactions/in', { amount: 1000 })
+      // A call already on its way when a 503 is answered did not ignore it.
+      await control('POST', '/faults', { operation: 'charge', status: 503, retry_after: 5, delay_ms: 200, times: 1 })
+      await Promise.all([post('/hub/transactions/in', { amount: 1000 }), sleep(50).then(() => request(sb.url, 'GET', '/api/v1/user/company', { auth: AUTH.main, headers: { accept: 'application/json' } }))])
+    },
+    company: 'loja-exemplo',
+  },
+  receiver_slow: {
+    wrong: () => withReceiver('correct', (id) => control('POST', `/webhooks/${id}/test`), 5200),
+    correct: () => withReceiver('correct', (id) => control('POST', `/webhooks/${id}/test`), 200),
+    company: null,
+  },
+  receiver_rejects_duplicate: {
+    wrong: () => withReceiver('rejects-duplicates', async (id) => (await control('PUT', `/webhooks/${id}/chaos`, { duplicate: 1 }), control('POST', `/webhooks/${id}/test`))),
+    correct: () =>
+      withReceiver('correct', async (id) => {
+        await control('PUT', `/webhooks/${id}/chaos`, { duplicate: 1 })
+        const d = await control('POST', `/webhooks/${id}/test`)
+        await control('DELETE', `/webhooks/${id}/chaos`)
+        // A retry by hand of an acknowledged delivery, taken again.
+        await control('POST', `/webhooks/deliveries/${d.id}/retry`)
+      }),
+    company: null,
+  },
+  trailing_slash: {
+    wrong: () => post('/hub/transactions/in/', { amount: 1000 }),
+    correct: () => post('/hub/transactions/in', { amount: 1000 }),
+    company: 'loja-exemplo',
+  },
+  missing_accept: {
+    wrong: async () => {
+      await raw('GET', '/api/v1/user/company', {})
+      await raw('GET', '/api/v1/user/company', { accept: 'text/html' })
+    },
+    correct: async () => {
+      await raw('GET', '/api/v1/user/company', { accept: 'application/json' })
+      await raw('GET', '/api/v1/user/company', { accept: '*/*' })
+      await raw('GET', '/api/v1/user/company', { accept: 'text/html, application/*;q=0.9' })
+    },
+    company: 'loja-exemplo',
+  },
+}
+
+/** The report, once the webhook attempts and nextTick records have landed. */
+async function report(company: string | null) {
+  await sleep(30)
+  const r = company === null ? await sb.admin('GET', '/readiness') : await request(sb.url, 'GET', '/_sandbox/readiness', { auth: AUTH.main })
+  expect(r.status).toBe(200)
+  return r.body
+}
+
+describe('findings', () => {
+  const ids = FINDINGS.map((f) => f.id)
+  it('has a case for every finding of the catalog', () => expect(Object.keys(CASES).sort()).toEqual([...ids].sort()))
+
+  it.each(ids)('%s: not raised by a correct client', async (id) => {
+    const c = CASES[id]!
+    await c.correct()
+    expect((await report(c.company)).findings).toEqual([])
+    expect((await report(null)).findings).toEqual([])
+  })
+
+  it.each(ids)('%s: raised by a client doing the wrong thing, with an example and advice, no secret', async (id) => {
+    const c = CASES[id]!
+    await c.wrong()
+    const found = (await report(c.company)).findings.find((f: { id: string }) => f.id === id)
+    const spec = FINDINGS.find((f) => f.id === id)!
+    expect(found).toMatchObject({ id, severity: spec.severity, advice: spec.advice })
+    expect(found.count).toBeGreaterThanOrEqual(1)
+    expect(found.example.method).toMatch(/^(GET|POST)$/)
+    expect(found.example.seen.length).toBeGreaterThan(10)
+    // Our own wording never reads as a secret to the redaction.
+    expect(found.example.seen).not.toContain('[redacted]')
+    const text = JSON.stringify(found.example)
+    for (const secret of ['sandbox-secret', 'production-secret', sb.adminToken, 'whsec_']) expect(text).not.toContain(secret)
+  })
+})
+
+describe('what each finding says', () => {
+  const find = async (id: string, company: string | null = 'loja-exemplo') => (await report(company)).findings.find((f: { id: string }) => f.id === id)
+
+  it('lenient_amount names the value and why, and counts every call', async () => {
+    await CASES.lenient_amount!.wrong()
+    const f = await find('lenient_amount')
+    expect(f.count).toBe(4)
+    expect(f.example).toMatchObject({ method: 'POST', path: '/api/v1/hub/transactions/in', seen: 'amount 10.0 (a float), accepted' })
+  })
+
+  it('missing_content_type says what came, and retry_after_server_error after what', async () => {
+    await CASES.missing_content_type!.wrong()
+    expect((await find('missing_content_type')).example.seen).toBe('a 16-byte body without content-type')
+    await sb.admin('POST', '/reset', {})
+    await CASES.retry_after_server_error!.wrong()
+    expect((await find('retry_after_server_error')).example.seen).toMatch(/^the same transfer \(amount, pix_key and description\) sent again \d+\.\d s after a 503$/)
+  })
+
+  it('a transfer sent again after its client hung up is a retry too', async () => {
+    await control('POST', '/faults', { operation: 'transfer', delay_ms: 400, times: 1 })
+    const gone = new AbortController()
+    setTimeout(() => gone.abort(), 100)
+    await fetch(`${sb.url}/api/v1/hub/transactions/out`, { method: 'POST', headers: { ...JSON_HEADERS, authorization: AUTH.main }, body: JSON.stringify(TRANSFER), signal: gone.signal }).catch(() => undefined)
+    await sleep(500)
+    expect((await post('/hub/transactions/out', TRANSFER)).status).toBe(200)
+    expect((await find('retry_after_server_error')).example.seen).toMatch(/after a dropped connection$/)
+  })
+
+  it('a redacted example never holds what the client sent as a secret', async () => {
+    await raw('POST', '/api/v1/hub/transactions/in', { accept: 'application/json', 'content-type': 'text/plain; api_key=sk_live_123' }, '{"amount": 1000}')
+    const f = await find('missing_content_type')
+    expect(f.example.seen).toBe('a 16-byte body with content-type: text/plain; api_key=[redacted]')
+  })
+})

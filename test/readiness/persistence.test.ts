@@ -1,0 +1,102 @@
+// Readiness is kept with the rest of the state on a file store: across a restart, and across a
+// kill -9 but for its last second, without harming the store; and recording it adds no write to
+// a call that writes nothing (it is stored from memory once a second, whatever the call rate).
+import Database from 'better-sqlite3'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { silentLog } from '../../src/log.js'
+import { startSandbox, type RunningSandbox } from '../../src/server.js'
+import { AUTH, request, testConfig } from '../harness.js'
+import { admin as adminOf, call, startServer } from '../reliability/server.js'
+
+let dir: string
+beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'pix-readiness-'))))
+afterEach(() => rmSync(dir, { recursive: true, force: true }))
+
+const start = (database: string) => startSandbox(testConfig({ database }), { log: silentLog })
+const company = (sb: RunningSandbox, headers: Record<string, string> = {}) => request(sb.url, 'GET', '/api/v1/user/company', { auth: AUTH.main, headers })
+const report = async (sb: RunningSandbox) => (await request(sb.url, 'GET', '/_sandbox/readiness', { auth: `Bearer ${sb.adminToken}` })).body
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+const totalChanges = (sb: RunningSandbox) => sb.sandbox.store.db.prepare('SELECT total_changes()').pluck().get() as number
+
+describe('readiness on a file store', () => {
+  it('is kept across a restart: coverage, counts, findings and since', async () => {
+    const database = join(dir, 'restart.db')
+    const first = await start(database)
+    await company(first, { accept: 'text/html' })
+    await request(first.url, 'POST', '/api/v1/hub/transactions/in', { auth: AUTH.production, json: { amount: 1000 } })
+    const before = await report(first)
+    await first.close()
+    const second = await start(database)
+    try {
+      expect(await report(second)).toEqual(before)
+      expect(before.findings.map((f: { id: string }) => f.id)).toEqual(['production_credentials', 'missing_accept'])
+      // And a reset is kept too: the wipe took the rows in its own transaction.
+      await request(second.url, 'POST', '/_sandbox/reset', { auth: `Bearer ${second.adminToken}`, json: {} })
+    } finally {
+      await second.close()
+    }
+    const third = await start(database)
+    try {
+      const after = await report(third)
+      expect([after.coverage.met, after.findings]).toEqual([0, []])
+    } finally {
+      await third.close()
+    }
+  })
+
+  it('adds no write to a call that writes nothing, and stores a burst once a second', async () => {
+    const sb = await start(join(dir, 'writes.db'))
+    try {
+      await sleep(1100) // what the start itself made dirty is stored
+      const puts: number[] = []
+      const put = sb.sandbox.store.readiness.put
+      sb.sandbox.store.readiness.put = (...args) => (puts.push(Date.now()), put(...args))
+      const changes = totalChanges(sb)
+      expect((await company(sb)).status).toBe(200)
+      // Answered and recorded (after the answer, in memory): nothing written, no transaction open.
+      expect(totalChanges(sb)).toBe(changes)
+      expect(sb.sandbox.store.pendingCommit()).toBeUndefined()
+      for (let i = 0; i < 200; i++) await company(sb)
+      await sleep(1200)
+      expect(totalChanges(sb)).toBeGreaterThan(changes)
+      expect(puts.length).toBeGreaterThanOrEqual(1)
+      expect(puts.length).toBeLessThanOrEqual(3)
+      expect((await report(sb)).behaviours.find((b: { id: string }) => b.id === 'company.read').count).toBe(201)
+      const stored = sb.sandbox.store.db.prepare("SELECT data FROM readiness WHERE owner = 'loja-exemplo'").pluck().get() as string
+      expect(JSON.parse(stored).behaviours['company.read']).toBe(201)
+    } finally {
+      await sb.close()
+    }
+  })
+
+  it('survives a kill -9: what was recorded over a second before is there, and the store is whole', async () => {
+    const database = join(dir, 'killed.db')
+    const first = await startServer(database)
+    try {
+      for (let i = 0; i < 20; i++) expect((await call(first.url, 'GET', '/api/v1/user/company')).status).toBe(200)
+      expect((await call(first.url, 'POST', '/api/v1/hub/transactions/in', { amount: 0 })).status).toBe(422)
+      await sleep(1500)
+      // Recorded in the last moment before the kill: may be lost, never half-written.
+      for (let i = 0; i < 50; i++) await call(first.url, 'GET', '/api/v1/user/company')
+    } finally {
+      first.child.kill('SIGKILL')
+      await new Promise((r) => first.child.once('exit', r))
+    }
+    const db = new Database(database, { readonly: true })
+    expect(db.pragma('integrity_check', { simple: true })).toBe('ok')
+    db.close()
+    const second = await startServer(database)
+    try {
+      const r = (await adminOf(second.url, 'GET', '/readiness')).body
+      const count = (id: string) => r.behaviours.find((b: { id: string }) => b.id === id).count
+      expect(count('company.read')).toBeGreaterThanOrEqual(20)
+      expect(count('company.read')).toBeLessThanOrEqual(70)
+      expect(count('charge.invalid')).toBe(1)
+    } finally {
+      await second.stop()
+    }
+  })
+})

@@ -1,0 +1,85 @@
+// `pix-sandbox readiness --url URL --admin-token TOKEN`: the report of a sandbox already running,
+// as a summary or as the endpoint's JSON; a gate when asked; and anything at URL that is not a
+// sandbox (another server, nothing listening, a wrong token) said so, exit 1.
+import { execFile } from 'node:child_process'
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { freePort } from '../../bench/processes.js'
+import { AUTH, request, startTestSandbox, type TestSandbox } from '../harness.js'
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url))
+const CLI = [process.execPath, '--import', import.meta.resolve('tsx'), join(ROOT, 'src/cli.ts')]
+
+function cli(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(CLI[0]!, [...CLI.slice(1), 'readiness', ...args], { timeout: 30_000, env: { ...process.env, SANDBOX_ADMIN_TOKEN: '', PIX_SANDBOX_ADMIN_TOKEN: '', ...env } }, (err, stdout, stderr) =>
+      resolve({ code: err ? ((err as { code?: number }).code ?? null) : 0, stdout, stderr }),
+    )
+  })
+}
+
+let sb: TestSandbox
+let other: http.Server
+let otherUrl: string
+let closedUrl: string
+beforeAll(async () => {
+  sb = await startTestSandbox()
+  await request(sb.url, 'POST', '/api/v1/hub/transactions/in', { auth: AUTH.main, json: { amount: 1000 } })
+  await request(sb.url, 'GET', '/api/v1/user/company', { auth: AUTH.production })
+  // Some other web server: HTML everywhere.
+  other = http.createServer((_req, res) => res.writeHead(404, { 'content-type': 'text/html' }).end('<h1>Not here</h1>'))
+  await new Promise<void>((r) => other.listen(0, '127.0.0.1', r))
+  otherUrl = `http://127.0.0.1:${(other.address() as AddressInfo).port}`
+  closedUrl = `http://127.0.0.1:${await freePort()}`
+})
+afterAll(async () => {
+  other.close()
+  await sb.close()
+})
+
+describe('pix-sandbox readiness', () => {
+  it('prints the summary of a running sandbox, exit 0 without a gate', async () => {
+    const r = await cli(['--url', sb.url, '--admin-token', sb.adminToken])
+    expect(r.code).toBe(0)
+    expect(r.stdout).toMatch(/^pix-sandbox readiness: 2 of 28 behaviours met \(7%\), 1 finding \(1 error\)\n/)
+    expect(r.stdout).toMatch(/error\s+production_credentials\s+x1\s+GET \/api\/v1\/user\/company/)
+    expect(r.stdout).toContain('Result: exit 0')
+  })
+
+  it('--json prints what GET /_sandbox/readiness answers; --company-id one company; the base URL works too', async () => {
+    const all = await cli(['--url', `${sb.url}/api/v1/`, '--json'], { SANDBOX_ADMIN_TOKEN: sb.adminToken })
+    expect(all.code).toBe(0)
+    expect(JSON.parse(all.stdout)).toEqual((await sb.admin('GET', '/readiness')).body)
+    const one = await cli(['--url', sb.url, '--admin-token', sb.adminToken, '--company-id', 'loja-inativa', '--json'])
+    expect(JSON.parse(one.stdout).coverage).toEqual({ met: 0, total: 28, percent: 0 })
+  })
+
+  it('gates like exec when asked', async () => {
+    expect((await cli(['--url', sb.url, '--admin-token', sb.adminToken, '--fail-on', 'error'])).code).toBe(1)
+    const under = await cli(['--url', sb.url, '--admin-token', sb.adminToken, '--min-coverage', '10'])
+    expect([under.code, under.stdout]).toEqual([1, expect.stringContaining('Result: exit 1: coverage 7% is under --min-coverage 10')])
+  })
+
+  it.each([
+    ['another server', () => [otherUrl, 'x'.repeat(20)], /^pix-sandbox readiness: http:\/\/127\.0\.0\.1:\d+ is not a pix-sandbox with readiness: GET \/_sandbox\/readiness answered 404 \(text\/html\)\n$/],
+    ['nothing listening', () => [closedUrl, 'x'.repeat(20)], /^pix-sandbox readiness: cannot reach http:\/\/127\.0\.0\.1:\d+: ECONNREFUSED\n$/],
+    ['a wrong admin token', () => [sb.url, 'wrong-token-0123456789'], /refused the admin token \(401\): pass the token the sandbox was started with/],
+  ])('%s: says so, exit 1', async (_what, target, message) => {
+    const [url, token] = target()
+    const r = await cli(['--url', url!, '--admin-token', token!])
+    expect([r.code, r.stdout]).toEqual([1, ''])
+    expect(r.stderr).toMatch(message)
+  })
+
+  it('an unknown company says so; a missing token, URL or bad flag is a usage error', async () => {
+    const unknown = await cli(['--url', sb.url, '--admin-token', sb.adminToken, '--company-id', 'nope'])
+    expect([unknown.code, unknown.stderr]).toEqual([1, expect.stringContaining('has no company nope')])
+    expect((await cli(['--url', sb.url])).code).toBe(2)
+    expect((await cli(['--admin-token', sb.adminToken])).code).toBe(2)
+    expect((await cli(['--url', 'ftp://x', '--admin-token', sb.adminToken])).code).toBe(2)
+    expect((await cli(['--url', sb.url, '--admin-token', sb.adminToken, '--fail-on', 'sometimes'])).code).toBe(2)
+  })
+})

@@ -1,0 +1,52 @@
+// Webhook receivers for readiness tests, on loopback. A correct one verifies signatures and
+// timestamps with the standardwebhooks package (4xx when either is wrong) and answers 2xx again
+// for a webhook-id it has taken; a careless one takes everything; others reject duplicates or
+// answer slowly. `secret` is set once the subscription (and so its secret) exists.
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { Webhook } from 'standardwebhooks'
+
+export type Behaviour = 'correct' | 'careless' | 'rejects-duplicates'
+
+export interface HookReceiver {
+  url: string
+  secret: string
+  /** Milliseconds to wait before answering. */
+  delayMs: number
+  received: { id: string | undefined; status: number }[]
+  close(): Promise<void>
+}
+
+export async function startHookReceiver(behaviour: Behaviour = 'correct'): Promise<HookReceiver> {
+  const taken = new Set<string>()
+  const rx: HookReceiver = { url: '', secret: '', delayMs: 0, received: [], close: async () => undefined }
+  const decide = (headers: http.IncomingHttpHeaders, body: string): number => {
+    const id = headers['webhook-id'] as string | undefined
+    if (behaviour === 'careless') return 200
+    try {
+      new Webhook(rx.secret).verify(body, headers as Record<string, string>)
+    } catch {
+      return 400
+    }
+    if (id !== undefined && taken.has(id)) return behaviour === 'rejects-duplicates' ? 409 : 200
+    if (id !== undefined) taken.add(id)
+    return 204
+  }
+  const server = http.createServer((req, res) => {
+    let body = ''
+    req.on('data', (d) => (body += d))
+    req.on('end', () => {
+      const status = decide(req.headers, body)
+      rx.received.push({ id: req.headers['webhook-id'] as string | undefined, status })
+      setTimeout(() => res.writeHead(status).end(), rx.delayMs)
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  rx.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`
+  rx.close = () =>
+    new Promise<void>((resolve) => {
+      server.closeAllConnections()
+      server.close(() => resolve())
+    })
+  return rx
+}

@@ -1,0 +1,103 @@
+// Readiness is scoped like every control route: a company sees its own report only, the admin
+// every company's together or one by `company_id`; a 401 belongs to the company its client id
+// names, one naming nobody to the admin's report only; reset and deleting a company clear it.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { AUTH, basic, request, startTestSandbox, T0, type TestSandbox } from '../harness.js'
+import { startHookReceiver } from './receivers.js'
+
+let sb: TestSandbox
+beforeAll(async () => (sb = await startTestSandbox()))
+afterAll(() => sb.close())
+beforeEach(async () => expect((await sb.admin('POST', '/reset', {})).status).toBe(200))
+
+interface Tenant {
+  company_id: string
+  client_id: string
+  client_secret: string
+  token: string
+}
+const tenant = async (): Promise<Tenant> => (await sb.admin('POST', '/companies', { name: 'Tenant', balance: 100_000 })).body
+const auth = (t: Tenant) => `Basic ${t.token}`
+const charge = (authorization: string, headers: Record<string, string> = { accept: 'application/json' }) =>
+  request(sb.url, 'POST', '/api/v1/hub/transactions/in', { auth: authorization, json: { amount: 1000 }, headers })
+const own = async (authorization: string, query = '') => request(sb.url, 'GET', `/_sandbox/readiness${query}`, { auth: authorization })
+const met = (report: any) => report.behaviours.filter((b: { met: boolean }) => b.met).map((b: { id: string; count: number }) => `${b.id}:${b.count}`)
+const findings = (report: any) => report.findings.map((f: { id: string; count: number }) => `${f.id}:${f.count}`)
+
+describe('readiness scope', () => {
+  it('a company sees its own calls only; the admin sees all, or one company', async () => {
+    const [a, b] = [await tenant(), await tenant()]
+    await charge(auth(a))
+    await charge(auth(a), { accept: 'text/html' })
+    const ofA = (await own(auth(a))).body
+    expect(met(ofA)).toEqual(['charge.created:2'])
+    expect(findings(ofA)).toEqual(['missing_accept:1'])
+    const ofB = (await own(auth(b))).body
+    expect([met(ofB), findings(ofB), ofB.coverage]).toEqual([[], [], { met: 0, total: 28, percent: 0 }])
+    expect(met((await sb.admin('GET', `/readiness?company_id=${b.company_id}`)).body)).toEqual([])
+    expect(met((await sb.admin('GET', `/readiness?company_id=${a.company_id}`)).body)).toEqual(['charge.created:2'])
+    const all = (await sb.admin('GET', '/readiness')).body
+    expect([met(all), findings(all), all.coverage]).toEqual([['charge.created:2'], ['missing_accept:1'], { met: 1, total: 28, percent: 3 }])
+  })
+
+  it("another company's id is 404, as elsewhere, and so is an unknown one", async () => {
+    const [a, b] = [await tenant(), await tenant()]
+    const refused = await own(auth(a), `?company_id=${b.company_id}`)
+    expect([refused.status, refused.body]).toEqual([404, { detail: 'Company not found' }])
+    expect((await own(auth(a), `?company_id=${a.company_id}`)).status).toBe(200)
+    const unknown = await sb.admin('GET', '/readiness?company_id=nope')
+    expect([unknown.status, unknown.body]).toEqual([404, { detail: 'Company not found' }])
+    expect((await request(sb.url, 'GET', '/_sandbox/readiness')).status).toBe(401)
+  })
+
+  it('a 401 belongs to the company its client id names; naming nobody, to the admin only', async () => {
+    const a = await tenant()
+    await charge(basic(a.client_id, 'wrong'))
+    await charge(basic('nobody', 'x'))
+    await request(sb.url, 'GET', '/api/v1/user/company', { headers: { accept: 'application/json' } })
+    expect(met((await own(auth(a))).body)).toEqual(['charge.unauthenticated:1'])
+    expect(met((await own(AUTH.main)).body)).toEqual([])
+    expect(met((await sb.admin('GET', '/readiness')).body)).toEqual(['charge.unauthenticated:2', 'company.unauthenticated:1'])
+  })
+
+  it("a company's webhooks count for it, not for another", async () => {
+    const [a, b] = [await tenant(), await tenant()]
+    const rx = await startHookReceiver('correct')
+    try {
+      const hook = (await request(sb.url, 'POST', '/_sandbox/webhooks', { auth: auth(a), json: { url: rx.url } })).body
+      rx.secret = hook.secret
+      const tx = (await charge(auth(a))).body.transaction_id
+      await sb.admin('POST', `/charges/${tx}/pay`)
+      for (const until = Date.now() + 5000; !met((await own(auth(a))).body).includes('webhook.charge.paid:1'); ) {
+        if (Date.now() > until) throw new Error('no delivery recorded')
+        await new Promise((r) => setTimeout(r, 20))
+      }
+      expect(met((await own(auth(b))).body)).toEqual([])
+    } finally {
+      await rx.close()
+    }
+  })
+
+  it('since: the company\'s creation, or the last reset', async () => {
+    sb.clock.set(T0 + 60_000_000)
+    const a = await tenant()
+    expect((await own(auth(a))).body.since).toBe('2026-03-01T12:01:00.000000Z')
+    sb.clock.set(T0 + 120_000_000)
+    await sb.admin('POST', '/reset', {})
+    expect((await sb.admin('GET', '/readiness')).body.since).toBe('2026-03-01T12:02:00.000000Z')
+    sb.clock.set(T0)
+  })
+
+  it('reset clears every report; deleting a company clears its own', async () => {
+    const [a, b] = [await tenant(), await tenant()]
+    await charge(auth(a))
+    await charge(auth(b), { accept: 'text/html' })
+    await sb.admin('DELETE', `/companies/${a.company_id}`)
+    const all = (await sb.admin('GET', '/readiness')).body
+    expect([met(all), findings(all)]).toEqual([['charge.created:1'], ['missing_accept:1']])
+    expect((await sb.admin('GET', `/readiness?company_id=${a.company_id}`)).status).toBe(404)
+    await sb.admin('POST', '/reset', {})
+    const after = (await sb.admin('GET', '/readiness')).body
+    expect([met(after), findings(after)]).toEqual([[], []])
+  })
+})
