@@ -1,6 +1,6 @@
 // What a payer's bank fetches from a dynamic code's location (BCB API Pix): the CobPayload,
 // signed as a compact JWS with a key made at first start and published as a JWKS.
-import { createHash } from 'node:crypto'
+import { createECDH, createHash } from 'node:crypto'
 import { p256 } from '@noble/curves/nist.js'
 import type { Micros } from '../clock.js'
 import { formatAmount } from '../domain/money.js'
@@ -61,7 +61,11 @@ export function createLocationSigner(saved: JWK | undefined, save: (jwk: JWK) =>
   let privateJwk = saved
   if (!privateJwk) {
     const d = p256.utils.randomSecretKey(seed === undefined ? undefined : createHash('sha512').update(`signing-key:${seed}`).digest().subarray(0, 48))
-    const point = p256.getPublicKey(d, false)
+    // The public point from node's native ECDH: noble's getPublicKey builds its precomputed tables
+    // first (~35 ms, most of a test suite's startSandbox(), which makes a key for every new store).
+    const ecdh = createECDH('prime256v1')
+    ecdh.setPrivateKey(d)
+    const point = ecdh.getPublicKey()
     const x = b64url(point.subarray(1, 33))
     const y = b64url(point.subarray(33, 65))
     const kid = createHash('sha256').update(JSON.stringify([x, y])).digest('base64url').slice(0, 16)
