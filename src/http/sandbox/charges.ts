@@ -5,11 +5,11 @@ import { payChargeAsBank } from '../../operations/receive-pix.js'
 import type { AppEnv, HttpDeps } from '../env.js'
 import { controlRoute } from './control-route.js'
 import { ChargeRecord, chargeRecord } from './records/charge.js'
-import { idParam, listQuery, page, Payer } from './schemas.js'
+import { idParam, jsonAnswer, jsonBody, listQuery, page, Payer } from './schemas.js'
 import { companyFilter, visibleTo } from './scope.js'
 
 const params = idParam('transaction_id')
-const one = { 200: { description: 'The charge.', content: { 'application/json': { schema: ChargeRecord } } } }
+const one = { 200: jsonAnswer('The charge.', ChargeRecord) }
 
 export function mountCharges(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
   const ctx = deps.sandbox
@@ -23,7 +23,7 @@ export function mountCharges(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
       path: '/charges',
       summary: 'List charges, newest first',
       request: { query: listQuery.extend({ status: z.enum(['pending', 'paid', 'cancelled']).optional() }) },
-      responses: { 200: { description: 'A page of charges.', content: { 'application/json': { schema: page(ChargeRecord) } } } },
+      responses: { 200: jsonAnswer('A page of charges.', page(ChargeRecord)) },
     }),
     'scoped',
     (c, { query: q }) => {
@@ -48,7 +48,7 @@ export function mountCharges(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
       path: '/charges/{transaction_id}/pay',
       summary: 'Confirm the payment of a pending charge',
       description: 'Goes through the provider-webhook path: `paid`, balance credited. 409 unless pending.',
-      request: { params, body: { required: false, content: { 'application/json': { schema: z.object({ payer: Payer.optional().openapi({ description: 'Who pays (default: a generated payer).' }) }).strict().openapi({ example: { payer: { name: 'Maria Souza', document: '52998224725' } } }) } } } },
+      request: { params, body: jsonBody(z.object({ payer: Payer.optional().openapi({ description: 'Who pays (default: a generated payer).' }) }).strict().openapi({ example: { payer: { name: 'Maria Souza', document: '52998224725' } } }), false) },
       responses: one,
     }),
     'scoped',

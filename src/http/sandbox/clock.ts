@@ -5,7 +5,7 @@ import { advanceClock, changeClock } from '../../operations/clock.js'
 import type { AppEnv, HttpDeps } from '../env.js'
 import { controlRoute } from './control-route.js'
 import { EventRecord, eventRecord } from './records/event.js'
-import { iso } from './schemas.js'
+import { iso, jsonAnswer, jsonBody } from './schemas.js'
 
 const Clock = z
   .object({
@@ -21,7 +21,7 @@ const Clock = z
  */
 export const ADVANCE_WEBHOOK_WAIT_MS = 2000
 
-const clockReply = { 200: { description: 'The clock.', content: { 'application/json': { schema: Clock } } } }
+const clockReply = { 200: jsonAnswer('The clock.', Clock) }
 
 export function mountClock(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
   const ctx = deps.sandbox
@@ -43,32 +43,18 @@ export function mountClock(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
       summary: 'Advance virtual time and run everything that became due',
       description: `Expiries, automatic payments, settlements and webhook retries run, in due order, before the answer. A webhook send that takes longer than ${ADVANCE_WEBHOOK_WAIT_MS / 1000} s (or is held back by \`delay_ms\` chaos, or waits for a free slot of its subscription) goes on after the answer.`,
       request: {
-        body: {
-          required: true,
-          content: {
-            'application/json': {
-              schema: z
-                .object({ seconds: z.number().positive().max(10 * 365 * 86400).openapi({ description: 'How far to move virtual time, in seconds.' }) })
-                .strict()
-                .openapi({ example: { seconds: 3600 } }),
-            },
-          },
-        },
+        body: jsonBody(z
+          .object({ seconds: z.number().positive().max(10 * 365 * 86400).openapi({ description: 'How far to move virtual time, in seconds.' }) })
+          .strict()
+          .openapi({ example: { seconds: 3600 } })),
       },
       responses: {
-        200: {
-          description: 'The new time and the events produced.',
-          content: {
-            'application/json': {
-              schema: z
-                .object({
-                  now: iso.openapi({ description: 'Virtual time after the advance.' }),
-                  events: z.array(EventRecord).openapi({ description: 'The events the due work produced, in order.' }),
-                })
-                .openapi('ClockAdvanced'),
-            },
-          },
-        },
+        200: jsonAnswer('The new time and the events produced.', z
+          .object({
+            now: iso.openapi({ description: 'Virtual time after the advance.' }),
+            events: z.array(EventRecord).openapi({ description: 'The events the due work produced, in order.' }),
+          })
+          .openapi('ClockAdvanced')),
       },
     }),
     'admin',

@@ -6,16 +6,16 @@ import type { z } from 'zod'
 import type { AppEnv, HttpDeps } from '../env.js'
 import { mount } from '../route.js'
 import { after } from '../maybe-async.js'
-import { Detail } from './schemas.js'
+import { Detail, jsonAnswer } from './schemas.js'
 import { inputValidator } from './input.js'
 import { controlScope } from './scope.js'
 
 const ERRORS = {
-  401: { description: 'Missing or wrong credentials.', content: { 'application/json': { schema: Detail } } },
-  403: { description: 'A global operation called with company credentials.', content: { 'application/json': { schema: Detail } } },
-  404: { description: 'Unknown id, or an id of another company.', content: { 'application/json': { schema: Detail } } },
-  409: { description: 'The state does not allow this transition.', content: { 'application/json': { schema: Detail } } },
-  422: { description: 'A bad body or query.', content: { 'application/json': { schema: Detail } } },
+  401: jsonAnswer('Missing or wrong credentials.', Detail),
+  403: jsonAnswer('A global operation called with company credentials.', Detail),
+  404: jsonAnswer('Unknown id, or an id of another company.', Detail),
+  409: jsonAnswer('The state does not allow this transition.', Detail),
+  422: jsonAnswer('A bad body or query.', Detail),
 }
 
 /** Adds the shared error responses and the security schemes to a declaration. */

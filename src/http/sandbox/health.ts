@@ -3,6 +3,7 @@ import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi'
 import { isoMicros } from '../../domain/time.js'
 import type { AppEnv, HttpDeps } from '../env.js'
 import { mount } from '../route.js'
+import { jsonAnswer } from './schemas.js'
 
 const Health = z
   .object({
@@ -20,7 +21,7 @@ export const healthRoute = createRoute({
   path: '/health',
   tags: ['Sandbox'],
   summary: 'Health and virtual time',
-  responses: { 200: { description: 'The sandbox is up (and, when `degraded`, cannot write for now).', content: { 'application/json': { schema: Health } } } },
+  responses: { 200: jsonAnswer('The sandbox is up (and, when `degraded`, cannot write for now).', Health) },
 })
 
 export function mountHealth(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {

@@ -5,7 +5,7 @@ import { decodeCursor, pageOf } from '../../store/paging.js'
 import type { AppEnv, HttpDeps } from '../env.js'
 import { controlRoute, noContent } from './control-route.js'
 import { EventRecord, eventRecord } from './records/event.js'
-import { iso, listQuery, page } from './schemas.js'
+import { iso, jsonAnswer, listQuery, page } from './schemas.js'
 import { companyFilter } from './scope.js'
 
 const JournalQuery = z
@@ -59,21 +59,14 @@ export function mountObserve(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
       path: '/whoami',
       summary: 'The ids behind the credentials you hold',
       responses: {
-        200: {
-          description: 'Null ids for the admin token.',
-          content: {
-            'application/json': {
-              schema: z
-                .object({
-                  company_id: z.string().nullable().openapi({ description: 'Your company\'s id; null for the admin token.' }),
-                  user_id: z.string().nullable().openapi({ description: 'Your user\'s id (balances are per user); null for the admin token.' }),
-                  client_id: z.string().nullable().openapi({ description: 'The client id you authenticated with; null for the admin token.' }),
-                  environment: z.literal('sandbox').openapi({ description: 'Always sandbox.' }),
-                })
-                .openapi('WhoAmI'),
-            },
-          },
-        },
+        200: jsonAnswer('Null ids for the admin token.', z
+          .object({
+            company_id: z.string().nullable().openapi({ description: 'Your company\'s id; null for the admin token.' }),
+            user_id: z.string().nullable().openapi({ description: 'Your user\'s id (balances are per user); null for the admin token.' }),
+            client_id: z.string().nullable().openapi({ description: 'The client id you authenticated with; null for the admin token.' }),
+            environment: z.literal('sandbox').openapi({ description: 'Always sandbox.' }),
+          })
+          .openapi('WhoAmI')),
       },
     }),
     'scoped',
@@ -93,7 +86,7 @@ export function mountObserve(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
       summary: 'The append-only log of state changes, oldest first',
       description: 'Follow `next_cursor` to read on; `at` is virtual time.',
       request: { query: listQuery.extend({ type: z.string().optional().openapi({ description: 'Only events of this type.' }) }) },
-      responses: { 200: { description: 'A page of events.', content: { 'application/json': { schema: page(EventRecord) } } } },
+      responses: { 200: jsonAnswer('A page of events.', page(EventRecord)) },
     }),
     'scoped',
     (c, { query: q }) => {
@@ -105,7 +98,7 @@ export function mountObserve(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
   )
 
   const journalRoute = <S extends z.ZodType>(path: string, summary: string, schema: S) =>
-    createRoute({ method: 'get', path, summary, request: { query: JournalQuery }, responses: { 200: { description: summary, content: { 'application/json': { schema } } } } })
+    createRoute({ method: 'get', path, summary, request: { query: JournalQuery }, responses: { 200: jsonAnswer(summary, schema) } })
 
   controlRoute(app, deps, journalRoute('/requests', 'The request journal, newest first (secrets redacted)', page(JournalEntry)), 'scoped', (c, { query }) => {
     const { cursor, limit, ...q } = query

@@ -6,7 +6,7 @@ import { payChargeAsBank, receivePix } from '../../operations/receive-pix.js'
 import type { AppEnv, HttpDeps } from '../env.js'
 import { controlRoute } from './control-route.js'
 import { ChargeRecord, chargeRecord } from './records/charge.js'
-import { Payer } from './schemas.js'
+import { jsonAnswer, jsonBody, Payer } from './schemas.js'
 
 const Notification = z
   .object({
@@ -49,25 +49,18 @@ export function mountPay(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
         'credentials, among that company\'s charges only). 422 invalid code, 404 no charge for it, 409 not pending or expired, ' +
         'or (admin token) pending charges of several companies carry the code: `transaction_id` names the one to pay.',
       request: {
-        body: {
-          required: true,
-          content: {
-            'application/json': {
-              schema: z
-                .object({
-                  qr_code: z.string().max(512).openapi({ description: 'The copy-and-paste code, as a payer would paste it.' }),
-                  transaction_id: z.string().max(64).optional().openapi({ description: 'Admin token: which charge, when pending charges of several companies carry the code.' }),
-                  payer: Payer.optional().openapi({ description: 'Who pays (default: a generated payer).' }),
-                })
-                .strict()
-                .openapi({
-                  example: { qr_code: EXAMPLE_QR_CODE },
-                }),
-            },
-          },
-        },
+        body: jsonBody(z
+          .object({
+            qr_code: z.string().max(512).openapi({ description: 'The copy-and-paste code, as a payer would paste it.' }),
+            transaction_id: z.string().max(64).optional().openapi({ description: 'Admin token: which charge, when pending charges of several companies carry the code.' }),
+            payer: Payer.optional().openapi({ description: 'Who pays (default: a generated payer).' }),
+          })
+          .strict()
+          .openapi({
+            example: { qr_code: EXAMPLE_QR_CODE },
+          })),
       },
-      responses: { 200: { description: 'The paid charge.', content: { 'application/json': { schema: ChargeRecord } } } },
+      responses: { 200: jsonAnswer('The paid charge.', ChargeRecord) },
     }),
     'scoped',
     async (c, { body }) => {
@@ -86,29 +79,22 @@ export function mountPay(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
       path: '/provider-webhook',
       summary: 'Receive a Provider notification of PIX payments (BCB API Pix shape)',
       description: 'Applied whole or not at all. A repeated endToEndId for the same charge is answered as a duplicate and credits nothing.',
-      request: { body: { required: true, content: { 'application/json': { schema: Notification } } } },
+      request: { body: jsonBody(Notification) },
       responses: {
-        200: {
-          description: 'What each item did.',
-          content: {
-            'application/json': {
-              schema: z
-                .object({
-                  data: z
-                    .array(
-                      z.object({
-                        txid: z.string().openapi({ description: 'The item\'s txid: the charge\'s transaction_id.' }),
-                        endToEndId: z.string().openapi({ description: 'The item\'s end-to-end id.' }),
-                        duplicate: z.boolean().openapi({ description: 'true: this endToEndId had already paid this charge; nothing was credited again.' }),
-                        charge: ChargeRecord,
-                      }),
-                    )
-                    .openapi({ description: 'One result per item of `pix`, in order.' }),
-                })
-                .openapi('PixNotificationResult'),
-            },
-          },
-        },
+        200: jsonAnswer('What each item did.', z
+          .object({
+            data: z
+              .array(
+                z.object({
+                  txid: z.string().openapi({ description: 'The item\'s txid: the charge\'s transaction_id.' }),
+                  endToEndId: z.string().openapi({ description: 'The item\'s end-to-end id.' }),
+                  duplicate: z.boolean().openapi({ description: 'true: this endToEndId had already paid this charge; nothing was credited again.' }),
+                  charge: ChargeRecord,
+                }),
+              )
+              .openapi({ description: 'One result per item of `pix`, in order.' }),
+          })
+          .openapi('PixNotificationResult')),
       },
     }),
     'scoped',

@@ -5,7 +5,7 @@ import type { ListFilter, Page } from '../../store/paging.js'
 import type { AppEnv, HttpDeps } from '../env.js'
 import { controlRoute, noContent, type Output } from './control-route.js'
 import { FaultRecord, faultRecord, OutcomeMatch, OutcomeRecord, outcomeRecord } from './records/queue.js'
-import { listQuery, Outcome, page } from './schemas.js'
+import { jsonAnswer, jsonBody, listQuery, Outcome, page } from './schemas.js'
 import { companyFilter } from './scope.js'
 
 const forCompany = z.string().max(200).optional().openapi({ description: 'Admin token only: the company it applies to (default: every company).' })
@@ -79,7 +79,7 @@ function mountQueue<B extends typeof OutcomeBody | typeof FaultBody, R extends z
       summary: q.summary,
       description: 'With the admin token it applies to every company unless `company_id` names one; with company credentials, to that company.',
       request: { body: { required: true, content: { 'application/json': { schema: q.body } } } },
-      responses: { 201: { description: 'Queued.', content: { 'application/json': { schema: Queued } } } },
+      responses: { 201: jsonAnswer('Queued.', Queued) },
     }),
     'scoped',
     (c, { body }) => {
@@ -96,7 +96,7 @@ function mountQueue<B extends typeof OutcomeBody | typeof FaultBody, R extends z
       path: `/${q.name}`,
       summary: `List ${q.name}, oldest first`,
       request: { query: listQuery },
-      responses: { 200: { description: 'A page of them.', content: { 'application/json': { schema: page(q.record) } } } },
+      responses: { 200: jsonAnswer('A page of them.', page(q.record)) },
     }),
     'scoped',
     (c, { query }) => {

@@ -7,6 +7,7 @@ import type { AppEnv, HttpDeps } from '../env.js'
 import { controlRoute } from './control-route.js'
 import { Readiness, readinessRecord } from './records/readiness.js'
 import { companyFilter } from './scope.js'
+import { jsonAnswer } from './schemas.js'
 
 export function mountReadiness(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
   const ctx = deps.sandbox
@@ -21,7 +22,7 @@ export function mountReadiness(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
       description:
         'Since the company was created or the sandbox reset. With the admin token: every company\'s (and calls that named no known company) together, or one company\'s with `company_id`; with company credentials, that company\'s.',
       request: { query: z.object({ company_id: z.string().max(200).optional().openapi({ description: 'Admin token only: one company\'s report.' }) }).strict() },
-      responses: { 200: { description: 'The report.', content: { 'application/json': { schema: Readiness } } } },
+      responses: { 200: jsonAnswer('The report.', Readiness) },
     }),
     'scoped',
     (c, { query }) => {

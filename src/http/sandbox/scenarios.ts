@@ -8,7 +8,7 @@ import { listScenarios, readScenario, scenarioExists, ScenarioError, validateSce
 import type { Scenario } from '../../scenarios/schema.js'
 import type { AppEnv, HttpDeps } from '../env.js'
 import { controlRoute } from './control-route.js'
-import { iso } from './schemas.js'
+import { iso, jsonAnswer, jsonBody } from './schemas.js'
 
 const Applied = z
   .object({
@@ -46,8 +46,8 @@ export function mountScenarios(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
       path: '/reset',
       summary: 'Wipe all state and load a scenario',
       description: 'State, clock, journal, outcomes, faults and webhooks return to a fresh start. Default: the scenario the server started with.',
-      request: { body: { required: false, content: { 'application/json': { schema: z.object({ scenario: z.string().min(1).max(200).optional().openapi({ description: 'The scenario to load (default: the one the server started with).' }) }).strict().openapi({ example: { scenario: 'default' } }) } } } },
-      responses: { 200: { description: 'Reset.', content: { 'application/json': { schema: Applied } } } },
+      request: { body: jsonBody(z.object({ scenario: z.string().min(1).max(200).optional().openapi({ description: 'The scenario to load (default: the one the server started with).' }) }).strict().openapi({ example: { scenario: 'default' } }), false) },
+      responses: { 200: jsonAnswer('Reset.', Applied) },
     }),
     'admin',
     (c, { body }) => {
@@ -65,7 +65,7 @@ export function mountScenarios(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
       method: 'get',
       path: '/scenarios',
       summary: 'The scenarios of the scenarios folder',
-      responses: { 200: { description: 'Names and descriptions.', content: { 'application/json': { schema: z.array(ScenarioSummary) } } } },
+      responses: { 200: jsonAnswer('Names and descriptions.', z.array(ScenarioSummary)) },
     }),
     'admin',
     (c) => c.json(listScenarios(deps.scenariosDir)),
@@ -81,23 +81,16 @@ export function mountScenarios(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
       description:
         'By `name` (a file of the scenarios folder) or inline `document`. Settings merge key by key; companies and keys with an existing id are replaced, others added; rules are appended.',
       request: {
-        body: {
-          required: true,
-          content: {
-            'application/json': {
-              schema: z
-                .object({
-                  name: z.string().min(1).max(200).optional().openapi({ description: 'A scenario of the scenarios folder.' }),
-                  document: z.record(z.string(), z.unknown()).optional().openapi({ description: 'A scenario document inline (the same shape as a file).' }),
-                })
-                .strict()
-                .refine((b) => (b.name === undefined) !== (b.document === undefined), { error: 'give exactly one of name or document', path: ['name'] })
-                .openapi({ example: { name: 'many-users' } }),
-            },
-          },
-        },
+        body: jsonBody(z
+          .object({
+            name: z.string().min(1).max(200).optional().openapi({ description: 'A scenario of the scenarios folder.' }),
+            document: z.record(z.string(), z.unknown()).optional().openapi({ description: 'A scenario document inline (the same shape as a file).' }),
+          })
+          .strict()
+          .refine((b) => (b.name === undefined) !== (b.document === undefined), { error: 'give exactly one of name or document', path: ['name'] })
+          .openapi({ example: { name: 'many-users' } })),
       },
-      responses: { 200: { description: 'Applied.', content: { 'application/json': { schema: Applied } } } },
+      responses: { 200: jsonAnswer('Applied.', Applied) },
     }),
     'admin',
     (c, { body }) => {

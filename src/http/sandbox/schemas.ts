@@ -15,6 +15,11 @@ export const pixType = z.enum(PIX_TYPES)
 
 export const Detail = z.object({ detail: z.string().openapi({ description: 'What was refused and why.' }) }).openapi('SandboxError')
 
+/** A declaration's JSON request body (required unless `required` is false). */
+export const jsonBody = <S extends z.ZodType>(schema: S, required = true) => ({ required, content: { 'application/json': { schema } } })
+/** A declaration's JSON answer. */
+export const jsonAnswer = <S extends z.ZodType>(description: string, schema: S) => ({ description, content: { 'application/json': { schema } } })
+
 export const listQuery = z
   .object({
     company_id: z.string().optional(),

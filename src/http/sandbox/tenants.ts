@@ -5,7 +5,7 @@ import { setBalance, setProviders, userCompany } from '../../operations/users.js
 import type { AppEnv, HttpDeps } from '../env.js'
 import { controlRoute, noContent } from './control-route.js'
 import { BalanceRecord, balanceRecord, CompanyRecord, companyRecord, TenantRecord, tenantRecord } from './records/tenant.js'
-import { idParam, orNull, Provider } from './schemas.js'
+import { idParam, jsonAnswer, jsonBody, orNull, Provider } from './schemas.js'
 
 const Providers = z
   .object({
@@ -36,8 +36,8 @@ export function mountTenants(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
       path: '/companies',
       summary: 'Create an isolated tenant',
       description: 'Defaults: active, both Providers, both permissions, balance 0. `token` is what follows `Basic `.',
-      request: { body: { required: false, content: { 'application/json': { schema: NewCompany } } } },
-      responses: { 201: { description: 'The new tenant and its credentials.', content: { 'application/json': { schema: TenantRecord } } } },
+      request: { body: jsonBody(NewCompany, false) },
+      responses: { 201: jsonAnswer('The new tenant and its credentials.', TenantRecord) },
     }),
     'admin',
     async (c, { body: b }) => {
@@ -56,22 +56,15 @@ export function mountTenants(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
       summary: 'Change a company',
       request: {
         params: idParam('company_id'),
-        body: {
-          required: true,
-          content: {
-            'application/json': {
-              schema: z
-                .object({
-                  api_active: z.boolean().optional().openapi({ description: 'false: both POSTs of the contract answer 403.' }),
-                  name: z.string().min(1).max(100).optional().openapi({ description: 'A new name.' }),
-                })
-                .strict()
-                .openapi({ example: { api_active: false } }),
-            },
-          },
-        },
+        body: jsonBody(z
+          .object({
+            api_active: z.boolean().optional().openapi({ description: 'false: both POSTs of the contract answer 403.' }),
+            name: z.string().min(1).max(100).optional().openapi({ description: 'A new name.' }),
+          })
+          .strict()
+          .openapi({ example: { api_active: false } })),
       },
-      responses: { 200: { description: 'The company.', content: { 'application/json': { schema: CompanyRecord } } } },
+      responses: { 200: jsonAnswer('The company.', CompanyRecord) },
     }),
     'admin',
     (c, { params, body }) => {
@@ -101,22 +94,15 @@ export function mountTenants(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
       description: 'Only the directions given change; `null` removes one.',
       request: {
         params: idParam('user_id'),
-        body: { required: true, content: { 'application/json': { schema: Providers.openapi({ example: { out: null } }) } } },
+        body: jsonBody(Providers.openapi({ example: { out: null } })),
       },
       responses: {
-        200: {
-          description: 'The user\'s Providers.',
-          content: {
-            'application/json': {
-              schema: z
-                .object({
-                  in: orNull(Provider).openapi({ description: 'The charges Provider; null when none.' }),
-                  out: orNull(Provider).openapi({ description: 'The transfers Provider; null when none.' }),
-                })
-                .openapi('UserProviders'),
-            },
-          },
-        },
+        200: jsonAnswer('The user\'s Providers.', z
+          .object({
+            in: orNull(Provider).openapi({ description: 'The charges Provider; null when none.' }),
+            out: orNull(Provider).openapi({ description: 'The transfers Provider; null when none.' }),
+          })
+          .openapi('UserProviders')),
       },
     }),
     'admin',
@@ -131,7 +117,7 @@ export function mountTenants(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
   controlRoute(
     app,
     deps,
-    createRoute({ method: 'get', path: '/users/{user_id}/balance', summary: 'A user\'s balance and ledger (newest first)', request: { params: userParams }, responses: { 200: { description: 'The balance.', content: { 'application/json': { schema: BalanceRecord } } } } }),
+    createRoute({ method: 'get', path: '/users/{user_id}/balance', summary: 'A user\'s balance and ledger (newest first)', request: { params: userParams }, responses: { 200: jsonAnswer('The balance.', BalanceRecord) } }),
     'scoped',
     (c, { params }) => {
       userCompany(ctx, params.user_id, c.get('scope').companyId)
@@ -146,8 +132,8 @@ export function mountTenants(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
       method: 'put',
       path: '/users/{user_id}/balance',
       summary: 'Set a user\'s balance (an adjustment entry)',
-      request: { params: userParams, body: { required: true, content: { 'application/json': { schema: z.object({ amount: z.int().min(0).max(999_999_999_999).openapi({ description: 'The new balance in cents (an adjustment entry makes up the difference).' }) }).strict().openapi({ example: { amount: 100000 } }) } } } },
-      responses: { 200: { description: 'The balance.', content: { 'application/json': { schema: BalanceRecord } } } },
+      request: { params: userParams, body: jsonBody(z.object({ amount: z.int().min(0).max(999_999_999_999).openapi({ description: 'The new balance in cents (an adjustment entry makes up the difference).' }) }).strict().openapi({ example: { amount: 100000 } })) },
+      responses: { 200: jsonAnswer('The balance.', BalanceRecord) },
     }),
     'scoped',
     (c, { params, body }) => {

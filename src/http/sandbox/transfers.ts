@@ -4,11 +4,11 @@ import { settleTransferNow } from '../../operations/settle-transfer.js'
 import type { AppEnv, HttpDeps } from '../env.js'
 import { controlRoute } from './control-route.js'
 import { TransferRecord, transferRecord } from './records/transfer.js'
-import { idParam, listQuery, page } from './schemas.js'
+import { idParam, jsonAnswer, jsonBody, listQuery, page } from './schemas.js'
 import { companyFilter, visibleTo } from './scope.js'
 
 const params = idParam('transaction_id')
-const one = { 200: { description: 'The transfer.', content: { 'application/json': { schema: TransferRecord } } } }
+const one = { 200: jsonAnswer('The transfer.', TransferRecord) }
 
 export function mountTransfers(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
   const ctx = deps.sandbox
@@ -22,7 +22,7 @@ export function mountTransfers(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
       path: '/transfers',
       summary: 'List transfers, newest first',
       request: { query: listQuery.extend({ status: z.enum(['success', 'pending', 'failed']).optional() }) },
-      responses: { 200: { description: 'A page of transfers.', content: { 'application/json': { schema: page(TransferRecord) } } } },
+      responses: { 200: jsonAnswer('A page of transfers.', page(TransferRecord)) },
     }),
     'scoped',
     (c, { query: q }) => {
@@ -49,20 +49,13 @@ export function mountTransfers(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
       description: '`failed` refunds the amount with a reversing ledger entry. 409 unless pending.',
       request: {
         params,
-        body: {
-          required: true,
-          content: {
-            'application/json': {
-              schema: z
-                .object({
-                  status: z.enum(['success', 'failed']).openapi({ description: 'What it settles as; failed refunds.' }),
-                  message: z.string().min(1).max(200).optional().openapi({ description: 'The message it settles with (default: the status\'s own).' }),
-                })
-                .strict()
-                .openapi({ example: { status: 'success' } }),
-            },
-          },
-        },
+        body: jsonBody(z
+          .object({
+            status: z.enum(['success', 'failed']).openapi({ description: 'What it settles as; failed refunds.' }),
+            message: z.string().min(1).max(200).optional().openapi({ description: 'The message it settles with (default: the status\'s own).' }),
+          })
+          .strict()
+          .openapi({ example: { status: 'success' } })),
       },
       responses: one,
     }),

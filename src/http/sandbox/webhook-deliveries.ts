@@ -6,7 +6,7 @@ import type { Delivery } from '../../store/webhooks.js'
 import type { AppEnv, HttpDeps } from '../env.js'
 import { controlRoute } from './control-route.js'
 import { DeliveryRecord, deliveryRecord } from './records/delivery.js'
-import { idParam, page } from './schemas.js'
+import { idParam, jsonAnswer, page } from './schemas.js'
 import { visibleTo } from './scope.js'
 
 export function mountWebhookDeliveries(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
@@ -31,7 +31,7 @@ export function mountWebhookDeliveries(app: OpenAPIHono<AppEnv>, deps: HttpDeps)
           })
           .strict(),
       },
-      responses: { 200: { description: 'A page of deliveries.', content: { 'application/json': { schema: page(DeliveryRecord) } } } },
+      responses: { 200: jsonAnswer('A page of deliveries.', page(DeliveryRecord)) },
     }),
     'scoped',
     (c, { query: q }) => {
@@ -56,7 +56,7 @@ export function mountWebhookDeliveries(app: OpenAPIHono<AppEnv>, deps: HttpDeps)
       tags: ['Webhooks'],
       summary: 'Send a delivery again now, whatever its state',
       request: { params: idParam('delivery_id') },
-      responses: { 200: { description: 'The delivery after the new attempt.', content: { 'application/json': { schema: DeliveryRecord } } } },
+      responses: { 200: jsonAnswer('The delivery after the new attempt.', DeliveryRecord) },
     }),
     'scoped',
     async (c, { params }) => {

@@ -16,7 +16,7 @@ import { DeliveryRecord, deliveryRecord } from './records/delivery.js'
 import { ReceiverCheck, receiverCheckRecord } from './records/receiver-check.js'
 import { WebhookRecord, webhookRecord } from './records/webhook.js'
 import { mountWebhookDeliveries } from './webhook-deliveries.js'
-import { idParam, listQuery, page } from './schemas.js'
+import { idParam, jsonAnswer, jsonBody, listQuery, page } from './schemas.js'
 import { companyFilter, visibleTo } from './scope.js'
 
 const NewWebhook = z
@@ -48,7 +48,7 @@ export function mountWebhooks(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
   const ctx = deps.sandbox
   const { store } = ctx
   const visible = (scope: Scope, id: string) => visibleTo(scope, store.webhooks.get(id), 'Webhook')
-  const one = { 200: { description: 'The subscription.', content: { 'application/json': { schema: WebhookRecord } } } }
+  const one = { 200: jsonAnswer('The subscription.', WebhookRecord) }
   const params = idParam('webhook_id')
 
   controlRoute(
@@ -60,8 +60,8 @@ export function mountWebhooks(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
       tags: ['Webhooks'],
       summary: 'Subscribe a URL to events',
       description: `At most ${MAX_SUBSCRIPTIONS} subscriptions per company (the admin's global ones have their own ${MAX_SUBSCRIPTIONS}); \`url\` at most ${MAX_URL_LENGTH} characters. Events: ${WEBHOOK_EVENTS.join(', ')} (default all). \`standard\` signs with Standard Webhooks; \`bcb\` posts \`{"pix":[...]}\` to \`<url>/pix\` (charge.paid only). Without \`company_id\`, the admin token subscribes to every company.`,
-      request: { body: { required: true, content: { 'application/json': { schema: NewWebhook } } } },
-      responses: { 201: { description: 'Subscribed; keep the secret to verify signatures.', content: { 'application/json': { schema: WebhookRecord } } } },
+      request: { body: jsonBody(NewWebhook) },
+      responses: { 201: jsonAnswer('Subscribed; keep the secret to verify signatures.', WebhookRecord) },
     }),
     'scoped',
     (c, { body: b }) => {
@@ -82,7 +82,7 @@ export function mountWebhooks(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
       tags: ['Webhooks'],
       summary: 'List subscriptions, oldest first',
       request: { query: listQuery.extend({ status: z.enum(['active', 'disabled']).optional().openapi({ description: 'Only active or only disabled subscriptions.' }) }) },
-      responses: { 200: { description: 'A page of subscriptions.', content: { 'application/json': { schema: page(WebhookRecord) } } } },
+      responses: { 200: jsonAnswer('A page of subscriptions.', page(WebhookRecord)) },
     }),
     'scoped',
     (c, { query: q }) => {
@@ -122,7 +122,7 @@ export function mountWebhooks(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
       tags: ['Webhooks'],
       summary: 'Send a webhook.test message now',
       request: { params },
-      responses: { 200: { description: 'The delivery after its first attempt.', content: { 'application/json': { schema: DeliveryRecord } } } },
+      responses: { 200: jsonAnswer('The delivery after its first attempt.', DeliveryRecord) },
     }),
     'scoped',
     async (c, { params }) => {
@@ -144,7 +144,7 @@ export function mountWebhooks(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
       description:
         'Sends a fixed battery of test messages (`"test": true` in `data`) to the subscription\'s own URL, signed with its secret, and answers how the receiver took each: `valid` and `duplicate` (the same webhook-id again) want 2xx, `bad_signature` and `stale_timestamp` (10 minutes old) want 4xx, `unknown_type` wants 2xx; each within 5 s. Redirects are never followed; WEBHOOK_ALLOWED_HOSTS applies. Failures become readiness findings. Standard format only: a bcb subscription answers 422.',
       request: { params },
-      responses: { 200: { description: 'How the receiver answered each check.', content: { 'application/json': { schema: ReceiverCheck } } } },
+      responses: { 200: jsonAnswer('How the receiver answered each check.', ReceiverCheck) },
     }),
     'scoped',
     async (c, { params }) => {
@@ -174,7 +174,7 @@ export function mountWebhooks(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
       tags: ['Webhooks'],
       summary: 'Misbehave on purpose: drop, duplicate, bad signature, delay, reorder',
       description: '`drop`, `duplicate` and `bad_signature` are probabilities per attempt (0..1); `reorder` holds messages 2 s (virtual) and sends them newest first. Deterministic under SEED.',
-      request: { params, body: { required: true, content: { 'application/json': { schema: chaosSchema.openapi({ example: { duplicate: 0.5 } }) } } } },
+      request: { params, body: jsonBody(chaosSchema.openapi({ example: { duplicate: 0.5 } })) },
       responses: one,
     }),
     'scoped',
