@@ -77,13 +77,10 @@ function check(validate: ValidateFunction, body: unknown, what: string): string[
   return (validate.errors ?? []).map((e) => `${what}: ${e.instancePath || '(root)'} ${e.message}${e.params && 'additionalProperty' in e.params ? ` "${e.params.additionalProperty}"` : ''}`)
 }
 
-const shared = new Map<string, Promise<Conformance>>()
+let shared: Promise<Conformance> | undefined
 
-/** The conformance checker of the sandbox at `baseUrl` (its document read once per process). */
+/** The checker of the control plane's document, read from the first sandbox asked: every sandbox of this code serves the same one. */
 export function conformanceOf(baseUrl: string): Promise<Conformance> {
-  // Every sandbox of this code serves the same document: one checker for all.
-  const key = 'control'
-  let c = shared.get(key)
-  if (!c) shared.set(key, (c = fetch(`${baseUrl}/_sandbox/openapi.json`).then(async (r) => conformance((await r.json()) as Json))))
-  return c
+  shared ??= fetch(`${baseUrl}/_sandbox/openapi.json`).then(async (r) => conformance((await r.json()) as Json))
+  return shared
 }

@@ -78,6 +78,7 @@ function mountQueue<B extends typeof OutcomeBody | typeof FaultBody, R extends z
       path: `/${q.name}`,
       summary: q.summary,
       description: 'With the admin token it applies to every company unless `company_id` names one; with company credentials, to that company.',
+      // Written out, not jsonBody(q.body): through the helper the compiler loses the generic body's type.
       request: { body: { required: true, content: { 'application/json': { schema: q.body } } } },
       responses: { 201: jsonAnswer('Queued.', Queued) },
     }),

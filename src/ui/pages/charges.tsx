@@ -30,8 +30,6 @@ export function PayACode() {
   )
 }
 
-/** Companies the filter offers as a list; with more, it takes an id. */
-
 export function mountCharges(ui: Ui): void {
   const { store } = ui.deps.sandbox
   const curl = (view: View) =>
