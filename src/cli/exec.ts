@@ -1,7 +1,8 @@
 // `pix-sandbox exec -- COMMAND`: runs any language's test suite against a fresh sandbox (F3).
 // The sandbox runs in this process; COMMAND gets its address and credentials in the environment,
 // runs in a process group of its own (so that what it starts can be found and stopped when it
-// ends, even when it is killed), and receives SIGINT and SIGTERM sent to exec. Then the readiness
+// ends, even when it is killed, or when exec is: cli/guard.ts), and receives SIGINT, SIGTERM,
+// SIGHUP and SIGQUIT sent to exec. Then the readiness
 // summary goes to stderr, the reports are written, and exec exits: COMMAND's code if it failed;
 // otherwise 1 if the gate fails; otherwise 0. A COMMAND that cannot run exits 127 (not found) or
 // 126 (not executable), as shells do.
@@ -18,6 +19,7 @@ import { junitXml } from '../readiness/junit.js'
 import { summaryText } from '../readiness/summary.js'
 import { ScenarioError } from '../scenarios/loader.js'
 import { startSandbox, StartupError, type RunningSandbox } from '../server.js'
+import { guardGroup } from './guard.js'
 import { escapeControls } from '../terminal.js'
 
 export interface ExecOptions {
@@ -93,16 +95,19 @@ interface Ended {
   error?: string
 }
 
-/** Runs COMMAND to its end, forwarding SIGINT and SIGTERM (a third signal kills its group). */
+/** The signals passed on to COMMAND's group (the third of any kills it). */
+const FORWARDED = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGQUIT'] as const
+
+/** Runs COMMAND to its end, forwarding signals. */
 async function run(command: string[], env: NodeJS.ProcessEnv): Promise<Ended> {
   const child = spawn(command[0]!, command.slice(1), { stdio: 'inherit', env, detached: true })
+  const guard = child.pid === undefined ? undefined : guardGroup(child.pid, REAP_GRACE_MS)
   let signals = 0
   const forward = (signal: NodeJS.Signals) => {
     signals++
     if (child.pid !== undefined) signalGroup(child.pid, signals > 2 ? 'SIGKILL' : signal)
   }
-  process.on('SIGINT', forward)
-  process.on('SIGTERM', forward)
+  for (const signal of FORWARDED) process.on(signal, forward)
   try {
     const ended = await new Promise<Ended>((resolve) => {
       child.once('error', (err: NodeJS.ErrnoException) => {
@@ -113,10 +118,10 @@ async function run(command: string[], env: NodeJS.ProcessEnv): Promise<Ended> {
       child.once('exit', (code, signal) => resolve({ code: signal ? 128 + (constants.signals[signal] ?? 0) : (code ?? 1) }))
     })
     if (child.pid !== undefined) await reap(child.pid)
+    guard?.release()
     return ended
   } finally {
-    process.off('SIGINT', forward)
-    process.off('SIGTERM', forward)
+    for (const signal of FORWARDED) process.off(signal, forward)
   }
 }
 

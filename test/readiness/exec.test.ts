@@ -163,6 +163,25 @@ describe('exec: signals and clean-up', () => {
     expect(alive(sleeper)).toBe(false)
   })
 
+  it('forwards SIGHUP (a closed terminal) to COMMAND, and exits with its code', async () => {
+    const ready = join(dir, 'hup-ready')
+    const exec = start(['sh', '-c', `trap 'exit 41' HUP; echo $$ > ${ready}; while true; do sleep 0.05; done`])
+    await waitFor(ready)
+    exec.child.kill('SIGHUP')
+    expect(await exec.exited).toBe(41)
+  })
+
+  it('stops COMMAND and what it started when exec itself is killed with SIGKILL', async () => {
+    const shell = join(dir, 'orphaned-sh')
+    const kid = join(dir, 'orphaned-child')
+    const exec = start(['sh', '-c', `sleep 300 & echo $! > ${kid}; echo $$ > ${shell}; wait`])
+    const [sh, sleeper] = [await waitFor(shell), await waitFor(kid)]
+    exec.child.kill('SIGKILL')
+    await exec.exited
+    for (const until = Date.now() + 5000; (alive(sh) || alive(sleeper)) && Date.now() < until; ) await new Promise((r) => setTimeout(r, 25))
+    expect([alive(sh), alive(sleeper)]).toEqual([false, false])
+  })
+
   it('stops what COMMAND left running when it ends', async () => {
     const ready = join(dir, 'orphan')
     const exec = start(['sh', '-c', `(sleep 300 & echo $! > ${ready}); exit 0`])
