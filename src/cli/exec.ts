@@ -100,14 +100,18 @@ const FORWARDED = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGQUIT'] as const
 
 /** Runs COMMAND to its end, forwarding signals. */
 async function run(command: string[], env: NodeJS.ProcessEnv): Promise<Ended> {
-  const child = spawn(command[0]!, command.slice(1), { stdio: 'inherit', env, detached: true })
-  const guard = child.pid === undefined ? undefined : guardGroup(child.pid, REAP_GRACE_MS)
+  // Listening before COMMAND starts: a signal sent as soon as COMMAND shows signs of life (while
+  // exec is still starting the guard) must not find exec with the default action, dying.
   let signals = 0
+  let group: number | undefined
   const forward = (signal: NodeJS.Signals) => {
     signals++
-    if (child.pid !== undefined) signalGroup(child.pid, signals > 2 ? 'SIGKILL' : signal)
+    if (group !== undefined) signalGroup(group, signals > 2 ? 'SIGKILL' : signal)
   }
   for (const signal of FORWARDED) process.on(signal, forward)
+  const child = spawn(command[0]!, command.slice(1), { stdio: 'inherit', env, detached: true })
+  group = child.pid
+  const guard = group === undefined ? undefined : guardGroup(group, REAP_GRACE_MS)
   try {
     const ended = await new Promise<Ended>((resolve) => {
       child.once('error', (err: NodeJS.ErrnoException) => {
@@ -117,7 +121,7 @@ async function run(command: string[], env: NodeJS.ProcessEnv): Promise<Ended> {
       })
       child.once('exit', (code, signal) => resolve({ code: signal ? 128 + (constants.signals[signal] ?? 0) : (code ?? 1) }))
     })
-    if (child.pid !== undefined) await reap(child.pid)
+    if (group !== undefined) await reap(group)
     guard?.release()
     return ended
   } finally {

@@ -96,7 +96,7 @@ export type Journaling = ReturnType<typeof createJournaling>
 
 // One object filled again for every contract call: readiness reads it at once and keeps nothing of it.
 const scratch: RequestSeen = {
-  method: '', path: '', status: 0, companyId: null, authorization: undefined, contentType: undefined, accept: undefined,
+  method: '', path: '', status: 0, companyId: null, clientId: null, authorization: undefined, contentType: undefined, accept: undefined,
   requestBody: null, responseBody: null, retryAfter: null, dropped: false, at: 0, arrivedMs: 0,
 }
 
@@ -105,6 +105,7 @@ function seen(c: Context<AppEnv>, e: JournalRecord, span: Span, dropped: boolean
   scratch.path = e.path
   scratch.status = e.status
   scratch.companyId = e.companyId
+  scratch.clientId = c.get('principal')?.clientId ?? null
   scratch.authorization = e.companyId === null ? header(c, 'authorization') : undefined
   scratch.contentType = header(c, 'content-type')
   scratch.accept = header(c, 'accept')

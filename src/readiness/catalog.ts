@@ -30,6 +30,9 @@ const CHARGE = 'POST /api/v1/hub/transactions/in {"amount": 1000}'
 const TRANSFER = 'POST /api/v1/hub/transactions/out {"amount": 1000, "pix_key": "maria@example.com", "pix_type": "EMAIL"}'
 const faultHow = (operation: string, status: number, then: string) =>
   `POST /_sandbox/faults {"operation": "${operation}", "status": ${status}, "times": 1}, then ${then}`
+// The same transfer sent again within a minute of a 5xx reads as a retry (retry_after_server_error),
+// so the transfer a fault answers is one no other step sends.
+const FAULTED_TRANSFER = 'send a transfer with a description of its own (one sent again within 60 s of a 5xx reads as a retry)'
 
 export const BEHAVIOURS = [
   { id: 'charge.created', how: `${CHARGE} as sandbox-client:sandbox-secret` },
@@ -48,11 +51,16 @@ export const BEHAVIOURS = [
   { id: 'transfer.unauthenticated', how: `${TRANSFER} with a wrong secret (sandbox-client:wrong-secret)` },
   { id: 'transfer.forbidden', how: `${TRANSFER} as inactive:inactive-secret (a company with api_active false)` },
   { id: 'transfer.no_provider', how: `${TRANSFER} as no-provider:no-provider-secret (a user without Providers)` },
-  { id: 'transfer.unsupported', how: `${TRANSFER} as charges-only:charges-only-secret (its out Provider supports no transfer)` },
-  { id: 'transfer.server_error', how: faultHow('transfer', 500, 'send a transfer'), setup: fault('transfer', 500) },
-  { id: 'transfer.unavailable', how: faultHow('transfer', 503, 'send a transfer'), setup: fault('transfer', 503) },
+  {
+    id: 'transfer.unsupported',
+    how: `${TRANSFER} as charges-only:charges-only-secret (its out Provider supports no transfer), or ${faultHow('transfer', 501, 'send a transfer')}`,
+    setup: fault('transfer', 501),
+  },
+  { id: 'transfer.server_error', how: faultHow('transfer', 500, FAULTED_TRANSFER), setup: fault('transfer', 500) },
+  { id: 'transfer.unavailable', how: faultHow('transfer', 503, FAULTED_TRANSFER), setup: fault('transfer', 503) },
   { id: 'company.read', how: 'GET /api/v1/user/company as sandbox-client:sandbox-secret' },
-  { id: 'company.unauthenticated', how: 'GET /api/v1/user/company without an Authorization header' },
+  // With the company's client id, not without a header: a call that names no client belongs to no company's report.
+  { id: 'company.unauthenticated', how: 'GET /api/v1/user/company with a wrong secret (sandbox-client:wrong-secret)' },
   {
     id: 'webhook.charge.paid',
     how: 'subscribe a receiver that answers 2xx (POST /_sandbox/webhooks {"url": "<your receiver>"}), create a charge, then POST /_sandbox/charges/{transaction_id}/pay',

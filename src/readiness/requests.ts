@@ -20,6 +20,8 @@ export interface RequestSeen {
   status: number
   /** The company of the authenticated principal; null when the call was not authenticated. */
   companyId: string | null
+  /** The authenticated principal's client id; null when the call was not authenticated. */
+  clientId: string | null
   authorization: string | undefined
   contentType: string | undefined
   accept: string | undefined
@@ -103,21 +105,26 @@ export function requestObserver({ book, store, nowMs, example }: Observing): (o:
     }
   }
 
-  /** What makes two transfers "the same" (F2): amount, key and description, as sent. */
-  function transferKey(body: string | null): string | null {
-    if (body === null) return null
+  /**
+   * What makes two transfers "the same" (F2): amount, key and description, as sent, by the same
+   * client: another user of the company sending the same body pays from another account.
+   */
+  function transferKey(o: RequestSeen): string | null {
+    if (o.requestBody === null) return null
     try {
-      const t = JSON.parse(body) as { amount?: unknown; pix_key?: unknown; description?: unknown }
-      return t === null || typeof t !== 'object' ? null : JSON.stringify([t.amount, t.pix_key, t.description ?? null])
+      const t = JSON.parse(o.requestBody) as { amount?: unknown; pix_key?: unknown; description?: unknown }
+      const client = o.clientId ?? (o.authorization === undefined ? null : (parseBasic(o.authorization)?.clientId ?? null))
+      return t === null || typeof t !== 'object' ? null : JSON.stringify([client, t.amount, t.pix_key, t.description ?? null])
     } catch {
       return null
     }
   }
 
   function judgeTransfer(owner: string, e: Entry, o: RequestSeen): void {
-    const failedNow = o.status >= 500 || o.dropped
+    // A 501 says the operation is not supported: nothing went through, and sending it again is harmless.
+    const failedNow = (o.status >= 500 && o.status !== 501) || o.dropped
     if (!failedNow && e.failedTransfers === null) return
-    const key = transferKey(o.requestBody)
+    const key = transferKey(o)
     if (key === null) return
     if (e.failedTransfers !== null) {
       const recent = e.failedTransfers.filter((f) => o.arrivedMs - f.atMs < RETRY_WINDOW_MS)
@@ -147,20 +154,23 @@ export function requestObserver({ book, store, nowMs, example }: Observing): (o:
     const operation =
       path === CHARGE && o.method === 'POST' ? 'charge' : path === TRANSFER && o.method === 'POST' ? 'transfer' : (path === COMPANY || path === OAUTH_COMPANY) && o.method === 'GET' ? 'company' : null
     const slash = o.status === 307
-    if (operation === null && !slash) return
+    // Whatever the answer: a body refused before authentication (invalid JSON) carried them too.
+    const productionKeys = o.companyId === null && production(o.authorization)
+    if (operation === null && !slash && !productionKeys) return
     const owner = ownerOf(o)
     const e = book.entry(owner, o.at)
     if (!e) return
+    if (productionKeys) {
+      // Worded without secret names, which the journal's redaction would take for a secret's.
+      noted(owner, e, F.production_credentials, o, () => `production keys (a production client id with its matching key), answered ${o.status}`)
+    }
     if (slash) {
       if (!book.again(owner, e, F.trailing_slash)) book.first(owner, e, F.trailing_slash, example(o.method, path, o.at, 'answered 307, to the same path without the trailing slash'))
       return
     }
-    const behaviour = behaviourOf(operation!, o.status, o.responseBody)
+    if (operation === null) return
+    const behaviour = behaviourOf(operation, o.status, o.responseBody)
     if (behaviour >= 0) book.meet(owner, e, behaviour)
-    if (o.status === 401 && production(o.authorization)) {
-      // Worded without secret names, which the journal's redaction would take for a secret's.
-      noted(owner, e, F.production_credentials, o, () => 'production keys (a production client id with its matching key), answered 401')
-    }
     if (!acceptsJson(o.accept) && !book.again(owner, e, F.missing_accept)) {
       book.first(owner, e, F.missing_accept, example(o.method, path, o.at, o.accept === undefined ? 'no accept header' : `accept: ${o.accept}`))
     }

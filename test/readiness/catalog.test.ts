@@ -60,11 +60,11 @@ const HOWS: Record<BehaviourId, How> = {
       ([['unsupported', 501], ['server_error', 500], ['unavailable', 503]] as const).map(([name, status]) => [
         `${op}.${name}`,
         {
-          mentions: [`POST /_sandbox/faults {"operation": "${op}", "status": ${status}, "times": 1}`],
+          mentions: [`POST /_sandbox/faults {"operation": "${op}", "status": ${status}, "times": 1}`, ...(op === 'transfer' && status !== 501 ? ['a description of its own'] : [])],
           ways: [
             async () => {
               await control('POST', '/faults', { operation: op, status, times: 1 })
-              return op === 'charge' ? charge() : contract('POST', '/hub/transactions/out', TRANSFER, as(MAIN))
+              return op === 'charge' ? charge() : contract('POST', '/hub/transactions/out', { ...TRANSFER, description: `after a ${status}` }, as(MAIN))
             },
           ],
         },
@@ -95,9 +95,15 @@ const HOWS: Record<BehaviourId, How> = {
   'transfer.unauthenticated': { mentions: ['sandbox-client:wrong-secret'], ways: [() => contract('POST', '/hub/transactions/out', TRANSFER, as('sandbox-client:wrong-secret'))] },
   'transfer.forbidden': { mentions: ['inactive:inactive-secret'], ways: [() => contract('POST', '/hub/transactions/out', TRANSFER, as('inactive:inactive-secret'))] },
   'transfer.no_provider': { mentions: ['no-provider:no-provider-secret'], ways: [() => contract('POST', '/hub/transactions/out', TRANSFER, as('no-provider:no-provider-secret'))] },
-  'transfer.unsupported': { mentions: ['charges-only:charges-only-secret'], ways: [() => contract('POST', '/hub/transactions/out', TRANSFER, as('charges-only:charges-only-secret'))] },
+  'transfer.unsupported': {
+    mentions: ['charges-only:charges-only-secret', 'POST /_sandbox/faults {"operation": "transfer", "status": 501, "times": 1}'],
+    ways: [
+      () => contract('POST', '/hub/transactions/out', TRANSFER, as('charges-only:charges-only-secret')),
+      async () => (await control('POST', '/faults', { operation: 'transfer', status: 501, times: 1 }), contract('POST', '/hub/transactions/out', TRANSFER, as(MAIN))),
+    ],
+  },
   'company.read': { mentions: ['GET /api/v1/user/company', MAIN], ways: [() => contract('GET', '/user/company', undefined, as(MAIN))] },
-  'company.unauthenticated': { mentions: ['GET /api/v1/user/company', 'without an Authorization header'], ways: [() => contract('GET', '/user/company', undefined, undefined)] },
+  'company.unauthenticated': { mentions: ['GET /api/v1/user/company', 'sandbox-client:wrong-secret'], ways: [() => contract('GET', '/user/company', undefined, as('sandbox-client:wrong-secret'))] },
   'webhook.charge.paid': {
     mentions: ['POST /_sandbox/webhooks {"url":', 'POST /_sandbox/charges/{transaction_id}/pay'],
     ways: [async () => (await subscribe(), control('POST', `/charges/${await charge()}/pay`))],
@@ -172,5 +178,28 @@ describe('the catalog', () => {
     const report = await reportOnceMet(id)
     expect(report.behaviours.find((b: { id: string }) => b.id === id)).toMatchObject({ id, met: true, how })
     expect(report.findings).toEqual([])
+  })
+})
+
+describe('the catalog, followed as one suite would', () => {
+  it('every way of every behaviour, one after another without a reset: all met, no finding', async () => {
+    for (const b of BEHAVIOURS) for (const way of HOWS[b.id].ways) await way()
+    for (const until = Date.now() + 5000; ; ) {
+      const report = (await sb.admin('GET', '/readiness')).body
+      const unmet = report.behaviours.filter((b: { met: boolean }) => !b.met).map((b: { id: string }) => b.id)
+      if (unmet.length === 0 || Date.now() > until) {
+        expect(unmet).toEqual([])
+        expect(report.findings).toEqual([])
+        break
+      }
+      await new Promise((r) => setTimeout(r, 20))
+    }
+  })
+
+  it("the contract's behaviours of the main credential are met in its company's own report", async () => {
+    const own = ['charge.created', 'charge.unauthenticated', 'transfer.succeeded', 'transfer.unauthenticated', 'company.read', 'company.unauthenticated'] as const
+    for (const id of own) for (const way of HOWS[id].ways) await way()
+    const report = (await sb.admin('GET', '/readiness?company_id=loja-exemplo')).body
+    expect(report.behaviours.filter((b: { id: string; met: boolean }) => own.includes(b.id as (typeof own)[number]) && b.met).length).toBe(own.length)
   })
 })

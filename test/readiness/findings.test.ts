@@ -126,6 +126,14 @@ const CASES: Partial<Record<FindingId, Case>> = {
       await control('POST', '/faults', { operation: 'transfer', status: 503, delay_ms: 300, times: 1 })
       const [first, second] = await Promise.all([post('/hub/transactions/out', { ...TRANSFER, description: 'Pedido 9' }), sleep(50).then(() => post('/hub/transactions/out', { ...TRANSFER, description: 'Pedido 9' }))])
       expect([first.status, second.status]).toEqual([503, 200])
+      // Another user of the company sending the same body pays from another account: not a retry.
+      await control('POST', '/faults', { operation: 'transfer', status: 500, times: 1 })
+      expect((await post('/hub/transactions/out', { ...TRANSFER, description: 'Pedido 10' })).status).toBe(500)
+      expect((await post('/hub/transactions/out', { ...TRANSFER, description: 'Pedido 10' }, {}, AUTH.emptyBalance)).status).toBe(422)
+      // A 501 says the operation is unsupported: nothing went through, sending it again is harmless.
+      await control('POST', '/faults', { operation: 'transfer', status: 501, times: 1 })
+      expect((await post('/hub/transactions/out', { ...TRANSFER, description: 'Pedido 11' })).status).toBe(501)
+      expect((await post('/hub/transactions/out', { ...TRANSFER, description: 'Pedido 11' })).status).toBe(200)
     },
     company: 'loja-exemplo',
   },
@@ -234,6 +242,11 @@ describe('what each finding says', () => {
     await sb.admin('POST', '/reset', {})
     await CASES.retry_after_server_error!.wrong()
     expect((await find('retry_after_server_error')).example.seen).toMatch(/^the same transfer \(amount, pix_key and description\) sent again \d+\.\d s after a 503$/)
+  })
+
+  it('production keys are found whatever the answer: an invalid body is refused before authentication', async () => {
+    expect(await raw('POST', '/api/v1/hub/transactions/in', { ...JSON_HEADERS, authorization: AUTH.production }, '{')).toBe(422)
+    expect((await find('production_credentials')).example).toMatchObject({ path: '/api/v1/hub/transactions/in', seen: expect.stringMatching(/answered 422$/) })
   })
 
   it('a transfer sent again after its client hung up is a retry too', async () => {

@@ -15,7 +15,7 @@ function recorder() {
   const r = createReadiness({ store: sb.sandbox.store, clock: sb.sandbox.clock, persistent: false, redact: (t) => t, nowMs: () => now })
   const call = (o: Partial<RequestSeen>) =>
     r.request({
-      method: 'POST', path: '/api/v1/hub/transactions/out', status: 200, companyId: 'loja-exemplo', authorization: undefined,
+      method: 'POST', path: '/api/v1/hub/transactions/out', status: 200, companyId: 'loja-exemplo', clientId: 'sandbox-client', authorization: undefined,
       contentType: 'application/json', accept: 'application/json', requestBody: '{"amount": 1000, "pix_key": "a@b.co", "pix_type": "EMAIL"}',
       responseBody: '{"status":"success","transaction_id":"E1","message":"ok"}', retryAfter: null, dropped: false, at: 0, arrivedMs: now, ...o,
     })
