@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs'
 import { Command, CommanderError } from 'commander'
 import { checkReceiverCommand, execCommand, readinessCommand } from './cli/commands.js'
-import { configFromFlags, UsageError, withServerFlags } from './cli/flags.js'
+import { configFromFlags, usageHint, UsageError, withServerFlags } from './cli/flags.js'
 import { probeCommand, runProbe } from './probe/index.js'
 import { ScenarioError, parseScenarioText } from './scenarios/loader.js'
 import { scenarioJsonSchema } from './scenarios/json-schema.js'
@@ -77,7 +77,8 @@ function program(): Command {
   return root
 }
 
-program()
+const root = program()
+root
   .parseAsync(process.argv)
   .catch((err) => {
     if (err instanceof CommanderError) {
@@ -85,7 +86,8 @@ program()
       process.exit(err.exitCode === 0 ? 0 : 2)
     }
     if (err instanceof UsageError) {
-      process.stderr.write(`pix-sandbox: ${err.message}\n(run pix-sandbox ${err.command ? `${err.command} ` : ''}--help for usage)\n`)
+      const cmd = root.commands.find((c) => c.name() === err.command)
+      process.stderr.write(`pix-sandbox: ${err.message}\n${cmd ? usageHint(cmd) : '(run pix-sandbox --help for usage)'}\n`)
       process.exit(2)
     }
     process.stderr.write(`pix-sandbox: ${(err as Error)?.stack ?? err}\n`)

@@ -61,7 +61,8 @@ export async function startSandbox(config: Config, opts: { log?: Log; clock?: Cl
     if (err instanceof StoreInUse) throw new StartupError(err.message)
     throw new StartupError(
       `cannot open the store at ${config.database}: ${(err as Error).message}. ` +
-        'Check that its folder exists or can be created, and that this user may write there (set DATABASE to choose another path).',
+        // Worded without a setting's name: DATABASE, --db and the database option all lead here.
+        'Check that its folder exists or can be created, and that this user may write there, or choose another path.',
     )
   }
   store.onLostRecord = (err) => log.error('a write that followed its answer failed', { error: String(err) })
@@ -157,7 +158,7 @@ export async function startSandbox(config: Config, opts: { log?: Log; clock?: Cl
   }).catch(async (err: NodeJS.ErrnoException) => {
     readiness.close()
     await store.close()
-    const reason = err.code === 'EADDRINUSE' ? 'is already in use (set PORT to choose another)' : `cannot be listened on: ${err.message}`
+    const reason = err.code === 'EADDRINUSE' ? 'is already in use: choose another port, or 0 for any free one' : `cannot be listened on: ${err.message}`
     throw new StartupError(`${config.host}:${config.port} ${reason}`)
   })
   const port = (server.address() as AddressInfo).port

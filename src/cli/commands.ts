@@ -4,7 +4,7 @@ import { Command, InvalidArgumentError, Option } from 'commander'
 import { SCENARIOS_DIR } from '../embedded.js'
 import { FAIL_ON, type FailOn } from '../readiness/gate.js'
 import { isValidSecret } from '../webhooks/sign.js'
-import { configFromFlags, UsageError, withServerFlags } from './flags.js'
+import { configFromFlags, usageHint, UsageError, withServerFlags } from './flags.js'
 
 const percent = (v: string) => {
   const n = Number(v)
@@ -38,9 +38,10 @@ export function execCommand(rawArgs: () => string[], done: (code: number) => voi
     .option('--report <file>', 'write the readiness report as JSON')
     .option('--junit <file>', 'write a JUnit XML file: one test case per behaviour and per finding')
     .argument('[command...]', 'the command to run, after --')
-  return gateOptions(cmd, 'error')
+  gateOptions(cmd, 'error')
+  return cmd
     .exitOverride()
-    .showHelpAfterError('(run pix-sandbox exec --help for usage)')
+    .showHelpAfterError(usageHint(cmd))
     .action(async (operands: string[], opts: Record<string, unknown>) => {
       const args = rawArgs()
       const dashes = args.indexOf('--', args.indexOf('exec') + 1)
@@ -61,9 +62,10 @@ export function readinessCommand(done: (code: number) => void, env: NodeJS.Proce
     .option('--admin-token <token>', 'its admin token (default: SANDBOX_ADMIN_TOKEN or PIX_SANDBOX_ADMIN_TOKEN; flags show in ps)')
     .option('--company-id <id>', "one company's report (default: every company's)")
     .option('--json', 'print the report as JSON', false)
-  return gateOptions(cmd, 'never')
+  gateOptions(cmd, 'never')
+  return cmd
     .exitOverride()
-    .showHelpAfterError('(run pix-sandbox readiness --help for usage)')
+    .showHelpAfterError(usageHint(cmd))
     .action(async (opts: Record<string, unknown>) => {
       const adminToken = (opts.adminToken as string | undefined) ?? env.SANDBOX_ADMIN_TOKEN ?? env.PIX_SANDBOX_ADMIN_TOKEN
       if (!adminToken) throw new UsageError('readiness needs the admin token: --admin-token, or SANDBOX_ADMIN_TOKEN in the environment', 'readiness')
@@ -74,16 +76,17 @@ export function readinessCommand(done: (code: number) => void, env: NodeJS.Proce
 }
 
 export function checkReceiverCommand(done: (code: number) => void, env: NodeJS.ProcessEnv = process.env): Command {
-  return new Command('check-receiver')
+  const cmd = new Command('check-receiver')
     .description(
-      'check a Standard Webhooks receiver, without a sandbox: a correctly signed delivery and the same webhook-id again (2xx), a bad signature and a\n' +
+      'check a Standard Webhooks receiver, without a sandbox: a correctly signed delivery and the same webhook-id again (2xx), a bad signature and a ' +
         'timestamp 10 minutes old (4xx), an unknown event type (2xx), each within 5 s; redirects are not followed. Exit 0 when all pass, 1 otherwise',
     )
     .argument('<url>', 'the receiver, e.g. http://127.0.0.1:3000/webhooks')
     .option('--secret <whsec>', 'the secret it verifies with (default: PIX_SANDBOX_WEBHOOK_SECRET)')
     .option('--json', 'print the result as JSON', false)
+  return cmd
     .exitOverride()
-    .showHelpAfterError('(run pix-sandbox check-receiver --help for usage)')
+    .showHelpAfterError(usageHint(cmd))
     .action(async (url: string, opts: Record<string, unknown>) => {
       const secret = (opts.secret as string | undefined) ?? env.PIX_SANDBOX_WEBHOOK_SECRET
       if (!/^https?:\/\/[^/]/.test(url) || !URL.canParse(url)) throw new UsageError(`URL must be an http(s) URL, not ${JSON.stringify(url)}`, 'check-receiver')

@@ -162,26 +162,27 @@ export async function runExec(o: ExecOptions, stderr: (text: string) => void = (
     // Stopped before the report is read: webhook sends under way are concluded first.
     await running.close()
   }
-  if (ended.error) {
-    stderr(`pix-sandbox exec: ${escapeControls(ended.error)}\n`)
-    return ended.code
-  }
+  // A COMMAND that could not start still gets its reports: a CI step uploading them whatever
+  // happened (`if: always()`) finds them.
+  if (ended.error) stderr(`pix-sandbox exec: ${escapeControls(ended.error)}\n`)
   const report: Readiness = readinessRecord(running.sandbox.readiness!.report())
-  const reasons = ended.code !== 0 ? [`${escapeControls(o.command[0]!)} exited ${ended.code}`] : gateFailures(report, o.gate)
+  const reasons = ended.error ? [ended.error] : ended.code !== 0 ? [`${o.command[0]!} exited ${ended.code}`] : gateFailures(report, o.gate)
   let code = ended.code !== 0 ? ended.code : reasons.length ? 1 : 0
-  stderr(summaryText(report, { code, reasons }))
-  const run_ = { command_exit_code: ended.code, exit_code: code, min_coverage: o.gate.minCoverage ?? null, fail_on: o.gate.failOn, failures: reasons }
+  // The files first, the JSON report last (it records the code exec exits with), then the
+  // summary: its Result line is the code exec really exits with.
   for (const [file, text] of [
-    [o.report, () => JSON.stringify({ ...report, run: run_ }, null, 2) + '\n'],
     [o.junit, () => junitXml(report, o.gate)],
+    [o.report, () => JSON.stringify({ ...report, run: { command_exit_code: ended.code, exit_code: code, min_coverage: o.gate.minCoverage ?? null, fail_on: o.gate.failOn, failures: reasons } }, null, 2) + '\n'],
   ] as const) {
     if (file === undefined) continue
     try {
       write(file, text())
     } catch (err) {
-      stderr(`pix-sandbox exec: cannot write ${escapeControls(file)}: ${(err as Error).message}\n`)
+      reasons.push(`cannot write ${file}: ${(err as Error).message}`)
       if (code === 0) code = 1
     }
   }
+  if (!ended.error) stderr(summaryText(report, { code, reasons: reasons.map((r) => escapeControls(r)) }))
+  else if (reasons.length > 1) stderr(`pix-sandbox exec: ${reasons.slice(1).map((r) => escapeControls(r)).join('; ')}\n`)
   return code
 }

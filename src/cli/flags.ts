@@ -29,6 +29,11 @@ export class UsageError extends Error {
   }
 }
 
+/** What a usage error ends with: the command's usage line, and where the rest is. */
+export function usageHint(cmd: Command): string {
+  return `Usage: pix-sandbox ${cmd.name()} ${cmd.usage()}\n(run pix-sandbox ${cmd.name()} --help for every flag)`
+}
+
 /** Adds the server flags to a command, each naming its variable; `help` may say it otherwise (exec's flags read no variable). */
 export function withServerFlags(cmd: Command, help: (variable: string, text: string) => string = (v, t) => `${t} [${v}]`): Command {
   for (const [flag, , variable, text] of SERVER_FLAGS) cmd.option(flag, help(variable, text))

@@ -128,7 +128,7 @@ describe('exec: exit codes', () => {
     const r = await cli(args)
     expect(r.code).toBe(2)
     expect(r.stderr).toMatch(message)
-    expect(r.stderr).toMatch(/pix-sandbox exec --help/)
+    expect(r.stderr).toMatch(/\nUsage: pix-sandbox exec \[server flags\] .* -- COMMAND \[ARGS...\]\n\(run pix-sandbox exec --help for every flag\)\n$/)
     expect(r.stderr).not.toMatch(/\n\s+at /)
   })
 })
@@ -231,5 +231,21 @@ describe('exec: reports', () => {
     expect(xml).toMatch(/<testcase classname="readiness.findings" name="production_credentials \(error\)" time="0">\s*<failure message="seen 1 time: GET \/api\/v1\/user\/company/)
     expect(xml).toContain('<testcase classname="readiness.findings" name="lenient_amount (warning)" time="0"/>')
     expect(xml).toMatch(/name="coverage &gt;= 50%" time="0">\s*<failure/)
+  })
+
+  it('says the code it exits with: a report it cannot write turns a pass into exit 1, in the Result line too', async () => {
+    const r = await cli(['exec', '--report', dir, '--', 'true'])
+    expect(r.code).toBe(1)
+    expect(r.stderr).toMatch(new RegExp(`Result: exit 1: cannot write ${dir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: EISDIR`))
+    expect(r.stderr).not.toMatch(/Result: exit 0/)
+  })
+
+  it('writes the reports for a COMMAND that could not start, with its 127', async () => {
+    const report = join(dir, 'missing/readiness.json')
+    const junit = join(dir, 'missing/junit.xml')
+    const r = await cli(['exec', '--report', report, '--junit', junit, '--', 'no-such-command-9c1e'])
+    expect([r.code, r.stderr]).toEqual([127, 'pix-sandbox exec: no-such-command-9c1e: command not found\n'])
+    expect(JSON.parse(readFileSync(report, 'utf8')).run).toMatchObject({ command_exit_code: 127, exit_code: 127, failures: ['no-such-command-9c1e: command not found'] })
+    expect(wellFormedXml(readFileSync(junit, 'utf8'))).toEqual([])
   })
 })

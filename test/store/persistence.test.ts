@@ -102,7 +102,7 @@ describe('start-up failures', () => {
   it('says so clearly when the port is taken, and closes the store', async () => {
     const first = await startTestSandbox()
     try {
-      await expect(startTestSandbox({ port: first.port, host: '127.0.0.1' })).rejects.toThrow(/127\.0\.0\.1:\d+ is already in use \(set PORT/)
+      await expect(startTestSandbox({ port: first.port, host: '127.0.0.1' })).rejects.toThrow(/127\.0\.0\.1:\d+ is already in use: choose another port, or 0 for any free one$/)
     } finally {
       await first.close()
     }
