@@ -1,7 +1,9 @@
 // One version for everything released together: the npm package (package.json), the image (the
 // Dockerfile's org.opencontainers.image.version label), the Python package
 // (clients/python/pyproject.toml) and a CHANGELOG.md section. The release workflow runs
-//   node scripts/release.mjs check <version>   exits 1, naming each that disagrees with the tag
+//   node scripts/release.mjs check <version>   exits 1, naming each that disagrees with the tag,
+//                                              or when [Unreleased] still holds notes (they would
+//                                              be published without appearing in the release's)
 //   node scripts/release.mjs notes <version>   prints that version's CHANGELOG section
 // and test/release/version.test.ts checks that they agree on every commit.
 import { readFileSync } from 'node:fs'
@@ -25,14 +27,23 @@ export function changelogVersions(text = read('CHANGELOG.md')) {
   return [...text.matchAll(/^## \[(\d+\.\d+\.\d+[^\]]*)\] - \d{4}-\d{2}-\d{2}$/gm)].map((m) => m[1])
 }
 
-/** The body of a version's CHANGELOG section (up to the next section or the link list). */
+/** The body of a version's CHANGELOG section (up to the next section or the link list); `Unreleased` for that one. */
 export function changelogSection(version, text = read('CHANGELOG.md')) {
   const lines = text.split('\n')
-  const start = lines.findIndex((l) => l.startsWith(`## [${version}] - `))
+  const start = lines.findIndex((l) => (version === 'Unreleased' ? l === '## [Unreleased]' : l.startsWith(`## [${version}] - `)))
   if (start < 0) return null
   const rest = lines.slice(start + 1)
   const end = rest.findIndex((l) => l.startsWith('## [') || /^\[[^\]]+\]: /.test(l))
   return (end < 0 ? rest : rest.slice(0, end)).join('\n').trim()
+}
+
+/** Why `version` cannot be released from this commit: each artifact that disagrees, and notes left in [Unreleased]. */
+export function releaseProblems(version, versions = declaredVersions(), changelog = read('CHANGELOG.md')) {
+  const problems = Object.entries(versions)
+    .filter(([, v]) => v !== version)
+    .map(([file, v]) => `${file} says ${v ?? 'nothing'}, the tag ${version}`)
+  if (changelogSection('Unreleased', changelog)) problems.push(`CHANGELOG.md's [Unreleased] still holds notes: move them into ${version}'s section, dated the day of the tag`)
+  return problems
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
@@ -49,9 +60,9 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     }
     console.log(notes)
   } else {
-    const wrong = Object.entries(declaredVersions()).filter(([, v]) => v !== version)
-    for (const [file, v] of wrong) console.error(`${file} says ${v ?? 'nothing'}, the tag ${version}`)
-    if (wrong.length) process.exit(1)
+    const problems = releaseProblems(version)
+    for (const problem of problems) console.error(problem)
+    if (problems.length) process.exit(1)
     console.log(`every artifact is at ${version}`)
   }
 }

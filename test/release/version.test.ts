@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { expect, it } from 'vitest'
 // @ts-expect-error: a plain script, without types
-import { changelogSection, changelogVersions, declaredVersions } from '../../scripts/release.mjs'
+import { changelogSection, changelogVersions, declaredVersions, releaseProblems } from '../../scripts/release.mjs'
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 const release = (...args: string[]) =>
@@ -31,9 +31,18 @@ it('keeps a changelog: an Unreleased section first, then dated versions, newest 
   expect(changelogSection('1.1.0', '## [1.2.0] - 2026-01-02\n### Fixed\n- b\n## [1.1.0] - 2026-01-01\n### Added\n- a\n\n[1.1.0]: https://x\n')).toBe('### Added\n- a')
 })
 
-it('the release script accepts the declared version and refuses another, naming each file', async () => {
+it('refuses a release while [Unreleased] holds notes: they would ship without appearing in its notes', () => {
+  const versions = { 'package.json': '1.2.0', 'CHANGELOG.md': '1.2.0' }
+  const dated = '## [Unreleased]\n\n## [1.2.0] - 2026-01-02\n### Added\n- b\n'
+  expect(releaseProblems('1.2.0', versions, dated)).toEqual([])
+  expect(releaseProblems('1.2.0', versions, dated.replace('## [Unreleased]\n', '## [Unreleased]\n### Added\n- c\n'))).toEqual([
+    "CHANGELOG.md's [Unreleased] still holds notes: move them into 1.2.0's section, dated the day of the tag",
+  ])
+})
+
+it('the release script accepts the declared version (nothing left unreleased) and refuses another, naming each file', async () => {
   const version = (declaredVersions() as Record<string, string>)['package.json']!
-  expect(await release('check', version)).toMatchObject({ code: 0 })
+  if (!changelogSection('Unreleased')) expect(await release('check', version)).toMatchObject({ code: 0 })
   const refused = await release('check', '99.0.0')
   expect(refused.code).toBe(1)
   expect(refused.stderr).toContain(`package.json says ${version}, the tag 99.0.0`)
