@@ -154,25 +154,22 @@ export const Filters = ({ path, children }: { path: string; children?: Child }) 
 /** Companies a filter offers as a list; past that many, their id is typed (a list of thousands helps no one). */
 const COMPANY_CHOICES = 100
 
-/** For the admin, a list's filter by company: a choice while they are few, else the id typed. */
-export function CompanyFilter({ store, admin, selected }: { store: Store; admin: boolean; selected: string | undefined }) {
+/** For the admin, a company chosen from a list while they are few, else its id typed; `none` is the blank choice. */
+function CompanyChoice({ store, admin, selected, none }: { store: Store; admin: boolean; selected: string | undefined; none: string }) {
   if (!admin) return null
   const ids = store.directory.companyIds(COMPANY_CHOICES + 1)
   return ids.length > COMPANY_CHOICES ? (
     <label>
       Company (id)
-      <input name="company_id" value={selected ?? ''} maxlength={200} placeholder="any" />
+      <input name="company_id" value={selected ?? ''} maxlength={200} placeholder={none} />
     </label>
   ) : (
-    <Select label="Company" name="company_id" options={[['', 'any'], ...ids]} selected={selected} />
+    <Select label="Company" name="company_id" options={[['', none], ...ids]} selected={selected} />
   )
 }
 
-/** For the admin, the company an outcome or fault is for (blank: every company); companies get their own. */
-export const ForCompany = ({ admin }: { admin: boolean }) =>
-  admin ? (
-    <label>
-      company_id (blank: all)
-      <input name="company_id" />
-    </label>
-  ) : null
+/** A list's filter by company (the admin's). */
+export const CompanyFilter = (p: { store: Store; admin: boolean; selected: string | undefined }) => <CompanyChoice {...p} none="any" />
+
+/** The company an outcome or fault is for (the admin's; blank: every company); companies get their own. */
+export const ForCompany = (p: { store: Store; admin: boolean }) => <CompanyChoice {...p} selected={undefined} none="all companies" />

@@ -99,6 +99,19 @@ describe.skipIf(!CHROMIUM)(`the dashboard a newcomer met${SKIP_REASON ? ` (${SKI
     expect(await page.locator('#transfers tbody tr').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-id')))).toEqual([mine.body.transaction_id])
   })
 
+  it('queues an outcome for a company picked from a list, as the filters do', async () => {
+    const shop = (await s.admin('POST', '/companies', { name: 'Loja Tres', balance: 5000 })).body
+    await signInAsAdmin(page, s)
+    await page.goto(`${s.url}/_sandbox/ui/transfers`)
+    const form = page.locator('#outcomes form[method="post"]', { has: page.getByRole('button', { name: 'Queue' }) })
+    const company = form.locator('select[name="company_id"]')
+    expect((await company.locator('option').allInnerTexts()).sort()).toEqual(['all companies', 'loja-exemplo', 'loja-inativa', shop.company_id].sort())
+    await company.selectOption(shop.company_id)
+    await form.getByRole('button', { name: 'Queue' }).click()
+    await page.locator('#outcomes tbody tr').first().waitFor()
+    expect((await s.admin('GET', '/outcomes')).body.data.map((o: { company_id: string | null }) => o.company_id)).toEqual([shop.company_id])
+  })
+
   it('names an icon the package serves on every page, the reference included', async () => {
     await signInAsAdmin(page, s)
     for (const path of ['/_sandbox/ui', '/_sandbox/ui/events', '/_sandbox/ui/sign-in', '/docs']) {

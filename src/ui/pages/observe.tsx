@@ -170,7 +170,7 @@ export function mountObserve(ui: Ui): void {
                 Times (blank: until cleared)
                 <input name="times" size={6} inputmode="numeric" />
               </label>
-              <ForCompany admin={view.scope.admin} />
+              <ForCompany store={store} admin={view.scope.admin} />
               <button type="submit" class="primary">Add fault</button>
             </form>
           </Card>

@@ -1,5 +1,6 @@
 // The transfer rules people can see and change: the queue of next outcomes (add, clear) and the
 // magic values of the scenario in force (its inactive keys and rules), as a cheat sheet.
+import type { Store } from '../../store/index.js'
 import { KEY_NOT_FOUND } from '../../domain/transfer.js'
 import { Action, Badge, Card, Cell, ForCompany, Select, Table } from '../components.js'
 import { numberField as num, textField as text } from '../fields.js'
@@ -77,7 +78,7 @@ const matching = (m: { pix_key?: string; pix_type?: string; amount?: number }) =
   [m.pix_key !== undefined && `key ${m.pix_key}`, m.pix_type !== undefined && `type ${m.pix_type}`, m.amount !== undefined && `amount ${m.amount} (${brl(m.amount)})`].filter(Boolean).join(', ') ||
   'any transfer'
 
-export async function Outcomes({ view }: { view: View }) {
+export async function Outcomes({ view, store }: { view: View; store: Store }) {
   const queued = await read(view, '/outcomes', { query: { limit: 100 } })
   return (
     <Card title="Next outcomes" id="outcomes" live="outcome transfer">
@@ -123,7 +124,7 @@ export async function Outcomes({ view }: { view: View }) {
             Times
             <input name="times" size={4} value="1" inputmode="numeric" />
           </label>
-          <ForCompany admin={view.scope.admin} />
+          <ForCompany store={store} admin={view.scope.admin} />
           <button type="submit" class="primary">Queue</button>
         </form>
       </div>

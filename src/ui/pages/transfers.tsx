@@ -57,7 +57,7 @@ export function mountTransfers(ui: Ui): void {
             )}
             <Pager base="/transfers" next={page.next_cursor} params={{ status, company_id: company, cursor }} />
           </Card>
-          <Outcomes view={view} />
+          <Outcomes view={view} store={store} />
           <CheatSheet ui={ui} />
         </>
       ),
