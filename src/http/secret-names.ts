@@ -62,7 +62,7 @@ const ASSIGNED = new RegExp(`^${ASSIGN}$`)
 const kindOf = (separator: string): SeparatorKind =>
   ASSIGNED.test(separator) ? 'assign' : separator.endsWith('>') ? 'tag' : /[\r\n]/.test(separator) ? 'line' : 'word'
 
-/** Where a value starting at `start` ends, as its separator and first character say (undefined: no value there). */
+/** Where a value starting at `start` ends, as its separator and first character say. */
 function valueEnd(text: string, start: number, kind: SeparatorKind, nameStart: number): number {
   const first = text[start]
   if (kind === 'tag') {
