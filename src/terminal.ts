@@ -18,3 +18,21 @@ const escape = (ch: string) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '
 export function escapeControls(text: string, { keepLines = false } = {}): string {
   return text.replace(keepLines ? UNSAFE_BUT_LINES : UNSAFE, escape)
 }
+
+/**
+ * `value` with every string in it escaped, keys included: a report from elsewhere, before a
+ * printer lays it out, so that no field of it (an id, a name, a piece of advice) reaches a
+ * terminal raw, whichever field a printer picks.
+ */
+export function escapeStrings<T>(value: T): T {
+  if (typeof value === 'string') return escapeControls(value) as T
+  if (value === null || typeof value !== 'object') return value
+  if (Array.isArray(value)) return value.map(escapeStrings) as T
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [escapeControls(k), escapeStrings(v)])) as T
+}
+
+/**
+ * `value` as indented JSON for a terminal. JSON.stringify escapes C0 inside strings but not DEL,
+ * C1 or the bidi controls; these become `\uXXXX` too, which parses back to the same value.
+ */
+export const terminalJson = (value: unknown): string => escapeControls(JSON.stringify(value, null, 2), { keepLines: true }) + '\n'

@@ -2,10 +2,12 @@
 // without a sandbox: a table (or JSON) of how the receiver took each message; exit 0 when all
 // passed, 1 otherwise.
 import { VERSION } from '../server.js'
-import { escapeControls } from '../terminal.js'
+import { escapeControls, escapeStrings, terminalJson } from '../terminal.js'
 import { checkReceiver, type ReceiverCheck } from '../webhooks/check.js'
 
-export function checkText(url: string, r: ReceiverCheck): string {
+export function checkText(url: string, result: ReceiverCheck): string {
+  // A redirect's Location is the receiver's text; every field is escaped alike.
+  const r = escapeStrings(result)
   const passed = r.checks.filter((c) => c.passed).length
   const lines = [`pix-sandbox check-receiver: ${escapeControls(url)}: ${passed} of ${r.checks.length} checks passed`, '']
   const width = Math.max(...r.checks.map((c) => c.id.length))
@@ -13,7 +15,7 @@ export function checkText(url: string, r: ReceiverCheck): string {
   for (const c of r.checks) {
     const got = c.status === null ? '-' : String(c.status)
     lines.push(`  ${c.id.padEnd(width)}  ${c.expected.padEnd(8)}  ${got.padEnd(4)}  ${String(c.ms).padEnd(5)}  ${c.passed ? 'passed' : 'FAILED'}`)
-    if (c.error) lines.push(`  ${' '.repeat(width)}  ${escapeControls(c.error)}`)
+    if (c.error) lines.push(`  ${' '.repeat(width)}  ${c.error}`)
     if (c.advice) lines.push(`  ${' '.repeat(width)}  ${c.advice}`)
   }
   return lines.join('\n') + '\n'
@@ -21,6 +23,6 @@ export function checkText(url: string, r: ReceiverCheck): string {
 
 export async function runCheckReceiver(o: { url: string; secret: string; json: boolean }, out: (t: string) => void = (t) => void process.stdout.write(t)): Promise<number> {
   const result = await checkReceiver({ url: o.url, secret: o.secret, userAgent: `pix-sandbox/${VERSION}` })
-  out(o.json ? JSON.stringify(result, null, 2) + '\n' : checkText(o.url, result))
+  out(o.json ? terminalJson(result) : checkText(o.url, result))
   return result.passed ? 0 : 1
 }

@@ -4,7 +4,7 @@
 import { Readiness } from '../http/sandbox/records/readiness.js'
 import { gateFailures, type Gate } from '../readiness/gate.js'
 import { summaryText } from '../readiness/summary.js'
-import { escapeControls } from '../terminal.js'
+import { escapeControls, terminalJson } from '../terminal.js'
 
 export interface ReadinessOptions {
   url: string
@@ -60,6 +60,6 @@ export async function runReadiness(o: ReadinessOptions, out: (text: string) => v
   }
   const reasons = gateFailures(report, o.gate)
   const code = reasons.length ? 1 : 0
-  out(o.json ? JSON.stringify(report, null, 2) + '\n' : summaryText(report, { code, reasons }))
+  out(o.json ? terminalJson(report) : summaryText(report, { code, reasons }))
   return code
 }

@@ -1,7 +1,8 @@
 // Removes secrets from what the journal keeps: credentials in headers, secret-looking fields in
 // bodies, query strings and form bodies, webhook secrets and the admin token wherever they appear.
-// A body that parses as JSON is redacted by key; any other text by name, whatever the syntax
-// around it (secret-names.ts).
+// A body that parses as JSON is redacted by key, and its strings by name like any other text
+// (a string may hold a form, a query string or JSON of its own); any other body by name,
+// whatever the syntax around it (secret-names.ts).
 import { REDACTED, SECRET_NAME, SUSPICIOUS, redactPairs } from './secret-names.js'
 
 export { REDACTED }
@@ -10,10 +11,12 @@ const WHSEC = /whsec_[A-Za-z0-9+/=_-]+/g
 /** Deeper than this, a value is not inspected, so it is not kept either. */
 const MAX_DEPTH = 64
 
-// The strings of a parsed body are kept as they are (a description may say "token: ..."; the
-// control plane's own refusals do), but for webhook secrets and the literal secrets.
+// A string of a parsed body is scanned as prose: only `name=value`, `name: value`, a JSON pair
+// or an XML element counts, not a name and a word after a space ("new token please" is kept).
+const redactString = (value: string) => (SUSPICIOUS.test(value) ? redactPairs(value.replace(WHSEC, REDACTED), 'value') : value)
+
 function redactValue(value: unknown, depth: number): unknown {
-  if (typeof value === 'string') return value.replace(WHSEC, REDACTED)
+  if (typeof value === 'string') return redactString(value)
   if (value === null || typeof value !== 'object') return value
   if (depth > MAX_DEPTH) return REDACTED
   if (Array.isArray(value)) return value.map((v) => redactValue(v, depth + 1))
@@ -64,7 +67,7 @@ export function createRedactor(secrets: string[]) {
         const value = Array.isArray(raw) ? raw.join(', ') : raw
         if (name === 'authorization' || name === 'proxy-authorization') out[name] = scrubLiterals(redactCredentials(value))
         else if (name === 'cookie' || SECRET_NAME.test(name)) out[name] = REDACTED
-        else out[name] = scrubLiterals(SUSPICIOUS.test(value) ? redactPairs(value, true) : value)
+        else out[name] = scrubLiterals(SUSPICIOUS.test(value) ? redactPairs(value, 'header') : value)
       }
       return out
     },

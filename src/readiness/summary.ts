@@ -1,12 +1,15 @@
 // The readiness summary a person reads in ten seconds: coverage, the behaviours not met with how
 // to meet them, the findings with their first example and advice, and the verdict. Plain text
-// for a terminal or a CI log; what came from elsewhere (examples) is escaped (terminal.ts).
+// for a terminal or a CI log. The report may come from elsewhere (`readiness --url` reads any
+// server): every string of it is escaped before it is laid out (terminal.ts).
 import type { Readiness } from '../http/sandbox/records/readiness.js'
-import { escapeControls } from '../terminal.js'
+import { escapeStrings } from '../terminal.js'
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`
 
-export function summaryText(r: Readiness, verdict?: { code: number; reasons: string[] }): string {
+export function summaryText(report: Readiness, verdict?: { code: number; reasons: string[] }): string {
+  const r = escapeStrings(report)
+  const reasons = escapeStrings(verdict?.reasons ?? [])
   const lines: string[] = []
   const bySeverity = ['error', 'warning', 'info']
     .map((s) => [s, r.findings.filter((f) => f.severity === s).length] as const)
@@ -27,12 +30,12 @@ export function summaryText(r: Readiness, verdict?: { code: number; reasons: str
     lines.push('', '  Findings')
     for (const f of r.findings) {
       const ex = f.example
-      lines.push(`  ${f.severity.padEnd(7)} ${f.id.padEnd(width)}  x${f.count}  ${escapeControls(`${ex.method} ${ex.path}: ${ex.seen}`)}`)
+      lines.push(`  ${f.severity.padEnd(7)} ${f.id.padEnd(width)}  x${f.count}  ${ex.method} ${ex.path}: ${ex.seen}`)
       lines.push(`  ${' '.repeat(8 + width)}  ${f.advice}`)
     }
   }
   if (verdict) {
-    lines.push('', verdict.reasons.length ? `  Result: exit ${verdict.code}: ${verdict.reasons.join('; ')}` : `  Result: exit ${verdict.code}`)
+    lines.push('', reasons.length ? `  Result: exit ${verdict.code}: ${reasons.join('; ')}` : `  Result: exit ${verdict.code}`)
   }
   return lines.join('\n') + '\n'
 }

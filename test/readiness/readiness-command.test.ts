@@ -25,6 +25,17 @@ let sb: TestSandbox
 let other: http.Server
 let otherUrl: string
 let closedUrl: string
+let hostileUrl: string
+let hostile: http.Server
+// What a hostile server puts in every text field: sequences that set the window title and clear
+// the screen, a C1 CSI, a right-to-left override and a line of its own.
+const EVIL = '\u001b]0;PWNED-TITLE\u0007\u001b[2J\u009b31m\u202eDESREVER\nFORGED LINE\r\u2028\u007f'
+const hostileReport = {
+  since: '2026-01-01T00:00:00.000000Z',
+  coverage: { met: 0, total: 1, percent: 0 },
+  behaviours: [{ id: 'charge.created', met: false, count: 0, how: `HOW${EVIL}` }],
+  findings: [{ id: 'missing_accept', severity: 'info', count: 1, example: { method: `GET${EVIL}`, path: `/x${EVIL}`, time: '2026-01-01T00:00:00.000000Z', seen: `s${EVIL}` }, advice: `ADVICE${EVIL}` }],
+}
 beforeAll(async () => {
   sb = await startTestSandbox()
   await request(sb.url, 'POST', '/api/v1/hub/transactions/in', { auth: AUTH.main, json: { amount: 1000 } })
@@ -34,9 +45,13 @@ beforeAll(async () => {
   await new Promise<void>((r) => other.listen(0, '127.0.0.1', r))
   otherUrl = `http://127.0.0.1:${(other.address() as AddressInfo).port}`
   closedUrl = `http://127.0.0.1:${await freePort()}`
+  hostile = http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(hostileReport)))
+  await new Promise<void>((r) => hostile.listen(0, '127.0.0.1', r))
+  hostileUrl = `http://127.0.0.1:${(hostile.address() as AddressInfo).port}`
 })
 afterAll(async () => {
   other.close()
+  hostile.close()
   await sb.close()
 })
 
@@ -72,6 +87,20 @@ describe('pix-sandbox readiness', () => {
     const r = await cli(['--url', url!, '--admin-token', token!])
     expect([r.code, r.stdout]).toEqual([1, ''])
     expect(r.stderr).toMatch(message)
+  })
+
+  it('prints a hostile server\'s report with every control character escaped, as text and as JSON', async () => {
+    const text = await cli(['--url', hostileUrl, '--admin-token', 'x'.repeat(20)])
+    expect(text.code).toBe(0)
+    // No escape, bell, C1, DEL, bidi or line separator; no line the server wrote.
+    expect(text.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202e\u2028]/)
+    expect(text.stdout).not.toMatch(/^FORGED/m)
+    expect(text.stdout).toContain('HOW\\u001b]0;PWNED-TITLE\\u0007\\u001b[2J\\u009b31m\\u202eDESREVER\\u000aFORGED LINE')
+    expect(text.stdout).toContain('ADVICE\\u001b]0;')
+    const json = await cli(['--url', hostileUrl, '--admin-token', 'x'.repeat(20), '--json'])
+    expect(json.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202e\u2028]/)
+    expect(json.stdout).toContain('\\u009b31m\\u202eDESREVER')
+    expect(JSON.parse(json.stdout)).toEqual(hostileReport)
   })
 
   it('an unknown company says so; a missing token, URL or bad flag is a usage error', async () => {

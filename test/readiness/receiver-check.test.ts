@@ -6,6 +6,7 @@
 import { execFile, execFileSync } from 'node:child_process'
 import http from 'node:http'
 import https from 'node:https'
+import net from 'node:net'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -199,6 +200,29 @@ describe('pix-sandbox check-receiver', () => {
     expect(JSON.parse(bad.stdout).checks.filter((c: any) => !c.passed).map((c: any) => c.id)).toEqual(['bad_signature', 'stale_timestamp'])
     const text = await cli([careless.url, '--secret', SECRET])
     expect(text.stdout).toMatch(/bad_signature\s+4xx\s+200\s+\d+\s+FAILED\n\s+Verify webhook-signature/)
+  })
+
+  it('shows a hostile receiver\'s redirect with its control characters escaped, as a table and as JSON', async () => {
+    // A Location holding a C1 CSI and the UTF-8 bytes of a right-to-left override, which fetch
+    // reads as Latin-1 (C1 characters); raw ESC would not pass fetch's parser.
+    const location = Buffer.concat([Buffer.from('/x'), Buffer.from([0x9b, 0x33, 0x31, 0x6d, 0xe2, 0x80, 0xae]), Buffer.from('y')])
+    const server = net.createServer((socket) =>
+      socket.once('data', () => socket.end(Buffer.concat([Buffer.from('HTTP/1.1 302 Found\r\nLocation: '), location, Buffer.from('\r\nContent-Length: 0\r\nConnection: close\r\n\r\n')]))),
+    )
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`
+      const table = await cli([url, '--secret', SECRET])
+      const json = await cli([url, '--secret', SECRET, '--json'])
+      for (const r of [table, json]) {
+        expect(r.code).toBe(1)
+        expect(r.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/)
+        expect(r.stdout).toContain('a redirect to /x\\u009b31m')
+      }
+      expect(JSON.parse(json.stdout).checks[0].error).toBe('answered 302, a redirect to /x\u009b31m\u00e2\u0080\u00aey: not followed')
+    } finally {
+      server.close()
+    }
   })
 
   it.each([

@@ -82,7 +82,37 @@ describe('redaction', () => {
     expect(redact.body(body)).toBe(kept)
   })
 
-  it.each(['private_key', 'privateKey', 'pwd', 'db_pwd', 'passphrase', 'access_key', 'session_id', 'csrf_token', 'x-auth', 'auth'])(
+  // Issue 27 follow-up: each of these was still kept word for word.
+  it.each([
+    ['XML elements', '<req><client_secret>LEAK</client_secret><password type="x">LEAK</password><note>kept</note></req>', `<req><client_secret>${REDACTED}</client_secret><password type="x">${REDACTED}</password><note>kept</note></req>`],
+    ['an XML CDATA section', '<password><![CDATA[LE<AK]]></password>', `<password>${REDACTED}</password>`],
+    ['XML around: a closing or empty tag redacts nothing after it', '<a><token/>kept</a><b>x</b></token>kept', '<a><token/>kept</a><b>x</b></token>kept'],
+    ['a name and its value on two lines', 'client_secret\nLEAK\nnote', `client_secret\n${REDACTED}\nnote`],
+    ['a no-break space', 'client_secret\u00a0LEAK', `client_secret\u00a0${REDACTED}`],
+    ['an ideographic space', 'client_secret\u3000LEAK', `client_secret\u3000${REDACTED}`],
+    ['a YAML literal block', 'client_secret: |\n  LEAK\n  LEAK2\n\n  LEAK3\nnote: kept\n', `client_secret: ${REDACTED}\nnote: kept\n`],
+    ['a nested YAML folded block', 'db:\n  password: >-\n    LEAK\n    LEAK2\n  user: kept', `db:\n  password: ${REDACTED}\n  user: kept`],
+    ['`=>` and `:=`', 'client_secret => LEAK, token:=LEAK2', `client_secret => ${REDACTED}, token:=${REDACTED}`],
+  ])('redacts by name whatever the syntax around it: %s', (_, body, kept) => {
+    expect(redact.body(body)).toBe(kept)
+  })
+
+  it.each([
+    ['a pair in a string', '"client_secret=LEAK"', `"client_secret=${REDACTED}"`],
+    ['a YAML line in an array', '["client_secret: LEAK"]', `["client_secret: ${REDACTED}"]`],
+    ['JSON in a string', '{"payload":"{\\"client_secret\\":\\"LEAK\\"}"}', `{"payload":"{\\"client_secret\\":\\"${REDACTED}\\"}"}`],
+    ['a query string in a string', '{"note":"client_secret=LEAK&x=1"}', `{"note":"client_secret=${REDACTED}&x=1"}`],
+    ['XML in a string', '{"xml":"<password>LEAK</password>"}', `{"xml":"<password>${REDACTED}</password>"}`],
+  ])('redacts pairs inside the strings of JSON that parses: %s', (_, body, kept) => {
+    expect(redact.body(body)).toBe(kept)
+  })
+
+  it('reads the strings of JSON that parses as prose: a secret word and a word after a space are kept', () => {
+    const body = JSON.stringify({ description: 'new token please', help: 'pass the password reset link\nsecret sauce', xml: '<token/> kept' })
+    expect(redact.body(body)).toBe(body)
+  })
+
+  it.each(['private_key', 'privateKey', 'pwd', 'db_pwd', 'passphrase', 'access_key', 'session_id', 'csrf_token', 'x-auth', 'auth', 'pass', 'x-pass', 'user_pass'])(
     'treats %s as a secret name, in JSON, in forms and in headers',
     (name) => {
       expect(JSON.parse(redact.body(JSON.stringify({ [name]: 'LEAK', n: 1 }))!)).toEqual({ [name]: REDACTED, n: 1 })
@@ -92,9 +122,9 @@ describe('redaction', () => {
   )
 
   it('keeps names that only look like secret ones, and the text of values that parse', () => {
-    const body = JSON.stringify({ author: 'Ana', pix_key: 'ana@example.com', description: 'new token please', keyboard: 1, spin: 2 })
+    const body = JSON.stringify({ author: 'Ana', pix_key: 'ana@example.com', description: 'new token please', keyboard: 1, spin: 2, passed: true, compass: 'N', bypass: 1 })
     expect(redact.body(body)).toBe(body)
-    expect(redact.body('author=Ana&pix_key=k&spin=2')).toBe('author=Ana&pix_key=k&spin=2')
+    expect(redact.body('author=Ana&pix_key=k&spin=2&passed=1&passenger=2')).toBe('author=Ana&pix_key=k&spin=2&passed=1&passenger=2')
   })
 
   it('scans a long body without a separator in linear time', () => {

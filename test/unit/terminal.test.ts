@@ -2,7 +2,7 @@
 // text (accents, emoji) as it is; and the server's log lines, which may quote a client.
 import { describe, expect, it } from 'vitest'
 import { createLog } from '../../src/log.js'
-import { escapeControls } from '../../src/terminal.js'
+import { escapeControls, escapeStrings, terminalJson } from '../../src/terminal.js'
 
 describe('escapeControls', () => {
   it('escapes C0, DEL, C1 and the bidi controls, and keeps ordinary text', () => {
@@ -32,5 +32,15 @@ describe('the log', () => {
     log.error('unexpected failure\n2026-01-01T00:00:00.000Z info  forged', { path: '/api/v1/\u009b2J\u202e', error: 'x\u001b]0;T\u0007' })
     expect(lines).toHaveLength(1)
     expect(lines[0]!.split('\n')).toEqual([expect.stringMatching(/ error unexpected failure\\u000a2026-01-01T00:00:00.000Z info {2}forged \{"path":"\/api\/v1\/\\u009b2J\\u202e","error":"x\\u001b\]0;T\\u0007"\}$/), ''])
+  })
+})
+
+describe('escapeStrings and terminalJson', () => {
+  it('escape every string of a report, keys included, and keep the JSON the same data', () => {
+    const report = { id: 'a\u001b[2J', list: ['\u202e', 1, null, { 'k\u009b': 'v\n' }] }
+    expect(escapeStrings(report)).toEqual({ id: 'a\\u001b[2J', list: ['\\u202e', 1, null, { 'k\\u009b': 'v\\u000a' }] })
+    const json = terminalJson(report)
+    expect(json).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202e]/)
+    expect(JSON.parse(json)).toEqual(report)
   })
 })
