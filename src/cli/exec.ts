@@ -182,7 +182,7 @@ export async function runExec(o: ExecOptions, stderr: (text: string) => void = (
       if (code === 0) code = 1
     }
   }
-  if (!ended.error) stderr(summaryText(report, { code, reasons: reasons.map((r) => escapeControls(r)) }))
+  if (!ended.error) stderr(summaryText(report, { code, reasons }))
   else if (reasons.length > 1) stderr(`pix-sandbox exec: ${reasons.slice(1).map((r) => escapeControls(r)).join('; ')}\n`)
   return code
 }
