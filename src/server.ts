@@ -17,7 +17,7 @@ import { createAuthenticator } from './operations/authenticate.js'
 import type { Context } from './operations/context.js'
 import { runDue } from './operations/run-due.js'
 import { createWebhookWorker } from './webhooks/worker.js'
-import { drain } from './http/drain.js'
+import { drainable } from './http/drain.js'
 import { createRedactor } from './http/redact.js'
 import { createRequestJournal } from './http/request-journal.js'
 import { createReadiness } from './readiness/recorder.js'
@@ -161,6 +161,7 @@ export async function startSandbox(config: Config, opts: { log?: Log; clock?: Cl
     throw new StartupError(`${config.host}:${config.port} ${reason}`)
   })
   const port = (server.address() as AddressInfo).port
+  const draining = drainable(server as HttpServer)
   publicUrl = publicUrlFor(config, port)
   sandbox.locationBase = locationBase(publicUrl)
 
@@ -180,7 +181,7 @@ export async function startSandbox(config: Config, opts: { log?: Log; clock?: Cl
       clearInterval(ticker)
       stopping.abort()
       // Every request that has reached the server is answered (http/drain.ts).
-      drain(server as HttpServer, DRAIN_GRACE_MS, () => {
+      draining.drain(DRAIN_GRACE_MS, () => {
         // Sends under way get a few seconds; unsent deliveries stay queued for the next start.
         const settled = Promise.race([webhooks.idle(), new Promise((r) => setTimeout(r, WEBHOOK_GRACE_MS).unref())])
         // What readiness has not stored yet is stored before the store closes.
