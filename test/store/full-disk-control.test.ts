@@ -67,4 +67,20 @@ describe.skipIf(!mountable)('a full disk and the control plane', () => {
     })
   })
 
+  it('shows a failed dashboard action as an error, not a success for a write that was lost', async () => {
+    await onFullDisk(async (sb, disk) => {
+      const headers = { origin: sb.url }
+      const signIn = await fetch(`${sb.url}/_sandbox/ui/sign-in`, { method: 'POST', body: new URLSearchParams({ token: sb.adminToken }), redirect: 'manual', headers })
+      const cookie = signIn.headers.get('set-cookie')!.split(';')[0]!
+      const companies = () => sb.sandbox.store.identity.companyCount()
+      const count = companies()
+      disk.fill()
+      const post = await fetch(`${sb.url}/_sandbox/ui/companies`, { method: 'POST', body: new URLSearchParams({ name: 'Lost Ltda', balance: '0' }), redirect: 'manual', headers: { ...headers, cookie } })
+      expect(post.status).toBe(303)
+      const page = await (await fetch(new URL(post.headers.get('location')!, sb.url), { headers: { cookie } })).text()
+      expect(page).not.toContain('Company created')
+      expect(page).toContain('Service temporarily unavailable')
+      expect(companies()).toBe(count)
+    })
+  })
 })
