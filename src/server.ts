@@ -24,7 +24,7 @@ import { createReadiness } from './readiness/recorder.js'
 import { createLocationSigner } from './pix/location.js'
 import { readScenario } from './scenarios/loader.js'
 import { openStore } from './store/index.js'
-import { StoreInUse } from './store/lock.js'
+import { StoreInUse, StoreLinked } from './store/lock.js'
 import { isUnwritable, StoreUnavailable } from './store/write-health.js'
 
 export const VERSION: string = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version
@@ -58,7 +58,7 @@ export async function startSandbox(config: Config, opts: { log?: Log; clock?: Cl
   try {
     store = openStore(config.database)
   } catch (err) {
-    if (err instanceof StoreInUse) throw new StartupError(err.message)
+    if (err instanceof StoreInUse || err instanceof StoreLinked) throw new StartupError(err.message)
     throw new StartupError(
       `cannot open the store at ${config.database}: ${(err as Error).message}. ` +
         'Check that its folder exists or can be created, and that this user may write there (set DATABASE to choose another path).',
