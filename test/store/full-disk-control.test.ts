@@ -8,7 +8,7 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createLog } from '../../src/log.js'
 import { startSandbox, type RunningSandbox } from '../../src/server.js'
-import { request, testConfig } from '../harness.js'
+import { AUTH, request, testConfig } from '../harness.js'
 import { mountable, onSmallDisk, type SmallDisk } from './tmpfs.js'
 
 let dir: string
@@ -57,13 +57,19 @@ describe.skipIf(!mountable)('a full disk and the control plane', () => {
     })
   })
 
-  it('refuses a reset with 503 and leaves the clock as it was', async () => {
+  it('refuses a reset with 503 and leaves the clock, the readiness and the journal as they were', async () => {
     await onFullDisk(async (sb, disk) => {
       expect((await admin(sb, 'POST', '/clock/freeze')).status).toBe(200)
       expect((await admin(sb, 'POST', '/clock/advance', { seconds: 3600 })).status).toBe(200)
+      expect((await request(sb.url, 'POST', '/api/v1/hub/transactions/in', { auth: AUTH.main, json: { amount: 1000 } })).status).toBe(200)
+      const readiness = (await admin(sb, 'GET', '/readiness')).text
+      expect(readiness).toContain('"met":1')
+      const journal = (await admin(sb, 'GET', '/requests?limit=500')).body.data.length as number
       disk.fill()
       expectUnavailable(await admin(sb, 'POST', '/reset', {}))
       expect(await clockOf(sb)).toEqual({ offset_seconds: 3600, frozen: true })
+      expect((await admin(sb, 'GET', '/readiness')).text).toBe(readiness)
+      expect((await admin(sb, 'GET', '/requests?limit=500')).body.data.length).toBeGreaterThan(journal)
     })
   })
 
