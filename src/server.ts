@@ -17,14 +17,14 @@ import { createAuthenticator } from './operations/authenticate.js'
 import type { Context } from './operations/context.js'
 import { runDue } from './operations/run-due.js'
 import { createWebhookWorker } from './webhooks/worker.js'
-import { drain } from './http/drain.js'
+import { drainable } from './http/drain.js'
 import { createRedactor } from './http/redact.js'
 import { createRequestJournal } from './http/request-journal.js'
 import { createReadiness } from './readiness/recorder.js'
 import { createLocationSigner } from './pix/location.js'
 import { readScenario } from './scenarios/loader.js'
 import { openStore } from './store/index.js'
-import { StoreInUse } from './store/lock.js'
+import { StoreInUse, StoreLinked } from './store/lock.js'
 import { isUnwritable, StoreUnavailable } from './store/write-health.js'
 
 export const VERSION: string = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version
@@ -58,7 +58,7 @@ export async function startSandbox(config: Config, opts: { log?: Log; clock?: Cl
   try {
     store = openStore(config.database)
   } catch (err) {
-    if (err instanceof StoreInUse) throw new StartupError(err.message)
+    if (err instanceof StoreInUse || err instanceof StoreLinked) throw new StartupError(err.message)
     throw new StartupError(
       `cannot open the store at ${config.database}: ${(err as Error).message}. ` +
         // Worded without a setting's name: DATABASE, --db and the database option all lead here.
@@ -162,6 +162,7 @@ export async function startSandbox(config: Config, opts: { log?: Log; clock?: Cl
     throw new StartupError(`${config.host}:${config.port} ${reason}`)
   })
   const port = (server.address() as AddressInfo).port
+  const draining = drainable(server as HttpServer)
   publicUrl = publicUrlFor(config, port)
   sandbox.locationBase = locationBase(publicUrl)
 
@@ -181,7 +182,7 @@ export async function startSandbox(config: Config, opts: { log?: Log; clock?: Cl
       clearInterval(ticker)
       stopping.abort()
       // Every request that has reached the server is answered (http/drain.ts).
-      drain(server as HttpServer, DRAIN_GRACE_MS, () => {
+      draining.drain(DRAIN_GRACE_MS, () => {
         // Sends under way get a few seconds; unsent deliveries stay queued for the next start.
         const settled = Promise.race([webhooks.idle(), new Promise((r) => setTimeout(r, WEBHOOK_GRACE_MS).unref())])
         // What readiness has not stored yet is stored before the store closes.

@@ -3,25 +3,75 @@
 // no request in progress, a request already sent on it but not yet read included: under load,
 // each keep-alive client lost the one it had just sent (a reset). Here the server stops
 // accepting, every answer from then on says `Connection: close` (so a busy connection ends
-// after its answer and its client's next request goes elsewhere), and what is left idle is
-// closed a moment later, again and again, until nothing is left or the grace period ends.
+// after its answer and its client's next request goes elsewhere), and a connection is closed
+// only once it has been quiet for a while: nothing read, nothing written, no answer under way.
+//
+// Quiet, and checked after the event loop has read the sockets: a sweep from a timer, as
+// `closeIdleConnections()` every 10 ms was, runs before the loop reads what arrived since its
+// last turn, so under load a request waiting unread in the socket looked idle and its
+// connection was destroyed (a reset, with no FIN first). And quiet for `QUIET_MS`: a client
+// that had its answer just before the drain began sends its next request within a moment, and
+// gets it answered (with `Connection: close`) rather than crossing our FIN on the wire.
 import type { Server as HttpServer } from 'node:http'
-import { Server as NetServer } from 'node:net'
+import { Server as NetServer, type Socket } from 'node:net'
 
-/** How often idle keep-alive connections are closed while draining: a request on its way over loopback or a LAN has arrived and been read by then, and a test suite's close() (its client keeping idle sockets) does not wait. */
-const IDLE_SWEEP_MS = 10
+/** How often connections are looked at while draining. */
+const SWEEP_MS = 5
+/** How long a connection must have been quiet to be closed: a client's next request on it has arrived by then, and a test suite's close() (its client keeping idle sockets) waits little. */
+export const QUIET_MS = 20
 
-/** Stops accepting, drains, then closes; `onClosed` once no connection is left (busy ones are cut after `graceMs`). */
-export function drain(server: HttpServer, graceMs: number, onClosed: () => void): void {
-  // Added only now, so that no request pays for it before.
-  server.prependListener('request', (_req, res) => res.setHeader('Connection', 'close'))
-  // net.Server's close: stop accepting, and no more (the http one's first step is the destruction above).
-  NetServer.prototype.close.call(server, () => {
-    clearTimeout(force)
-    clearInterval(sweep)
-    onClosed()
+/** What a sweep last saw of a connection, and since when. */
+interface Seen {
+  read: number
+  written: number
+  since: number
+}
+
+/** The response a connection is writing: Node sets it while an answer is under way (its own closeIdleConnections reads it too). */
+const answering = (socket: Socket): boolean => {
+  const res = (socket as Socket & { _httpMessage?: { finished?: boolean } | null })._httpMessage
+  return !!res && !res.finished
+}
+
+export interface Drainable {
+  /** Stops accepting, drains, then closes; `onClosed` once no connection is left (busy ones are cut after `graceMs`). */
+  drain(graceMs: number, onClosed: () => void): void
+}
+
+/** Keeps the server's connections (a Set, per connection: requests pay nothing) for `drain` to close one by one. */
+export function drainable(server: HttpServer): Drainable {
+  const sockets = new Set<Socket>()
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket)
+    socket.once('close', () => sockets.delete(socket))
   })
-  const sweep = setInterval(() => server.closeIdleConnections(), IDLE_SWEEP_MS)
-  const force = setTimeout(() => server.closeAllConnections(), graceMs)
-  force.unref()
+  return {
+    drain(graceMs, onClosed) {
+      // Added only now, so that no request pays for it before.
+      server.prependListener('request', (_req, res) => res.setHeader('Connection', 'close'))
+      const seen = new Map<Socket, Seen>()
+      const sweep = () => {
+        const now = performance.now()
+        for (const socket of sockets) {
+          const last = seen.get(socket)
+          if (!last || answering(socket) || last.read !== socket.bytesRead || last.written !== socket.bytesWritten) {
+            seen.set(socket, { read: socket.bytesRead, written: socket.bytesWritten, since: now })
+          } else if (now - last.since >= QUIET_MS) {
+            socket.destroy()
+          }
+        }
+      }
+      // From the check phase: after the loop has read what the sockets hold.
+      const sweeps = setInterval(() => setImmediate(sweep), SWEEP_MS)
+      // net.Server's close: stop accepting, and no more (the http one's first step is the destruction above).
+      NetServer.prototype.close.call(server, () => {
+        clearTimeout(force)
+        clearInterval(sweeps)
+        onClosed()
+      })
+      setImmediate(sweep)
+      const force = setTimeout(() => server.closeAllConnections(), graceMs)
+      force.unref()
+    },
+  }
 }

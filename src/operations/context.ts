@@ -42,7 +42,7 @@ export type Change =
 export function assertCompaniesWithinLimit(ctx: Context, adding = 0): void {
   const max = ctx.maxCompanies ?? DEFAULT_MAX_COMPANIES
   if (ctx.store.identity.companyCount() + adding > max) {
-    throw new AppError('invalid_input', `this sandbox holds at most ${max} companies (MAX_COMPANIES): delete some, or reset`)
+    throw new AppError('invalid_input', `this sandbox holds at most ${max} ${max === 1 ? 'company' : 'companies'} (MAX_COMPANIES): delete some, or reset`)
   }
 }
 

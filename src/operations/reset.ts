@@ -20,8 +20,12 @@ export function resetSandbox(ctx: Context, scenario: Scenario, name: string): vo
     clock.restore(before)
     throw err
   }
+  // On a file store a full disk refuses the write later, at the group commit: the clock too.
+  store.undoIfLost(() => clock.restore(before))
   store.refreshCaches()
-  // The wipe took the stored readiness with it; what is in memory starts again now.
-  ctx.readiness?.reset(clock.now())
+  // The wipe took the stored readiness with it; what is in memory starts again now (and is put
+  // back with the clock, should the wipe be lost).
+  const undoReadiness = ctx.readiness?.reset(clock.now())
+  if (undoReadiness) store.undoIfLost(undoReadiness)
   ctx.onChange?.({ kind: 'clock' })
 }

@@ -155,6 +155,14 @@ export function createBook(sinceOf: (companyId: string) => Micros | undefined, o
       entries.set(NO_COMPANY, e)
       touch(NO_COMPANY, e)
     },
+    /** A function that puts the records back as they are now: for a reset whose write may be lost. */
+    snapshot(): () => void {
+      const saved = [...entries]
+      return () => {
+        entries.clear()
+        for (const [owner, e] of saved) entries.set(owner, e)
+      }
+    },
     /** Everything cleared (a reset): the record starts again at `since`. */
     reset(since: Micros): void {
       entries.clear()

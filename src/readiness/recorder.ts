@@ -84,10 +84,18 @@ export function createReadiness(deps: ReadinessDeps) {
     checked,
     /** The report of a company, or of every company and of calls that named none (undefined). */
     report: (companyId?: string): Report => book.report(companyId, clock.now()),
-    /** The sandbox was reset: everything starts again now (the store's rows went with the wipe). */
-    reset(since: Micros): void {
-      dirty.length = 0
+    /**
+     * The sandbox was reset: everything starts again now (the store's rows went with the wipe).
+     * Returns what undoes it, should the reset's write be lost (a full disk at its commit).
+     */
+    reset(since: Micros): () => void {
+      const restore = book.snapshot()
+      const unsaved = dirty.splice(0)
       book.reset(since)
+      return () => {
+        restore()
+        dirty.splice(0, dirty.length, ...unsaved)
+      }
     },
     /** A company was deleted (its row went in the same transaction). */
     forget: (companyId: string) => book.forget(companyId),

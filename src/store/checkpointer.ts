@@ -90,13 +90,18 @@ export function startCheckpointer(db: Db, path: string, onFull: (done: () => voi
   const workerData = { driver, path, intervalMs, restartFrames, catchUpPasses: 4, leftFrames: 64 }
   const worker = new Worker(WORKER, { eval: true, workerData })
   worker.unref()
-  worker.on('message', () => onFull(() => worker.postMessage('restarted')))
+  const onMessage = () => onFull(() => worker.postMessage('restarted'))
+  worker.on('message', onMessage)
   // A checkpointer that cannot work costs only disk space (the WAL grows until the next start).
   worker.on('error', () => undefined)
   // Listened to from the start: a worker that already ended (an error) must not leave stop() waiting.
   const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()))
   return {
     stop: () => {
+      // The worker's last pass may still ask for a restart (or have asked, the message on its
+      // way): nobody is to act on it, as the caller closes its connection next. Acted on, it
+      // called restartWal on a closed connection, and SIGTERM under load exited 1.
+      worker.off('message', onMessage)
       // Held while it finishes: unref'd, a script awaiting close() would end with the await unsettled.
       worker.ref()
       worker.postMessage('stop')

@@ -134,6 +134,7 @@ export function createStore(db: Db, { inMemory = false }: StoreOptions = {}) {
     },
     /** Runs `fn` outside any transaction: now, or right after the pending commit. */
     whenIdle: txs.whenIdle,
+    undoIfLost: txs.undoIfLost,
     /** The commit of every write made so far, to await before acknowledging one; undefined when none is pending. */
     pendingCommit: txs.pendingCommit,
     /** True when no scenario has ever been loaded: the only state a scenario loads into at start. */

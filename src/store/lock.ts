@@ -4,7 +4,9 @@
 // the store (`<DATABASE>.lock`, empty, never deleted): SQLite takes a POSIX lock on it, which the
 // operating system releases when the process ends, killed or not, so no lock is ever stale. Who
 // holds it is written in the store itself (`meta.server`), which a refused start reads to name
-// the other process. docs/DESIGN.md says why this and not locking_mode or a pid file.
+// the other process. The lock is the real file's, whatever symbolic links name it; a store with
+// hard links is refused (lockPath). docs/DESIGN.md says why this and not locking_mode or a pid file.
+import { closeSync, openSync, realpathSync, statSync } from 'node:fs'
 import { hostname } from 'node:os'
 import Database from 'better-sqlite3'
 import type { Db } from './db.js'
@@ -29,9 +31,33 @@ export interface StoreLock {
   release(): void
 }
 
-/** Takes the store's lock, or throws StoreInUse at once (no waiting). */
+/** The store's file has another name, a hard link: the lock (and SQLite's -wal file) would be per name. */
+export class StoreLinked extends Error {
+  constructor(readonly path: string, links: number) {
+    super(
+      `the store ${path} has ${links - 1} other name(s) (hard links to the same file): a server on each name would take its own lock and keep its own -wal file, ` +
+        'which corrupts a SQLite database. Remove the other names (a symbolic link is fine), or copy the file',
+    )
+  }
+}
+
+/**
+ * Where the store's lock is: beside the file the path names, whatever symbolic links lead to
+ * it. Keyed on the path as written, a symlink to the store (or a folder of it under two names)
+ * let a second server take a lock of its own on the same file. The file is created first (empty,
+ * as SQLite would), so that the path can be resolved: a symlink to a store not made yet leads
+ * to the same file as its target's name.
+ */
+function lockPath(path: string): string {
+  closeSync(openSync(path, 'a'))
+  const links = statSync(path).nlink
+  if (links > 1) throw new StoreLinked(path, links)
+  return `${realpathSync(path)}.lock`
+}
+
+/** Takes the store's lock, or throws StoreInUse (no waiting) or StoreLinked at once. */
 export function lockStore(path: string): StoreLock {
-  const lock = new Database(`${path}.lock`, { timeout: 0 })
+  const lock = new Database(lockPath(path), { timeout: 0 })
   try {
     lock.exec('BEGIN IMMEDIATE')
   } catch (err) {

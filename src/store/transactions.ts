@@ -13,6 +13,13 @@ interface Pending {
   promise: Promise<void>
   resolve: () => void
   reject: (err: unknown) => void
+  /** What puts state kept outside the database (the clock) back, should the group be lost: newest first. */
+  undo: (() => void)[]
+}
+
+/** Undoes, newest first, what a lost group had changed outside the database. */
+const undoAll = (p: Pending | null): void => {
+  for (const fn of p?.undo.reverse() ?? []) fn()
 }
 
 /**
@@ -46,6 +53,7 @@ export function transactions(
       } catch (err) {
         // A full disk fails here, at the commit, where the WAL is written.
         if (db.inTransaction) rollback.run()
+        undoAll(p)
         onRolledBack()
         p.reject(health.failed(err))
       }
@@ -67,7 +75,7 @@ export function transactions(
     const promise = new Promise<void>((res, rej) => ((resolve = res), (reject = rej)))
     promise.catch(() => undefined) // a failed commit is reported to those who await it
     begin.run()
-    pending = { promise, resolve, reject }
+    pending = { promise, resolve, reject, undo: [] }
     setImmediate(flush)
   }
 
@@ -112,6 +120,7 @@ export function transactions(
     const p = pending
     pending = null
     if (db.inTransaction) rollback.run()
+    undoAll(p)
     const failed = health.failed(cause)
     p?.reject(failed !== cause ? failed : new Error('the group commit was abandoned: a use case failed after it had written'))
   }
@@ -146,6 +155,14 @@ export function transactions(
     transactDecided,
     flush,
     whenIdle,
+    /**
+     * Runs `fn` should the writes made so far be rolled back after all (their group commit
+     * refused by a full disk, or abandoned): for what a use case changed outside the database.
+     * Nothing pending (committed already, or in memory), it is dropped.
+     */
+    undoIfLost(fn: () => void): void {
+      pending?.undo.push(fn)
+    },
     /** The commit to wait for, or undefined when nothing is pending (saves a microtask). */
     pendingCommit: (): Promise<void> | undefined => pending?.promise,
   }

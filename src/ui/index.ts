@@ -1,6 +1,6 @@
 // The QA dashboard at /_sandbox/ui: server-rendered pages (hono/jsx) over the control plane,
 // with one live stream. HTML only: none of it is in either OpenAPI document.
-import type { OpenAPIHono } from '@hono/zod-openapi'
+import { OpenAPIHono } from '@hono/zod-openapi'
 import type { ErrorHandler } from 'hono'
 import type { AppEnv, HttpDeps } from '../http/env.js'
 import { sandboxApp } from '../http/sandbox/index.js'
@@ -23,7 +23,17 @@ export function createUi(deps: HttpDeps & { publicUrl: () => string }, onError: 
   let control: Control | undefined
   const controlOnce: Control = (...call) => {
     if (!control) {
-      const app: OpenAPIHono<AppEnv> = sandboxApp(deps)
+      const routes: OpenAPIHono<AppEnv> = sandboxApp(deps)
+      routes.onError(onError)
+      // Its answers wait for the commit of what they wrote, as the mounted one's do (app.ts): a
+      // commit the disk refuses is a 503, not a success shown for a write that was lost. The
+      // outer one waits too late for that: the group has committed (or failed) by then.
+      const app = new OpenAPIHono<AppEnv>()
+      app.use(async (_c, next) => {
+        await next()
+        await deps.sandbox.store.pendingCommit()
+      })
+      app.route('/', routes)
       app.onError(onError)
       control = controlClient(app)
     }

@@ -1,5 +1,6 @@
 // Clean shutdown: what SIGTERM triggers lets in-flight requests finish, then closes the store.
 import http from 'node:http'
+import net from 'node:net'
 import { describe, expect, it } from 'vitest'
 import { AUTH, startTestSandbox } from '../harness.js'
 
@@ -85,5 +86,72 @@ describe('close() under load', () => {
     idle.destroy()
     // Answered, or never let in: no request is cut off (a reset or a hang-up) once sent.
     expect([...outcomes.keys()].sort()).toEqual(['200', 'ECONNREFUSED'])
+  })
+})
+
+/**
+ * Keep-alive clients on raw sockets, as a load generator or a test suite's pool: each sends its
+ * next request a few ms after its answer (0-8 ms), and opens a new connection when told
+ * `Connection: close`, until `stopped`. Counts the requests reset after they were written on a
+ * connection the server had not closed first (no FIN read before the write).
+ */
+function keepAliveLoad(url: string, connections: number) {
+  const { port } = new URL(url)
+  const body = JSON.stringify({ amount: 100 })
+  const request = `POST /api/v1/hub/transactions/in HTTP/1.1\r\nHost: x\r\nAuthorization: ${AUTH.main}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`
+  const counts = { answered: 0, resetAfterWrite: 0, refused: 0 }
+  let stopped = false
+  const open = () => {
+    const socket = net.connect(Number(port), '127.0.0.1')
+    let buffered = ''
+    let inFlight = false
+    let finSeen = false
+    let finBeforeWrite = false
+    const send = () => {
+      if (stopped || socket.destroyed || finSeen) return void socket.end()
+      inFlight = true
+      finBeforeWrite = finSeen
+      socket.write(request)
+    }
+    socket.on('connect', send)
+    socket.on('data', (chunk) => {
+      buffered += chunk
+      const end = buffered.indexOf('\r\n\r\n')
+      if (end < 0) return
+      const head = buffered.slice(0, end)
+      const length = Number(/content-length: (\d+)/i.exec(head)![1])
+      if (buffered.length < end + 4 + length) return
+      buffered = buffered.slice(end + 4 + length)
+      inFlight = false
+      counts.answered++
+      if (/connection: close/i.test(head)) {
+        socket.end()
+        if (!stopped) setTimeout(open, 0)
+      } else setTimeout(send, Math.random() * 8)
+    })
+    socket.on('end', () => (finSeen = true))
+    socket.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code === 'ECONNREFUSED') counts.refused++
+      else if (inFlight && !finBeforeWrite) counts.resetAfterWrite++
+    })
+  }
+  for (let i = 0; i < connections; i++) open()
+  return { counts, stop: () => (stopped = true) }
+}
+
+describe('close() under keep-alive load with pauses between requests', () => {
+  it('answers every request written before the server closed the connection', async () => {
+    // The drain closed idle connections every 10 ms from a timer, which runs before the event
+    // loop reads the sockets: a request sent a moment before sat unread, the connection looked
+    // idle and was destroyed (a reset, without a FIN first). 40 connections, as the auditor's.
+    const sb = await startTestSandbox()
+    const load = keepAliveLoad(sb.url, 40)
+    while (load.counts.answered < 1000) await new Promise((r) => setTimeout(r, 10))
+    await sb.close()
+    load.stop()
+    await new Promise((r) => setTimeout(r, 100))
+    expect(load.counts.resetAfterWrite).toBe(0)
+    // Connections told to close came back, and were refused: the clients kept going to the end.
+    expect(load.counts.refused).toBeGreaterThan(0)
   })
 })

@@ -129,6 +129,6 @@ describe('MAX_COMPANIES', () => {
   })
 
   it('refuses to start with a scenario that holds more companies than the limit, saying so', async () => {
-    await expect(startTestSandbox({ maxCompanies: 1 })).rejects.toThrow(/the scenario default cannot be loaded: this sandbox holds at most 1 companies \(MAX_COMPANIES\)/)
+    await expect(startTestSandbox({ maxCompanies: 1 })).rejects.toThrow(/the scenario default cannot be loaded: this sandbox holds at most 1 company \(MAX_COMPANIES\)/)
   })
 })

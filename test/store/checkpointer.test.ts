@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, expect, it } from 'vitest'
 import { restartWal, startCheckpointer } from '../../src/store/checkpointer.js'
 import { openDb } from '../../src/store/db.js'
-import { createStore } from '../../src/store/index.js'
+import { createStore, openStore } from '../../src/store/index.js'
 
 let dir: string
 beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'pix-wal-'))))
@@ -71,4 +71,26 @@ it('keeps the WAL bounded under writes that never pause', async () => {
   expect(afterRestarts.length).toBeGreaterThan(2)
   for (const size of afterRestarts) expect(size).toBeLessThanOrEqual(limit)
   expect(largest).toBeLessThan(32 * 1024 * 1024)
+}, 30_000)
+
+it('asks nothing of the main thread once stopped: its last pass asked for a restart after the store had closed (SIGTERM under load)', async () => {
+  // Under load, the worker's last pass (on stop) found the WAL past the restart point and asked
+  // for a restart; the main thread, whose connection had closed since, called restartWal on it,
+  // and the uncaught TypeError ("The database connection is not open") made a SIGTERM exit 1.
+  const file = join(dir, 'closing.db')
+  const db = openDb(file)
+  const asked: boolean[] = []
+  let firstAsk!: () => void
+  const asking = new Promise<void>((r) => (firstAsk = r))
+  // Never says done: the worker waits, as it does while the main thread is busy with a group.
+  const checkpointer = startCheckpointer(db, file, () => (asked.push(db.open), firstAsk()), 20, 100)
+  db.exec('CREATE TABLE pad (x BLOB)')
+  db.exec('WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 300) INSERT INTO pad SELECT randomblob(4000) FROM n')
+  await asking
+  // Stopped, then closed at once, as the store's close() does.
+  const stopped = checkpointer.stop()
+  db.close()
+  await stopped
+  await new Promise((r) => setTimeout(r, 50))
+  expect(asked).toEqual([true])
 }, 30_000)

@@ -1,14 +1,14 @@
 // A store that cannot write (a full disk): writes answer 503 with Retry-After, health says
 // degraded and why, the log says so once, reads go on, and it all recovers by itself once there
 // is room again, with every answered write kept.
-import { execFileSync } from 'node:child_process'
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createLog } from '../../src/log.js'
 import { startSandbox, type RunningSandbox } from '../../src/server.js'
 import { AUTH, request, testConfig, type Reply } from '../harness.js'
+import { mountable, onSmallDisk } from './tmpfs.js'
 
 let dir: string
 beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'pix-sandbox-full-'))))
@@ -86,44 +86,16 @@ describe('a store that cannot write', () => {
     }
   })
 
-  // A real full disk: a small tmpfs (needs root and a kernel that lets it mount one).
-  const mountable = (() => {
-    try {
-      const probe = mkdtempSync(join(tmpdir(), 'pix-sandbox-mount-'))
-      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', probe], { stdio: 'ignore' })
-      execFileSync('umount', [probe], { stdio: 'ignore' })
-      rmSync(probe, { recursive: true })
-      return true
-    } catch {
-      return false
-    }
-  })()
-
   it.skipIf(!mountable)('answers writes 503 on a full file system and recovers once space is freed (tmpfs)', async () => {
-    const disk = join(dir, 'disk')
-    mkdirSync(disk)
-    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=4m', 'tmpfs', disk])
-    try {
-      const { sb, lines } = await start(join(disk, 'sandbox.db'))
+    await onSmallDisk(dir, async (disk) => {
+      const { sb, lines } = await start(join(disk.dir, 'sandbox.db'))
       try {
-        // Fill what is left, a file at a time, then write until a commit finds no room.
-        let n = 0
-        const fill = () => {
-          try {
-            for (;;) writeFileSync(join(disk, `filler-${n++}`), Buffer.alloc(64 * 1024))
-          } catch {
-            // full
-          }
-        }
-        const refused = await chargeUntilRefused(sb, fill)
-        await expectRefusedThenRecovered(sb, lines, refused, () => {
-          for (let i = 0; i < n; i++) rmSync(join(disk, `filler-${i}`), { force: true })
-        }, true)
+        // Fill what is left, then write until a commit finds no room.
+        const refused = await chargeUntilRefused(sb, disk.fill)
+        await expectRefusedThenRecovered(sb, lines, refused, disk.makeRoom, true)
       } finally {
         await sb.close()
       }
-    } finally {
-      execFileSync('umount', ['-l', disk])
-    }
+    })
   })
 })

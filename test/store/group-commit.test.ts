@@ -2,6 +2,9 @@
 // refused use case costs its neighbours nothing, and a use case that fails half-way through its
 // writes leaves nothing of the group behind, and no one is told their write was kept.
 import { describe, expect, it } from 'vitest'
+import { createManualClock } from '../../src/clock.js'
+import { advanceClock, changeClock } from '../../src/operations/clock.js'
+import type { Context } from '../../src/operations/context.js'
 import { openDb } from '../../src/store/db.js'
 import { createStore } from '../../src/store/index.js'
 
@@ -50,6 +53,25 @@ describe('group commit', () => {
     store.tx(() => store.events.append(event('after')))
     await store.pendingCommit()
     expect(store.db.prepare('SELECT id FROM events').pluck().all()).toEqual(['after'])
+  })
+
+  it('a lost group puts the clock back where it was before the group changed it', async () => {
+    // The clock lives in memory and is saved in the store: a full disk refused its write at the
+    // group commit, after the change, and the clock had moved all the same.
+    const store = groupCommittingStore()
+    const clock = createManualClock(1_000_000)
+    const ctx = { store, clock } as unknown as Context
+    advanceClock(ctx, 60)
+    changeClock(ctx, 'freeze')
+    expect(clock.state()).toEqual({ offsetUs: 60_000_000, frozenAtUs: 61_000_000 })
+    const commit = store.pendingCommit()!
+    expect(() => store.txDecided(() => null, () => { throw new Error('disk on fire') })).toThrow('disk on fire')
+    await expect(commit).rejects.toThrow(/abandoned/)
+    expect(clock.state()).toEqual({ offsetUs: 0, frozenAtUs: null })
+    // A committed change stays.
+    changeClock(ctx, 'freeze')
+    await store.pendingCommit()
+    expect(clock.state()).toEqual({ offsetUs: 0, frozenAtUs: 1_000_000 })
   })
 
   it('a plain use case that fails rolls back its own writes only', async () => {

@@ -1,7 +1,7 @@
 // One server per DATABASE: a second start on the same file refuses, naming the file and the
 // process holding it, and exits 1; the lock dies with its process, kill -9 included.
 import { spawn, type ChildProcess } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { linkSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -75,5 +75,34 @@ describe('a DATABASE', () => {
     await first.close()
     const again = await startSandbox(config, { log: silentLog })
     await again.close()
+  })
+
+  it('is one file whatever names lead to it: a symbolic link to it, or to its folder, is refused while it is served', async () => {
+    // The lock was keyed on the path as written: a second server through a symlink took a lock
+    // of its own on the same file.
+    mkdirSync(join(dir, 'real'))
+    symlinkSync(join(dir, 'real'), join(dir, 'folder-link'))
+    symlinkSync(join(dir, 'real', 'store.db'), join(dir, 'file-link.db'))
+    // The first server makes the file through a symlink to a file not made yet.
+    const first = await startSandbox(testConfig({ database: join(dir, 'file-link.db') }), { log: silentLog })
+    try {
+      for (const other of [join(dir, 'real', 'store.db'), join(dir, 'folder-link', 'store.db')]) {
+        await expect(startSandbox(testConfig({ database: other }), { log: silentLog }), other).rejects.toThrow(`is in use by another pix-sandbox server (pid ${process.pid} on `)
+      }
+    } finally {
+      await first.close()
+    }
+  })
+
+  it('with a hard link is refused, saying why', async () => {
+    // A second name for the file would get its own lock and its own -wal file.
+    const database = join(dir, 'linked.db')
+    await (await startSandbox(testConfig({ database }), { log: silentLog })).close()
+    linkSync(database, join(dir, 'other-name.db'))
+    for (const name of [database, join(dir, 'other-name.db')]) {
+      const start = startSandbox(testConfig({ database: name }), { log: silentLog })
+      await expect(start).rejects.toThrow(StartupError)
+      await expect(start).rejects.toThrow(`the store ${name} has 1 other name(s) (hard links to the same file)`)
+    }
   })
 })

@@ -61,6 +61,9 @@ export function mountClock(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
     async (c, { body }) => {
       await ctx.fakes.ready()
       const events = advanceClock(ctx, body.seconds)
+      // Committed before the sends are awaited: the answer waits for the commit of what was
+      // written while it was computed, and a refused one (a full disk) is a 503.
+      await ctx.store.pendingCommit()
       await deps.webhooks.deliverDue({ maxWaitMs: ADVANCE_WEBHOOK_WAIT_MS })
       return c.json({ now: isoMicros(ctx.clock.now()), events: events.map(eventRecord) })
     },

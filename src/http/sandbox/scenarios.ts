@@ -50,9 +50,11 @@ export function mountScenarios(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
       responses: { 200: jsonAnswer('Reset.', Applied) },
     }),
     'admin',
-    (c, { body }) => {
+    async (c, { body }) => {
       const name = body.scenario ?? deps.startScenario
       resetSandbox(ctx, load(name), name)
+      // The journal is forgotten once the reset is written (a full disk refuses it: a 503).
+      await ctx.store.pendingCommit()
       deps.journal.clear()
       return c.json(applied(name))
     },
