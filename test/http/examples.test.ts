@@ -4,7 +4,7 @@
 import { Ajv2020 } from 'ajv/dist/2020.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { closedDocument } from '../conformance.js'
-import { AUTH, startTestSandbox, type TestSandbox } from '../harness.js'
+import { AUTH, basic, startTestSandbox, tenantDoc, type TestSandbox } from '../harness.js'
 
 type Json = Record<string, any>
 let sb: TestSandbox
@@ -20,10 +20,15 @@ interface Documented {
   example: unknown
 }
 
-/** Each schema-level example of the document's request bodies (`request`) or responses, resolved through $ref and allOf. */
-function examples(doc: Json, where: 'request' | 'response'): (Documented & { schema: Json })[] {
+/** Each example of the document's request bodies (`request`) or responses: on the media type, or on its schema (resolved through $ref and allOf). */
+function examples(doc: Json, where: 'request' | 'response'): (Documented & { schema: Json; named: { name: string; value: unknown }[] })[] {
   const resolve = (s: Json): Json => (s.$ref ? resolve(doc.components.schemas[s.$ref.split('/').pop()])  : s)
   const exampleOf = (s: Json): unknown => s.example ?? resolve(s).example ?? (s.allOf ?? []).map(exampleOf).find((e: unknown) => e !== undefined)
+  const namedOf = (media: Json): { name: string; value: unknown }[] => {
+    if (media.examples) return Object.entries<Json>(media.examples).map(([name, e]) => ({ name, value: e.value }))
+    const value = media.example ?? exampleOf(media.schema)
+    return value === undefined ? [] : [{ name: 'example', value }]
+  }
   const esc = (p: string) => p.replaceAll('~', '~0').replaceAll('/', '~1')
   return Object.entries<Json>(doc.paths).flatMap(([path, ops]) =>
     Object.entries<Json>(ops).flatMap(([method, op]) => {
@@ -37,7 +42,8 @@ function examples(doc: Json, where: 'request' | 'response'): (Documented & { sch
         method,
         pointer: `#/paths/${esc(path)}/${method}/${part.split('/').map(esc).join('/')}/content/application~1json/schema`,
         schema: media.schema,
-        example: exampleOf(media.schema),
+        named: namedOf(media),
+        example: namedOf(media)[0]?.value,
       }))
     }),
   )
@@ -67,9 +73,11 @@ describe.each([
     }
   })
 
-  it('documents only response examples that are valid against their schema', () => {
+  it('documents an example for every response with a body, each valid against its schema', () => {
     const problems = validator(doc)
-    for (const e of examples(doc, 'response').filter((x) => x.example !== undefined)) expect(problems(e.pointer, e.example), e.operation).toEqual([])
+    const responses = examples(doc, 'response')
+    expect(responses.filter((e) => e.named.length === 0).map((e) => e.operation)).toEqual([])
+    for (const e of responses) for (const { name, value } of e.named) expect(problems(e.pointer, value), `${e.operation} (${name})`).toEqual([])
   })
 })
 
@@ -84,6 +92,47 @@ describe("the contract's examples, posted as they are", () => {
       expect(reply.status, `${e.operation}: ${reply.text}`).toBe(200)
       expect(Object.keys(reply.body).sort()).toEqual(Object.keys(success[`${e.operation} 200`] as object).sort())
     }
+  })
+})
+
+describe("the contract's error examples", () => {
+  it('are exactly what the sandbox answers, one for each way of reaching each documented status', async () => {
+    const doc = (await sb.request('GET', '/openapi.json')).body
+    sb.apply({ companies: [tenantDoc('no-perms', { permissions: [] })] })
+    const requestExample = Object.fromEntries(examples(doc, 'request').map((e) => [`${e.method} ${e.path}`, e.example as Json]))
+    // Every way a test suite reaches an error of the contract; each operation keeps what it answers.
+    const ways: { auth: string; body?: (example: Json) => Json; fault?: number }[] = [
+      { auth: basic('sandbox-client', 'wrong-secret') },
+      { auth: AUTH.inactive },
+      { auth: basic('no-perms', 'no-perms-secret') },
+      { auth: AUTH.main, body: (example) => ({ ...example, amount: 0 }) },
+      { auth: AUTH.noProvider },
+      { auth: AUTH.emptyBalance },
+      { auth: AUTH.chargesOnly },
+      { auth: AUTH.main, fault: 501 },
+    ]
+    const answered = new Map<string, Set<string>>()
+    const documented = new Map<string, Set<string>>()
+    for (const e of examples(doc, 'response').filter((x) => Number(x.operation.split(' ').pop()) >= 400)) {
+      documented.set(e.operation, new Set(e.named.map((n) => JSON.stringify(n.value))))
+    }
+    for (const [path, ops] of Object.entries<Json>(doc.paths)) {
+      for (const [method, op] of Object.entries<Json>(ops)) {
+        const example = requestExample[`${method} ${path}`]
+        for (const way of ways) {
+          // An injected fault answers any status; it counts only where the operation declares it.
+          if (way.fault && !op.responses[way.fault]) continue
+          if (way.fault) await sb.admin('POST', '/faults', { operation: method === 'get' ? 'company' : path.endsWith('/in') ? 'charge' : 'transfer', status: way.fault, times: 1 })
+          const json = example && (way.body ? way.body(example) : example)
+          const reply = await sb.request(method.toUpperCase(), `/api/v1${path}`, { auth: way.auth, json })
+          if (reply.status < 400) continue
+          const key = `${method.toUpperCase()} ${path} ${reply.status}`
+          if (!answered.has(key)) answered.set(key, new Set())
+          answered.get(key)!.add(reply.text)
+        }
+      }
+    }
+    expect(Object.fromEntries([...documented].map(([k, v]) => [k, [...v].sort()]))).toEqual(Object.fromEntries([...answered].map(([k, v]) => [k, [...v].sort()])))
   })
 })
 

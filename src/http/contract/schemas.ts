@@ -110,6 +110,9 @@ export const CompanyResponse = z
 
 export const ErrorResponse = z.object({ detail: z.string() }).openapi('Error', { example: { detail: 'Not authenticated' } })
 
+/** What a charge or a transfer of amount 0 is answered (the default `validation_errors` style). */
+export const INVALID_BODY_EXAMPLE = { detail: 'amount: must be an integer greater than 0' }
+
 export const ValidationError = z
   .object({
     detail: z.union([
@@ -125,4 +128,4 @@ export const ValidationError = z
       ),
     ]),
   })
-  .openapi('ValidationError', { example: { detail: 'amount: must be an integer greater than 0' } })
+  .openapi('ValidationError', { example: INVALID_BODY_EXAMPLE })
