@@ -95,6 +95,53 @@ describe("the contract's examples, posted as they are", () => {
   })
 })
 
+describe('a sandbox started as the examples say (SEED=docs, START_TIME, PUBLIC_URL)', () => {
+  it('answers the request examples with exactly the documented examples', async () => {
+    const seeded = await startTestSandbox({ publicUrl: 'http://localhost:8080', seed: 'docs' })
+    try {
+      const contract = (await seeded.request('GET', '/openapi.json')).body
+      const control = (await seeded.request('GET', '/_sandbox/openapi.json')).body
+      const documented = (doc: Json, operation: string) => examples(doc, 'response').find((e) => e.operation === operation)!.example
+      const asked = (doc: Json, operation: string) => examples(doc, 'request').find((e) => e.operation === operation)?.example
+      const contractCall = async (method: string, path: string) => {
+        const reply = await seeded.request(method, `/api/v1${path}`, { auth: AUTH.main, json: method === 'POST' ? asked(contract, `${method} ${path}`) : undefined })
+        expect(reply.body, `${method} ${path}`).toEqual(documented(contract, `${method} ${path} 200`))
+        return reply.body
+      }
+      await contractCall('GET', '/user/company')
+      const charge = await contractCall('POST', '/hub/transactions/in')
+      const transfer = await contractCall('POST', '/hub/transactions/out')
+      const control200 = async (method: string, template: string, path: string, status = 200, auth?: string) => {
+        const json = asked(control, `${method} ${template}`)
+        const reply = auth
+          ? await seeded.request(method, `/_sandbox${path}`, { auth, json })
+          : await seeded.admin(method, path, json)
+        expect(reply.body, `${method} ${template}`).toEqual(documented(control, `${method} ${template} ${status}`))
+        return reply.body
+      }
+      await control200('GET', '/whoami', '/whoami', 200, AUTH.main)
+      await control200('GET', '/transfers/{transaction_id}', `/transfers/${transfer.transaction_id}`)
+      const webhook = (await control200('POST', '/webhooks', '/webhooks', 201, AUTH.main)) as Json
+      await control200('GET', '/webhooks/{webhook_id}', `/webhooks/${webhook.id}`)
+      await control200('GET', '/webhooks', '/webhooks')
+      await control200('GET', '/transfers', '/transfers')
+      await control200('POST', '/charges/{transaction_id}/pay', `/charges/${charge.transaction_id}/pay`)
+      await control200('GET', '/charges/{transaction_id}', `/charges/${charge.transaction_id}`)
+      await control200('GET', '/charges', '/charges')
+      await control200('PUT', '/users/{user_id}/providers', '/users/loja-exemplo-user/providers')
+      await control200('POST', '/outcomes', '/outcomes', 201)
+      await control200('GET', '/outcomes', '/outcomes')
+      await control200('POST', '/faults', '/faults', 201)
+      await control200('GET', '/faults', '/faults')
+      const company = (await control200('POST', '/companies', '/companies', 201)) as Json
+      await control200('PATCH', '/companies/{company_id}', `/companies/${company.company_id}`)
+      await control200('POST', '/reset', '/reset')
+    } finally {
+      await seeded.close()
+    }
+  })
+})
+
 describe("the contract's error examples", () => {
   it('are exactly what the sandbox answers, one for each way of reaching each documented status', async () => {
     const doc = (await sb.request('GET', '/openapi.json')).body

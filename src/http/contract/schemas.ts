@@ -57,9 +57,15 @@ export const ChargeRequest = z
   })
   .openapi('ChargeRequest', { example: { amount: 1000, description: 'Pedido 1234' } })
 
-/** A code the sandbox made (the default scenario's first charge, at localhost:8080): the documents' example. */
+/**
+ * The documents' examples are what a sandbox answers when started with SEED=docs
+ * START_TIME=2026-03-01T12:00:00Z PUBLIC_URL=http://localhost:8080 and called with the request
+ * examples (byte-identical on every such start): the default scenario's first charge, transfer...
+ */
+export const EXAMPLE_CHARGE_ID = '087HVGqaTgxe49IswOY8RvMbSHjqw4YM'
+/** The first charge's code. */
 export const EXAMPLE_QR_CODE =
-  '00020101021226720014br.gov.bcb.pix2550localhost:8080/pix/qr/v2/0hogubhtrv35pqzmyk856pf54520400005303986540510.005802BR5917Loja Exemplo Ltda6009Sao Paulo62070503***63044821'
+  '00020101021226720014br.gov.bcb.pix2550localhost:8080/pix/qr/v2/0hg91vteyo00skm6m3rp3qj19520400005303986540510.005802BR5917Loja Exemplo Ltda6009Sao Paulo62070503***6304E82A'
 
 export const ChargeResponse = z
   .object({
@@ -72,10 +78,10 @@ export const ChargeResponse = z
   .openapi('ChargeResponse', {
     example: {
       status: 'pending',
-      transaction_id: '08DraXjZWRfdSzhq6OtDOFgKyEVJuubL',
+      transaction_id: EXAMPLE_CHARGE_ID,
       qr_code: EXAMPLE_QR_CODE,
       qr_code_name: 'Loja Exemplo Ltda #1',
-      expiration_date: '2026-11-24T16:42:06',
+      expiration_date: '2026-03-01T10:00:00',
     },
   })
 
@@ -98,7 +104,7 @@ export const TransferResponse = z
     transaction_id: z.string().openapi({ example: 'E00000000202603011230aB3dE5fG7hJ' }),
     message: z.string(),
   })
-  .openapi('TransferResponse', { example: { status: 'success', transaction_id: 'E000000002026112418420QbFfHoZSZO', message: 'Transfer completed' } })
+  .openapi('TransferResponse', { example: { status: 'success', transaction_id: 'E0000000020260301120000000aQfLk8', message: 'Transfer completed' } })
 
 export const CompanyResponse = z
   .object({
@@ -106,7 +112,7 @@ export const CompanyResponse = z
     created_at: z.string().openapi({ example: '2026-03-01T12:30:45.123456Z' }),
     updated_at: z.string().openapi({ example: '2026-03-01T12:30:45.123456Z' }),
   })
-  .openapi('Company', { example: { api_active: true, created_at: '2026-03-01T12:30:45.123456Z', updated_at: '2026-03-01T12:30:45.123456Z' } })
+  .openapi('Company', { example: { api_active: true, created_at: '2026-03-01T12:00:00.000000Z', updated_at: '2026-03-01T12:00:00.000000Z' } })
 
 export const ErrorResponse = z.object({ detail: z.string() }).openapi('Error', { example: { detail: 'Not authenticated' } })
 

@@ -8,14 +8,19 @@ import { mount } from '../route.js'
 import { after } from '../maybe-async.js'
 import { Detail, jsonAnswer } from './schemas.js'
 import { inputValidator } from './input.js'
-import { controlScope } from './scope.js'
+import { notFound } from '../../domain/errors.js'
+import { ERRORS as DETAILS } from '../errors.js'
+import { ADMIN_ONLY, controlScope } from './scope.js'
 
+const one = (name: string, summary: string, detail: string) => ({ [name]: { summary, value: { detail } } })
+
+// Each with one answer the sandbox gives, as an example of the kind.
 const ERRORS = {
-  401: jsonAnswer('Missing or wrong credentials.', Detail),
-  403: jsonAnswer('A global operation called with company credentials.', Detail),
-  404: jsonAnswer('Unknown id, or an id of another company.', Detail),
-  409: jsonAnswer('The state does not allow this transition.', Detail),
-  422: jsonAnswer('A bad body or query.', Detail),
+  401: jsonAnswer('Missing or wrong credentials.', Detail, one('not_authenticated', 'Wrong or missing credentials', DETAILS.not_authenticated.detail)),
+  403: jsonAnswer('A global operation called with company credentials.', Detail, one('admin_only', 'Company credentials on a global operation', ADMIN_ONLY)),
+  404: jsonAnswer('Unknown id, or an id of another company.', Detail, one('unknown_charge', 'An unknown charge', notFound('Charge').detail!)),
+  409: jsonAnswer('The state does not allow this transition.', Detail, one('charge_paid', 'Paying a charge already paid', 'Charge is paid')),
+  422: jsonAnswer('A bad body or query.', Detail, one('invalid_body', 'A company without a name', 'name: Too small: expected string to have >=1 characters')),
 }
 
 /** Adds the shared error responses and the security schemes to a declaration. */

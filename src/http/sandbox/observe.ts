@@ -4,7 +4,7 @@ import { isoMicros } from '../../domain/time.js'
 import { decodeCursor, pageOf } from '../../store/paging.js'
 import type { AppEnv, HttpDeps } from '../env.js'
 import { controlRoute, noContent } from './control-route.js'
-import { EventRecord, eventRecord } from './records/event.js'
+import { EVENT_EXAMPLE, EventRecord, eventRecord } from './records/event.js'
 import { iso, jsonAnswer, listQuery, page } from './schemas.js'
 import { companyFilter } from './scope.js'
 
@@ -39,6 +39,38 @@ const JournalEntry = z
   })
   .openapi('JournalEntry')
 
+/** The request that made CHARGE_EXAMPLE, as the journal keeps it. */
+const JOURNAL_ENTRY_EXAMPLE: z.output<typeof JournalEntry> = {
+  id: 6,
+  at: '2026-03-01T12:00:00.000000Z',
+  method: 'POST',
+  path: '/api/v1/hub/transactions/in',
+  query: '',
+  status: 200,
+  duration_ms: 0,
+  company_id: 'loja-exemplo',
+  request: {
+    headers: {
+      host: 'localhost:8080',
+      authorization: 'Basic [redacted]',
+      'content-type': 'application/json',
+      accept: '*/*',
+      'user-agent': 'curl/8.5.0',
+      'content-length': '43',
+    },
+    body: { amount: 1000, description: 'Pedido 1234' },
+  },
+  response: {
+    body: {
+      status: 'pending',
+      transaction_id: '087HVGqaTgxe49IswOY8RvMbSHjqw4YM',
+      qr_code: '00020101021226720014br.gov.bcb.pix2550localhost:8080/pix/qr/v2/0hg91vteyo00skm6m3rp3qj19520400005303986540510.005802BR5917Loja Exemplo Ltda6009Sao Paulo62070503***6304E82A',
+      qr_code_name: 'Loja Exemplo Ltda #1',
+      expiration_date: '2026-03-01T10:00:00',
+    },
+  },
+}
+
 const parseBody = (text: string | null): unknown => {
   if (text === null || text === '') return null
   try {
@@ -66,7 +98,7 @@ export function mountObserve(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
             client_id: z.string().nullable().openapi({ description: 'The client id you authenticated with; null for the admin token.' }),
             environment: z.literal('sandbox').openapi({ description: 'Always sandbox.' }),
           })
-          .openapi('WhoAmI')),
+          .openapi('WhoAmI', { example: { company_id: 'loja-exemplo', user_id: 'loja-exemplo-user', client_id: 'sandbox-client', environment: 'sandbox' } })),
       },
     }),
     'scoped',
@@ -86,7 +118,7 @@ export function mountObserve(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
       summary: 'The append-only log of state changes, oldest first',
       description: 'Follow `next_cursor` to read on; `at` is virtual time.',
       request: { query: listQuery.extend({ type: z.string().optional().openapi({ description: 'Only events of this type.' }) }) },
-      responses: { 200: jsonAnswer('A page of events.', page(EventRecord)) },
+      responses: { 200: jsonAnswer('A page of events.', page(EventRecord, EVENT_EXAMPLE)) },
     }),
     'scoped',
     (c, { query: q }) => {
@@ -100,7 +132,7 @@ export function mountObserve(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
   const journalRoute = <S extends z.ZodType>(path: string, summary: string, schema: S) =>
     createRoute({ method: 'get', path, summary, request: { query: JournalQuery }, responses: { 200: jsonAnswer(summary, schema) } })
 
-  controlRoute(app, deps, journalRoute('/requests', 'The request journal, newest first (secrets redacted)', page(JournalEntry)), 'scoped', (c, { query }) => {
+  controlRoute(app, deps, journalRoute('/requests', 'The request journal, newest first (secrets redacted)', page(JournalEntry, JOURNAL_ENTRY_EXAMPLE)), 'scoped', (c, { query }) => {
     const { cursor, limit, ...q } = query
     const before = cursor === undefined ? undefined : (decodeCursor(cursor) ?? 0)
     const rows = deps.journal.list(q, limit + 1, c.get('scope').companyId, before)
@@ -119,7 +151,7 @@ export function mountObserve(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
     return c.json({ data: page.data, next_cursor: page.nextCursor })
   })
 
-  const Count = z.object({ count: z.int().openapi({ description: 'How many journaled requests match the filters.' }) }).openapi('JournalCount')
+  const Count = z.object({ count: z.int().openapi({ description: 'How many journaled requests match the filters.' }) }).openapi('JournalCount', { example: { count: 56 } })
   controlRoute(app, deps, journalRoute('/requests/count', 'How many journaled requests match', Count), 'scoped', (c, { query }) => {
     const { limit: _l, cursor: _c, ...q } = query
     return c.json({ count: deps.journal.count(q, c.get('scope').companyId) })
