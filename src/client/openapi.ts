@@ -2499,7 +2499,7 @@ export interface components {
     };
     /**
      * @example {
-     *   "count": 56
+     *   "count": 2
      * }
      */
     JournalCount: {

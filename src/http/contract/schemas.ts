@@ -67,6 +67,15 @@ export const EXAMPLE_CHARGE_ID = '087HVGqaTgxe49IswOY8RvMbSHjqw4YM'
 export const EXAMPLE_QR_CODE =
   '00020101021226720014br.gov.bcb.pix2550localhost:8080/pix/qr/v2/0hg91vteyo00skm6m3rp3qj19520400005303986540510.005802BR5917Loja Exemplo Ltda6009Sao Paulo62070503***6304E82A'
 
+/** The first charge, as the contract answered it. */
+export const CHARGE_RESPONSE_EXAMPLE = {
+  status: 'pending' as const,
+  transaction_id: EXAMPLE_CHARGE_ID,
+  qr_code: EXAMPLE_QR_CODE,
+  qr_code_name: 'Loja Exemplo Ltda #1',
+  expiration_date: '2026-03-01T10:00:00',
+}
+
 export const ChargeResponse = z
   .object({
     status: z.literal('pending'),
@@ -75,15 +84,7 @@ export const ChargeResponse = z
     qr_code_name: z.string(),
     expiration_date: z.string().openapi({ example: '2026-03-01T10:30:45', description: 'YYYY-MM-DDTHH:MM:SS, local time.' }),
   })
-  .openapi('ChargeResponse', {
-    example: {
-      status: 'pending',
-      transaction_id: EXAMPLE_CHARGE_ID,
-      qr_code: EXAMPLE_QR_CODE,
-      qr_code_name: 'Loja Exemplo Ltda #1',
-      expiration_date: '2026-03-01T10:00:00',
-    },
-  })
+  .openapi('ChargeResponse', { example: CHARGE_RESPONSE_EXAMPLE })
 
 export const TransferRequest = z
   .object({

@@ -1,6 +1,7 @@
 // Seeing what happened: who am I, the event log, the request journal.
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi'
 import { isoMicros } from '../../domain/time.js'
+import { CHARGE_RESPONSE_EXAMPLE } from '../contract/schemas.js'
 import { decodeCursor, pageOf } from '../../store/paging.js'
 import type { AppEnv, HttpDeps } from '../env.js'
 import { controlRoute, noContent } from './control-route.js'
@@ -39,9 +40,9 @@ const JournalEntry = z
   })
   .openapi('JournalEntry')
 
-/** The request that made CHARGE_EXAMPLE, as the journal keeps it. */
+/** The request that made CHARGE_EXAMPLE (the second one the seeded sandbox received), as the journal keeps it. */
 const JOURNAL_ENTRY_EXAMPLE: z.output<typeof JournalEntry> = {
-  id: 6,
+  id: 2,
   at: '2026-03-01T12:00:00.000000Z',
   method: 'POST',
   path: '/api/v1/hub/transactions/in',
@@ -60,15 +61,7 @@ const JOURNAL_ENTRY_EXAMPLE: z.output<typeof JournalEntry> = {
     },
     body: { amount: 1000, description: 'Pedido 1234' },
   },
-  response: {
-    body: {
-      status: 'pending',
-      transaction_id: '087HVGqaTgxe49IswOY8RvMbSHjqw4YM',
-      qr_code: '00020101021226720014br.gov.bcb.pix2550localhost:8080/pix/qr/v2/0hg91vteyo00skm6m3rp3qj19520400005303986540510.005802BR5917Loja Exemplo Ltda6009Sao Paulo62070503***6304E82A',
-      qr_code_name: 'Loja Exemplo Ltda #1',
-      expiration_date: '2026-03-01T10:00:00',
-    },
-  },
+  response: { body: CHARGE_RESPONSE_EXAMPLE },
 }
 
 const parseBody = (text: string | null): unknown => {
@@ -151,7 +144,7 @@ export function mountObserve(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
     return c.json({ data: page.data, next_cursor: page.nextCursor })
   })
 
-  const Count = z.object({ count: z.int().openapi({ description: 'How many journaled requests match the filters.' }) }).openapi('JournalCount', { example: { count: 56 } })
+  const Count = z.object({ count: z.int().openapi({ description: 'How many journaled requests match the filters.' }) }).openapi('JournalCount', { example: { count: 2 } })
   controlRoute(app, deps, journalRoute('/requests/count', 'How many journaled requests match', Count), 'scoped', (c, { query }) => {
     const { limit: _l, cursor: _c, ...q } = query
     return c.json({ count: deps.journal.count(q, c.get('scope').companyId) })
