@@ -96,7 +96,7 @@ describe("the contract's examples, posted as they are", () => {
 })
 
 describe('a sandbox started as the examples say (SEED=docs, START_TIME, PUBLIC_URL)', () => {
-  it('answers the request examples with exactly the documented examples', async () => {
+  it('answers the calls of the examples\' story with exactly the documented examples, errors included', async () => {
     const seeded = await startTestSandbox({ publicUrl: 'http://localhost:8080', seed: 'docs' })
     try {
       const contract = (await seeded.request('GET', '/openapi.json')).body
@@ -135,6 +135,18 @@ describe('a sandbox started as the examples say (SEED=docs, START_TIME, PUBLIC_U
       await control200('GET', '/faults', '/faults')
       const company = (await control200('POST', '/companies', '/companies', 201)) as Json
       await control200('PATCH', '/companies/{company_id}', `/companies/${company.company_id}`)
+      // A 404 shows what the sandbox says of an unknown id of the path's kind.
+      for (const [method, template] of [['GET', '/charges/{transaction_id}'], ['POST', '/transfers/{transaction_id}/settle'], ['GET', '/webhooks/{webhook_id}'], ['POST', '/webhooks/deliveries/{delivery_id}/retry'], ['GET', '/users/{user_id}/balance'], ['PATCH', '/companies/{company_id}']] as const) {
+        const reply = await seeded.admin(method, template.replace(/\{\w+\}/, 'nope'), asked(control, `${method} ${template}`))
+        expect(reply.body, `${method} ${template}`).toEqual(documented(control, `${method} ${template} 404`))
+      }
+      const other = await seeded.request('GET', '/_sandbox/charges?company_id=nope', { auth: AUTH.main })
+      expect(other.body).toEqual(documented(control, 'GET /charges 404'))
+      // The shared errors' examples are answers too.
+      expect((await seeded.request('GET', '/_sandbox/clock')).body).toEqual(documented(control, 'GET /clock 401'))
+      expect((await seeded.request('GET', '/_sandbox/clock', { auth: AUTH.main })).body).toEqual(documented(control, 'GET /clock 403'))
+      expect((await seeded.admin('POST', `/charges/${charge.transaction_id}/pay`, {})).body).toEqual(documented(control, 'POST /charges/{transaction_id}/pay 409'))
+      expect((await seeded.admin('POST', '/companies', { name: '' })).body).toEqual(documented(control, 'POST /companies 422'))
       await control200('POST', '/reset', '/reset')
     } finally {
       await seeded.close()
