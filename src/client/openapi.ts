@@ -2371,6 +2371,15 @@ export type webhooks = Record<string, never>;
 
 export interface components {
   schemas: {
+    /**
+     * @example {
+     *   "status": "ok",
+     *   "version": "0.1.0",
+     *   "environment": "sandbox",
+     *   "scenario": "default",
+     *   "now": "2026-03-01T12:00:00.000000Z"
+     * }
+     */
     Health: {
       /**
        * @description `degraded` while the store cannot write (a full disk): writes answer 503 with Retry-After; reads go on.
@@ -2391,6 +2400,14 @@ export interface components {
       /** @description Virtual time, ISO 8601 UTC. */
       now: string;
     };
+    /**
+     * @example {
+     *   "company_id": "loja-exemplo",
+     *   "user_id": "loja-exemplo-user",
+     *   "client_id": "sandbox-client",
+     *   "environment": "sandbox"
+     * }
+     */
     WhoAmI: {
       /** @description Your company's id; null for the admin token. */
       company_id: string | null;
@@ -2408,6 +2425,23 @@ export interface components {
       /** @description What was refused and why. */
       detail: string;
     };
+    /**
+     * @example {
+     *   "id": "evt_e6bG75izNCb40wCvRa00FXve",
+     *   "type": "charge.paid",
+     *   "at": "2026-03-01T12:00:00.000000Z",
+     *   "company_id": "loja-exemplo",
+     *   "data": {
+     *     "transaction_id": "087HVGqaTgxe49IswOY8RvMbSHjqw4YM",
+     *     "amount": 1000,
+     *     "end_to_end_id": "E0000000020260301120000001YnENG3",
+     *     "payer": {
+     *       "name": "Maria Souza",
+     *       "document": "52998224725"
+     *     }
+     *   }
+     * }
+     */
     Event: {
       /** @description Stable id of the event (webhook deliveries carry it). */
       id: string;
@@ -2463,10 +2497,21 @@ export interface components {
         body?: unknown;
       };
     };
+    /**
+     * @example {
+     *   "count": 2
+     * }
+     */
     JournalCount: {
       /** @description How many journaled requests match the filters. */
       count: number;
     };
+    /**
+     * @example {
+     *   "scenario": "default",
+     *   "now": "2026-03-01T12:00:00.000000Z"
+     * }
+     */
     ScenarioApplied: {
       /** @description The scenario applied: its name, or "inline" for a document. */
       scenario: string;
@@ -2482,6 +2527,15 @@ export interface components {
       /** @description What it sets up (its `description`). */
       description: string;
     };
+    /**
+     * @example {
+     *   "company_id": "co_oEms1WESabwlIwu4sklBbDzO",
+     *   "user_id": "usr_VlsOibVZGlEup8V5kIuNmGgE",
+     *   "client_id": "ck_tPMdEkOzRSsg7OshpIM4l3ph",
+     *   "client_secret": "BBrUXTrhgbrZeDAaxE7bOQBk2LrLIIQSA6GtYc7W",
+     *   "token": "Y2tfdFBNZEVrT3pSU3NnN09zaHBJTTRsM3BoOkJCclVYVHJoZ2JyWmVEQWF4RTdiT1FCazJMckxJSVFTQTZHdFljN1c="
+     * }
+     */
     Tenant: {
       /** @description The new company's id. */
       company_id: string;
@@ -2530,6 +2584,15 @@ export interface components {
       /** @description What it supports: charge, transfer; an operation missing answers 501. */
       operations: ("charge" | "transfer")[];
     };
+    /**
+     * @example {
+     *   "company_id": "co_oEms1WESabwlIwu4sklBbDzO",
+     *   "name": "Loja Teste Ltda",
+     *   "api_active": false,
+     *   "created_at": "2026-03-01T12:00:00.000000Z",
+     *   "updated_at": "2026-03-01T12:00:00.000000Z"
+     * }
+     */
     CompanyRecord: {
       /** @description The company's id. */
       company_id: string;
@@ -2548,12 +2611,48 @@ export interface components {
        */
       updated_at: string;
     };
+    /**
+     * @example {
+     *   "in": {
+     *     "name": "Banco Exemplo",
+     *     "operations": [
+     *       "charge"
+     *     ]
+     *   },
+     *   "out": null
+     * }
+     */
     UserProviders: {
       /** @description The charges Provider; null when none. */
       in: components["schemas"]["Provider"] | null;
       /** @description The transfers Provider; null when none. */
       out: components["schemas"]["Provider"] | null;
     };
+    /**
+     * @example {
+     *   "balance": 998500,
+     *   "entries": [
+     *     {
+     *       "amount": -2500,
+     *       "kind": "transfer_debit",
+     *       "reference": "E0000000020260301120000000aQfLk8",
+     *       "at": "2026-03-01T12:00:00.000000Z"
+     *     },
+     *     {
+     *       "amount": 1000,
+     *       "kind": "charge_paid",
+     *       "reference": "087HVGqaTgxe49IswOY8RvMbSHjqw4YM",
+     *       "at": "2026-03-01T12:00:00.000000Z"
+     *     },
+     *     {
+     *       "amount": 1000000,
+     *       "kind": "opening",
+     *       "reference": null,
+     *       "at": "2026-03-01T12:00:00.000000Z"
+     *     }
+     *   ]
+     * }
+     */
     Balance: {
       /** @description Available balance in cents; never negative. */
       balance: number;
@@ -2576,7 +2675,31 @@ export interface components {
        */
       at: string;
     };
-    /** @description A charge with everything the sandbox knows of it. */
+    /**
+     * @description A charge with everything the sandbox knows of it.
+     * @example {
+     *   "transaction_id": "087HVGqaTgxe49IswOY8RvMbSHjqw4YM",
+     *   "company_id": "loja-exemplo",
+     *   "user_id": "loja-exemplo-user",
+     *   "amount": 1000,
+     *   "description": "Pedido 1234",
+     *   "status": "paid",
+     *   "qr_code": "00020101021226720014br.gov.bcb.pix2550localhost:8080/pix/qr/v2/0hg91vteyo00skm6m3rp3qj19520400005303986540510.005802BR5917Loja Exemplo Ltda6009Sao Paulo62070503***6304E82A",
+     *   "qr_code_name": "Loja Exemplo Ltda #1",
+     *   "location": "localhost:8080/pix/qr/v2/0hg91vteyo00skm6m3rp3qj19",
+     *   "created_at": "2026-03-01T12:00:00.000000Z",
+     *   "expiration": "2026-03-01T13:00:00.000000Z",
+     *   "expiration_date": "2026-03-01T10:00:00",
+     *   "paid_at": "2026-03-01T12:00:00.000000Z",
+     *   "cancelled_at": null,
+     *   "cancel_reason": null,
+     *   "end_to_end_id": "E0000000020260301120000001YnENG3",
+     *   "payer": {
+     *     "name": "Maria Souza",
+     *     "document": "52998224725"
+     *   }
+     * }
+     */
     ChargeRecord: {
       /** @description The id the contract answered (`transaction_id`); the path id of this record. */
       transaction_id: string;
@@ -2646,6 +2769,36 @@ export interface components {
        */
       document: string;
     };
+    /**
+     * @example {
+     *   "data": [
+     *     {
+     *       "txid": "087HVGqaTgxe49IswOY8RvMbSHjqw4YM",
+     *       "endToEndId": "E12345678202603011200abcdefghijk",
+     *       "duplicate": false,
+     *       "charge": {
+     *         "transaction_id": "087HVGqaTgxe49IswOY8RvMbSHjqw4YM",
+     *         "company_id": "loja-exemplo",
+     *         "user_id": "loja-exemplo-user",
+     *         "amount": 1000,
+     *         "description": "Pedido 1234",
+     *         "status": "paid",
+     *         "qr_code": "00020101021226720014br.gov.bcb.pix2550localhost:8080/pix/qr/v2/0hg91vteyo00skm6m3rp3qj19520400005303986540510.005802BR5917Loja Exemplo Ltda6009Sao Paulo62070503***6304E82A",
+     *         "qr_code_name": "Loja Exemplo Ltda #1",
+     *         "location": "localhost:8080/pix/qr/v2/0hg91vteyo00skm6m3rp3qj19",
+     *         "created_at": "2026-03-01T12:00:00.000000Z",
+     *         "expiration": "2026-03-01T13:00:00.000000Z",
+     *         "expiration_date": "2026-03-01T10:00:00",
+     *         "paid_at": "2026-03-01T12:00:00.000000Z",
+     *         "cancelled_at": null,
+     *         "cancel_reason": null,
+     *         "end_to_end_id": "E12345678202603011200abcdefghijk",
+     *         "payer": null
+     *       }
+     *     }
+     *   ]
+     * }
+     */
     PixNotificationResult: {
       /** @description One result per item of `pix`, in order. */
       data: {
@@ -2663,7 +2816,7 @@ export interface components {
      *   "pix": [
      *     {
      *       "endToEndId": "E12345678202603011200abcdefghijk",
-     *       "txid": "08DraXjZWRfdSzhq6OtDOFgKyEVJuubL",
+     *       "txid": "087HVGqaTgxe49IswOY8RvMbSHjqw4YM",
      *       "valor": "10.00"
      *     }
      *   ]
@@ -2699,7 +2852,24 @@ export interface components {
           infoPagador?: string;
         }[];
     };
-    /** @description A transfer with everything the sandbox knows of it. */
+    /**
+     * @description A transfer with everything the sandbox knows of it.
+     * @example {
+     *   "transaction_id": "E0000000020260301120000000aQfLk8",
+     *   "company_id": "loja-exemplo",
+     *   "user_id": "loja-exemplo-user",
+     *   "amount": 2500,
+     *   "description": "Pagamento fornecedor",
+     *   "pix_key": "maria@example.com",
+     *   "pix_type": "EMAIL",
+     *   "status": "success",
+     *   "message": "Transfer completed",
+     *   "created_at": "2026-03-01T12:00:00.000000Z",
+     *   "settle_at": null,
+     *   "final_status": null,
+     *   "settled_at": null
+     * }
+     */
     TransferRecord: {
       /** @description The id the contract answered (`transaction_id`); the path id of this record. */
       transaction_id: string;
@@ -2746,6 +2916,11 @@ export interface components {
        */
       settled_at: string | null;
     };
+    /**
+     * @example {
+     *   "id": 1
+     * }
+     */
     Queued: {
       /** @description The new entry's id. */
       id: number;
@@ -2798,6 +2973,18 @@ export interface components {
       /** @description Only transfers of this amount (cents). */
       amount?: number;
     };
+    /**
+     * @example {
+     *   "id": 1,
+     *   "company_id": null,
+     *   "status": "pending",
+     *   "settle_after_seconds": 30,
+     *   "final_status": "failed",
+     *   "match": {},
+     *   "times": 1,
+     *   "created_at": "2026-03-01T12:00:00.000000Z"
+     * }
+     */
     QueuedOutcome: {
       /**
        * @description What the contract answers.
@@ -2855,6 +3042,18 @@ export interface components {
       /** @description Admin token only: the company it applies to (default: every company). */
       company_id?: string;
     };
+    /**
+     * @example {
+     *   "id": 1,
+     *   "company_id": null,
+     *   "operation": "transfer",
+     *   "status": 503,
+     *   "delay_ms": 0,
+     *   "times": 1,
+     *   "retry_after": null,
+     *   "created_at": "2026-03-01T12:00:00.000000Z"
+     * }
+     */
     Fault: {
       /** @description Its id, in queue order. */
       id: number;
@@ -2879,6 +3078,13 @@ export interface components {
        */
       created_at: string;
     };
+    /**
+     * @example {
+     *   "now": "2026-03-01T12:00:00.000000Z",
+     *   "offset_seconds": 0,
+     *   "frozen": true
+     * }
+     */
     Clock: {
       /**
        * @description Virtual time now.
@@ -2890,6 +3096,24 @@ export interface components {
       /** @description true: virtual time stands still until resumed. */
       frozen: boolean;
     };
+    /**
+     * @example {
+     *   "now": "2026-03-01T13:00:00.000000Z",
+     *   "events": [
+     *     {
+     *       "id": "evt_r3doHF6wRJb3FQSMT83wMqjc",
+     *       "type": "charge.cancelled",
+     *       "at": "2026-03-01T13:00:00.000000Z",
+     *       "company_id": "loja-exemplo",
+     *       "data": {
+     *         "transaction_id": "087HVGqaTgf3YfDDgRxInWSDj6A5yUCv",
+     *         "amount": 1000,
+     *         "reason": "expired"
+     *       }
+     *     }
+     *   ]
+     * }
+     */
     ClockAdvanced: {
       /**
        * @description Virtual time after the advance.
@@ -2899,6 +3123,23 @@ export interface components {
       /** @description The events the due work produced, in order. */
       events: components["schemas"]["Event"][];
     };
+    /**
+     * @example {
+     *   "id": "wh_yWIAxT1RJDWirMNC5E9yT3dw",
+     *   "company_id": "loja-exemplo",
+     *   "url": "http://127.0.0.1:3000/webhooks/pix",
+     *   "events": [
+     *     "charge.paid",
+     *     "transfer.failed"
+     *   ],
+     *   "format": "standard",
+     *   "secret": "whsec_Q7yESaJ+Q+NN0eh6jiallxhPyQBnRT5W",
+     *   "chaos": null,
+     *   "disabled_at": null,
+     *   "disabled_reason": null,
+     *   "created_at": "2026-03-01T12:00:00.000000Z"
+     * }
+     */
     Webhook: {
       /** @description The subscription's id. */
       id: string;
@@ -2970,6 +3211,44 @@ export interface components {
       /** @description Admin token only: whose events (default: every company's). */
       company_id?: string;
     };
+    /**
+     * @example {
+     *   "id": "msg_yepQmzQ0wNccGkksoskYoq7N",
+     *   "webhook_id": "wh_yWIAxT1RJDWirMNC5E9yT3dw",
+     *   "event_id": "evt_5RPtIcat8kCkFPaVkpbENypD",
+     *   "event_type": "webhook.test",
+     *   "company_id": "loja-exemplo",
+     *   "status": "delivered",
+     *   "next_attempt_at": null,
+     *   "created_at": "2026-03-01T12:00:00.000000Z",
+     *   "delivered_at": "2026-03-01T12:00:00.000000Z",
+     *   "last_error": null,
+     *   "body": {
+     *     "type": "webhook.test",
+     *     "timestamp": "2026-03-01T12:00:00.000Z",
+     *     "data": {
+     *       "webhook_id": "wh_yWIAxT1RJDWirMNC5E9yT3dw",
+     *       "company_id": "loja-exemplo"
+     *     }
+     *   },
+     *   "attempts": [
+     *     {
+     *       "at": "2026-03-01T12:00:00.000000Z",
+     *       "status_code": 204,
+     *       "latency_ms": 1.271,
+     *       "error": null,
+     *       "chaos": null,
+     *       "headers": {
+     *         "content-type": "application/json",
+     *         "user-agent": "pix-sandbox/0.1.0",
+     *         "webhook-id": "evt_5RPtIcat8kCkFPaVkpbENypD",
+     *         "webhook-timestamp": "1795556537",
+     *         "webhook-signature": "v1,Wfw7Mg320PFGJr2iGM1Tx3GUAMDi1yncYFCz+w4BL08="
+     *       }
+     *     }
+     *   ]
+     * }
+     */
     WebhookDelivery: {
       /** @description The delivery's id (POST /webhooks/deliveries/{id}/retry). */
       id: string;
@@ -3030,6 +3309,58 @@ export interface components {
         [key: string]: string;
       } | null;
     };
+    /**
+     * @example {
+     *   "passed": false,
+     *   "checks": [
+     *     {
+     *       "id": "valid",
+     *       "expected": "2xx",
+     *       "status": 204,
+     *       "ms": 6,
+     *       "passed": true,
+     *       "advice": null,
+     *       "error": null
+     *     },
+     *     {
+     *       "id": "duplicate",
+     *       "expected": "2xx",
+     *       "status": 204,
+     *       "ms": 2,
+     *       "passed": true,
+     *       "advice": null,
+     *       "error": null
+     *     },
+     *     {
+     *       "id": "bad_signature",
+     *       "expected": "4xx",
+     *       "status": 204,
+     *       "ms": 4,
+     *       "passed": false,
+     *       "advice": "Verify webhook-signature and answer 4xx when it does not match: anyone can POST to your endpoint.",
+     *       "error": null
+     *     },
+     *     {
+     *       "id": "stale_timestamp",
+     *       "expected": "4xx",
+     *       "status": 204,
+     *       "ms": 4,
+     *       "passed": false,
+     *       "advice": "Refuse (4xx) a webhook-timestamp more than 5 minutes from your clock, so a captured delivery cannot be replayed.",
+     *       "error": null
+     *     },
+     *     {
+     *       "id": "unknown_type",
+     *       "expected": "2xx",
+     *       "status": 204,
+     *       "ms": 4,
+     *       "passed": true,
+     *       "advice": null,
+     *       "error": null
+     *     }
+     *   ]
+     * }
+     */
     ReceiverCheck: {
       /** @description Every check passed. */
       passed: boolean;
@@ -3058,6 +3389,56 @@ export interface components {
       /** @description Why no fitting answer came: no connection, no answer within 5 s, a TLS error, a redirect (never followed), a host not allowed; null otherwise. */
       error: string | null;
     };
+    /**
+     * @example {
+     *   "since": "2026-03-01T12:00:00.000000Z",
+     *   "coverage": {
+     *     "met": 9,
+     *     "total": 28,
+     *     "percent": 32
+     *   },
+     *   "behaviours": [
+     *     {
+     *       "id": "charge.created",
+     *       "met": true,
+     *       "count": 5,
+     *       "how": "POST /api/v1/hub/transactions/in {\"amount\": 1000} as sandbox-client:sandbox-secret"
+     *     },
+     *     {
+     *       "id": "charge.unauthenticated",
+     *       "met": false,
+     *       "count": 0,
+     *       "how": "POST /api/v1/hub/transactions/in {\"amount\": 1000} with a wrong secret (sandbox-client:wrong-secret)"
+     *     },
+     *     {
+     *       "id": "transfer.succeeded",
+     *       "met": true,
+     *       "count": 1,
+     *       "how": "POST /api/v1/hub/transactions/out {\"amount\": 1000, \"pix_key\": \"maria@example.com\", \"pix_type\": \"EMAIL\"} as sandbox-client:sandbox-secret"
+     *     },
+     *     {
+     *       "id": "webhook.charge.paid",
+     *       "met": true,
+     *       "count": 3,
+     *       "how": "subscribe a receiver that answers 2xx (POST /_sandbox/webhooks {\"url\": \"<your receiver>\"}), create a charge, then POST /_sandbox/charges/{transaction_id}/pay"
+     *     }
+     *   ],
+     *   "findings": [
+     *     {
+     *       "id": "receiver_accepts_bad_signature",
+     *       "severity": "error",
+     *       "count": 1,
+     *       "example": {
+     *         "method": "POST",
+     *         "path": "http://127.0.0.1:3000/webhooks/pix",
+     *         "time": "2026-03-01T12:00:00.000000Z",
+     *         "seen": "the receiver check: the receiver answered 204 to a delivery signed with a wrong key"
+     *       },
+     *       "advice": "Verify webhook-signature (HMAC-SHA256 of \"id.timestamp.body\" keyed with your whsec_ secret; the standardwebhooks library does it) and answer 4xx when it does not match: anyone can POST to your endpoint."
+     *     }
+     *   ]
+     * }
+     */
     Readiness: {
       /**
        * @description Since when (virtual time): the company's creation, or the last reset.

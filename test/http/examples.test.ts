@@ -4,7 +4,7 @@
 import { Ajv2020 } from 'ajv/dist/2020.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { closedDocument } from '../conformance.js'
-import { AUTH, startTestSandbox, type TestSandbox } from '../harness.js'
+import { AUTH, basic, startTestSandbox, tenantDoc, type TestSandbox } from '../harness.js'
 
 type Json = Record<string, any>
 let sb: TestSandbox
@@ -20,10 +20,15 @@ interface Documented {
   example: unknown
 }
 
-/** Each schema-level example of the document's request bodies (`request`) or responses, resolved through $ref and allOf. */
-function examples(doc: Json, where: 'request' | 'response'): (Documented & { schema: Json })[] {
+/** Each example of the document's request bodies (`request`) or responses: on the media type, or on its schema (resolved through $ref and allOf). */
+function examples(doc: Json, where: 'request' | 'response'): (Documented & { schema: Json; named: { name: string; value: unknown }[] })[] {
   const resolve = (s: Json): Json => (s.$ref ? resolve(doc.components.schemas[s.$ref.split('/').pop()])  : s)
   const exampleOf = (s: Json): unknown => s.example ?? resolve(s).example ?? (s.allOf ?? []).map(exampleOf).find((e: unknown) => e !== undefined)
+  const namedOf = (media: Json): { name: string; value: unknown }[] => {
+    if (media.examples) return Object.entries<Json>(media.examples).map(([name, e]) => ({ name, value: e.value }))
+    const value = media.example ?? exampleOf(media.schema)
+    return value === undefined ? [] : [{ name: 'example', value }]
+  }
   const esc = (p: string) => p.replaceAll('~', '~0').replaceAll('/', '~1')
   return Object.entries<Json>(doc.paths).flatMap(([path, ops]) =>
     Object.entries<Json>(ops).flatMap(([method, op]) => {
@@ -37,7 +42,8 @@ function examples(doc: Json, where: 'request' | 'response'): (Documented & { sch
         method,
         pointer: `#/paths/${esc(path)}/${method}/${part.split('/').map(esc).join('/')}/content/application~1json/schema`,
         schema: media.schema,
-        example: exampleOf(media.schema),
+        named: namedOf(media),
+        example: namedOf(media)[0]?.value,
       }))
     }),
   )
@@ -67,9 +73,11 @@ describe.each([
     }
   })
 
-  it('documents only response examples that are valid against their schema', () => {
+  it('documents an example for every response with a body, each valid against its schema', () => {
     const problems = validator(doc)
-    for (const e of examples(doc, 'response').filter((x) => x.example !== undefined)) expect(problems(e.pointer, e.example), e.operation).toEqual([])
+    const responses = examples(doc, 'response')
+    expect(responses.filter((e) => e.named.length === 0).map((e) => e.operation)).toEqual([])
+    for (const e of responses) for (const { name, value } of e.named) expect(problems(e.pointer, value), `${e.operation} (${name})`).toEqual([])
   })
 })
 
@@ -84,6 +92,106 @@ describe("the contract's examples, posted as they are", () => {
       expect(reply.status, `${e.operation}: ${reply.text}`).toBe(200)
       expect(Object.keys(reply.body).sort()).toEqual(Object.keys(success[`${e.operation} 200`] as object).sort())
     }
+  })
+})
+
+describe('a sandbox started as the examples say (SEED=docs, START_TIME, PUBLIC_URL)', () => {
+  it('answers the calls of the examples\' story with exactly the documented examples, errors included', async () => {
+    const seeded = await startTestSandbox({ publicUrl: 'http://localhost:8080', seed: 'docs' })
+    try {
+      const contract = (await seeded.request('GET', '/openapi.json')).body
+      const control = (await seeded.request('GET', '/_sandbox/openapi.json')).body
+      const documented = (doc: Json, operation: string) => examples(doc, 'response').find((e) => e.operation === operation)!.example
+      const asked = (doc: Json, operation: string) => examples(doc, 'request').find((e) => e.operation === operation)?.example
+      const contractCall = async (method: string, path: string) => {
+        const reply = await seeded.request(method, `/api/v1${path}`, { auth: AUTH.main, json: method === 'POST' ? asked(contract, `${method} ${path}`) : undefined })
+        expect(reply.body, `${method} ${path}`).toEqual(documented(contract, `${method} ${path} 200`))
+        return reply.body
+      }
+      await contractCall('GET', '/user/company')
+      const charge = await contractCall('POST', '/hub/transactions/in')
+      const transfer = await contractCall('POST', '/hub/transactions/out')
+      const control200 = async (method: string, template: string, path: string, status = 200, auth?: string) => {
+        const json = asked(control, `${method} ${template}`)
+        const reply = auth
+          ? await seeded.request(method, `/_sandbox${path}`, { auth, json })
+          : await seeded.admin(method, path, json)
+        expect(reply.body, `${method} ${template}`).toEqual(documented(control, `${method} ${template} ${status}`))
+        return reply.body
+      }
+      await control200('GET', '/whoami', '/whoami', 200, AUTH.main)
+      await control200('GET', '/transfers/{transaction_id}', `/transfers/${transfer.transaction_id}`)
+      const webhook = (await control200('POST', '/webhooks', '/webhooks', 201, AUTH.main)) as Json
+      await control200('GET', '/webhooks/{webhook_id}', `/webhooks/${webhook.id}`)
+      await control200('GET', '/webhooks', '/webhooks')
+      await control200('GET', '/transfers', '/transfers')
+      await control200('POST', '/charges/{transaction_id}/pay', `/charges/${charge.transaction_id}/pay`)
+      await control200('GET', '/charges/{transaction_id}', `/charges/${charge.transaction_id}`)
+      await control200('GET', '/charges', '/charges')
+      await control200('PUT', '/users/{user_id}/providers', '/users/loja-exemplo-user/providers')
+      await control200('POST', '/outcomes', '/outcomes', 201)
+      await control200('GET', '/outcomes', '/outcomes')
+      await control200('POST', '/faults', '/faults', 201)
+      await control200('GET', '/faults', '/faults')
+      const company = (await control200('POST', '/companies', '/companies', 201)) as Json
+      await control200('PATCH', '/companies/{company_id}', `/companies/${company.company_id}`)
+      // A 404 shows what the sandbox says of an unknown id of the path's kind.
+      for (const [method, template] of [['GET', '/charges/{transaction_id}'], ['POST', '/transfers/{transaction_id}/settle'], ['GET', '/webhooks/{webhook_id}'], ['POST', '/webhooks/deliveries/{delivery_id}/retry'], ['GET', '/users/{user_id}/balance'], ['PATCH', '/companies/{company_id}']] as const) {
+        const reply = await seeded.admin(method, template.replace(/\{\w+\}/, 'nope'), asked(control, `${method} ${template}`))
+        expect(reply.body, `${method} ${template}`).toEqual(documented(control, `${method} ${template} 404`))
+      }
+      const other = await seeded.request('GET', '/_sandbox/charges?company_id=nope', { auth: AUTH.main })
+      expect(other.body).toEqual(documented(control, 'GET /charges 404'))
+      // The shared errors' examples are answers too.
+      expect((await seeded.request('GET', '/_sandbox/clock')).body).toEqual(documented(control, 'GET /clock 401'))
+      expect((await seeded.request('GET', '/_sandbox/clock', { auth: AUTH.main })).body).toEqual(documented(control, 'GET /clock 403'))
+      expect((await seeded.admin('POST', `/charges/${charge.transaction_id}/pay`, {})).body).toEqual(documented(control, 'POST /charges/{transaction_id}/pay 409'))
+      expect((await seeded.admin('POST', '/companies', { name: '' })).body).toEqual(documented(control, 'POST /companies 422'))
+      await control200('POST', '/reset', '/reset')
+    } finally {
+      await seeded.close()
+    }
+  })
+})
+
+describe("the contract's error examples", () => {
+  it('are exactly what the sandbox answers, one for each way of reaching each documented status', async () => {
+    const doc = (await sb.request('GET', '/openapi.json')).body
+    sb.apply({ companies: [tenantDoc('no-perms', { permissions: [] })] })
+    const requestExample = Object.fromEntries(examples(doc, 'request').map((e) => [`${e.method} ${e.path}`, e.example as Json]))
+    // Every way a test suite reaches an error of the contract; each operation keeps what it answers.
+    const ways: { auth: string; body?: (example: Json) => Json; fault?: number }[] = [
+      { auth: basic('sandbox-client', 'wrong-secret') },
+      { auth: AUTH.inactive },
+      { auth: basic('no-perms', 'no-perms-secret') },
+      { auth: AUTH.main, body: (example) => ({ ...example, amount: 0 }) },
+      { auth: AUTH.noProvider },
+      { auth: AUTH.emptyBalance },
+      { auth: AUTH.chargesOnly },
+      { auth: AUTH.main, fault: 501 },
+    ]
+    const answered = new Map<string, Set<string>>()
+    const documented = new Map<string, Set<string>>()
+    for (const e of examples(doc, 'response').filter((x) => Number(x.operation.split(' ').pop()) >= 400)) {
+      documented.set(e.operation, new Set(e.named.map((n) => JSON.stringify(n.value))))
+    }
+    for (const [path, ops] of Object.entries<Json>(doc.paths)) {
+      for (const [method, op] of Object.entries<Json>(ops)) {
+        const example = requestExample[`${method} ${path}`]
+        for (const way of ways) {
+          // An injected fault answers any status; it counts only where the operation declares it.
+          if (way.fault && !op.responses[way.fault]) continue
+          if (way.fault) await sb.admin('POST', '/faults', { operation: method === 'get' ? 'company' : path.endsWith('/in') ? 'charge' : 'transfer', status: way.fault, times: 1 })
+          const json = example && (way.body ? way.body(example) : example)
+          const reply = await sb.request(method.toUpperCase(), `/api/v1${path}`, { auth: way.auth, json })
+          if (reply.status < 400) continue
+          const key = `${method.toUpperCase()} ${path} ${reply.status}`
+          if (!answered.has(key)) answered.set(key, new Set())
+          answered.get(key)!.add(reply.text)
+        }
+      }
+    }
+    expect(Object.fromEntries([...documented].map(([k, v]) => [k, [...v].sort()]))).toEqual(Object.fromEntries([...answered].map(([k, v]) => [k, [...v].sort()])))
   })
 })
 

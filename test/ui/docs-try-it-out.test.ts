@@ -1,5 +1,6 @@
 // /docs in a browser: "Try it out" on the contract's two POSTs fills in the documented example,
-// and that body, executed from the page with the default credentials, is answered 200.
+// and that body, executed from the page with the default credentials, is answered 200; every
+// response shows its documented example (an error its own detail), not one made up from types.
 import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import type { TestSandbox } from '../harness.js'
@@ -34,5 +35,34 @@ describe.skipIf(!CHROMIUM)(`/docs "Try it out"${SKIP_REASON ? ` (${SKIP_REASON})
     await op.getByRole('button', { name: 'Execute' }).click()
     const status = op.locator('.live-responses-table tbody .response-col_status').first()
     await expect.poll(async () => (await status.textContent())?.trim(), { timeout: 10_000 }).toBe('200')
+  })
+
+  /** Opens one operation; `shown(status)` is the example Swagger UI shows under that status. */
+  const open = async (method: string, path: string) => {
+    const op = page.locator(`.opblock-${method}`).filter({ has: page.locator(`.opblock-summary-path[data-path="${path}"]`) }).first()
+    await op.locator('.opblock-summary').click()
+    const row = (status: number) => op.locator(`tr.response[data-code="${status}"]`)
+    return { row, shown: async (status: number) => JSON.parse((await row(status).locator('pre.example').first().textContent()) ?? '') }
+  }
+
+  it('shows under each contract error the detail the sandbox answers for it', async () => {
+    await page.goto(`${s.url}/docs`)
+    const charge = await open('post', '/hub/transactions/in')
+    expect(await charge.shown(403)).toEqual({ detail: 'API access is not active for this company' })
+    await charge.row(403).locator('select.examples-select-element').selectOption('not_enough_permissions')
+    await expect.poll(() => charge.shown(403)).toEqual({ detail: 'Not enough permissions' })
+    expect(await charge.shown(501)).toEqual({ detail: 'Provider does not support this operation' })
+    await charge.row(403).scrollIntoViewIfNeeded()
+    await page.screenshot({ path: '/tmp/pix-sandbox-docs-contract-403.png' })
+  })
+
+  it('shows a control-plane answer as the sandbox gives it, not "string" and 0', async () => {
+    await page.goto(`${s.url}/docs?urls.primaryName=${encodeURIComponent('Control plane (/_sandbox)')}`)
+    const balance = await open('get', '/users/{user_id}/balance')
+    const shown = await balance.shown(200)
+    expect(shown.balance).toBe(998500)
+    expect(shown.entries.map((e: { kind: string }) => e.kind)).toEqual(['transfer_debit', 'charge_paid', 'opening'])
+    await balance.row(200).scrollIntoViewIfNeeded()
+    await page.screenshot({ path: '/tmp/pix-sandbox-docs-control-balance.png' })
   })
 })

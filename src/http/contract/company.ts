@@ -18,7 +18,7 @@ const companyRoute = (path: string) =>
     security: [{ basicAuth: [] }],
     responses: {
       200: { description: 'The company.', content: { 'application/json': { schema: CompanyResponse } } },
-      ...errorResponses(401),
+      ...errorResponses([401]),
     },
   })
 

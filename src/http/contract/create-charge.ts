@@ -19,7 +19,7 @@ export const createChargeRoute = createRoute({
   request: { body: { required: true, content: { 'application/json': { schema: ChargeRequest } } } },
   responses: {
     200: { description: 'The charge was created.', content: { 'application/json': { schema: ChargeResponse } } },
-    ...errorResponses(401, 403, 422, 501),
+    ...errorResponses([401, 403, 422, 501]),
   },
 })
 

@@ -24,7 +24,7 @@ export const createTransferRoute = createRoute({
   request: { body: { required: true, content: { 'application/json': { schema: TransferRequest } } } },
   responses: {
     200: { description: 'The transfer was recorded with its status.', content: { 'application/json': { schema: TransferResponse } } },
-    ...errorResponses(401, 403, 422, 501),
+    ...errorResponses([401, 403, 422, 501], ['insufficient_balance']),
   },
 })
 

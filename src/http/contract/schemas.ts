@@ -57,9 +57,24 @@ export const ChargeRequest = z
   })
   .openapi('ChargeRequest', { example: { amount: 1000, description: 'Pedido 1234' } })
 
-/** A code the sandbox made (the default scenario's first charge, at localhost:8080): the documents' example. */
+/**
+ * The documents' examples are what a sandbox answers when started with SEED=docs
+ * START_TIME=2026-03-01T12:00:00Z PUBLIC_URL=http://localhost:8080 and called with the request
+ * examples (byte-identical on every such start): the default scenario's first charge, transfer...
+ */
+export const EXAMPLE_CHARGE_ID = '087HVGqaTgxe49IswOY8RvMbSHjqw4YM'
+/** The first charge's code. */
 export const EXAMPLE_QR_CODE =
-  '00020101021226720014br.gov.bcb.pix2550localhost:8080/pix/qr/v2/0hogubhtrv35pqzmyk856pf54520400005303986540510.005802BR5917Loja Exemplo Ltda6009Sao Paulo62070503***63044821'
+  '00020101021226720014br.gov.bcb.pix2550localhost:8080/pix/qr/v2/0hg91vteyo00skm6m3rp3qj19520400005303986540510.005802BR5917Loja Exemplo Ltda6009Sao Paulo62070503***6304E82A'
+
+/** The first charge, as the contract answered it. */
+export const CHARGE_RESPONSE_EXAMPLE = {
+  status: 'pending' as const,
+  transaction_id: EXAMPLE_CHARGE_ID,
+  qr_code: EXAMPLE_QR_CODE,
+  qr_code_name: 'Loja Exemplo Ltda #1',
+  expiration_date: '2026-03-01T10:00:00',
+}
 
 export const ChargeResponse = z
   .object({
@@ -69,15 +84,7 @@ export const ChargeResponse = z
     qr_code_name: z.string(),
     expiration_date: z.string().openapi({ example: '2026-03-01T10:30:45', description: 'YYYY-MM-DDTHH:MM:SS, local time.' }),
   })
-  .openapi('ChargeResponse', {
-    example: {
-      status: 'pending',
-      transaction_id: '08DraXjZWRfdSzhq6OtDOFgKyEVJuubL',
-      qr_code: EXAMPLE_QR_CODE,
-      qr_code_name: 'Loja Exemplo Ltda #1',
-      expiration_date: '2026-11-24T16:42:06',
-    },
-  })
+  .openapi('ChargeResponse', { example: CHARGE_RESPONSE_EXAMPLE })
 
 export const TransferRequest = z
   .object({
@@ -98,7 +105,7 @@ export const TransferResponse = z
     transaction_id: z.string().openapi({ example: 'E00000000202603011230aB3dE5fG7hJ' }),
     message: z.string(),
   })
-  .openapi('TransferResponse', { example: { status: 'success', transaction_id: 'E000000002026112418420QbFfHoZSZO', message: 'Transfer completed' } })
+  .openapi('TransferResponse', { example: { status: 'success', transaction_id: 'E0000000020260301120000000aQfLk8', message: 'Transfer completed' } })
 
 export const CompanyResponse = z
   .object({
@@ -106,9 +113,12 @@ export const CompanyResponse = z
     created_at: z.string().openapi({ example: '2026-03-01T12:30:45.123456Z' }),
     updated_at: z.string().openapi({ example: '2026-03-01T12:30:45.123456Z' }),
   })
-  .openapi('Company', { example: { api_active: true, created_at: '2026-03-01T12:30:45.123456Z', updated_at: '2026-03-01T12:30:45.123456Z' } })
+  .openapi('Company', { example: { api_active: true, created_at: '2026-03-01T12:00:00.000000Z', updated_at: '2026-03-01T12:00:00.000000Z' } })
 
 export const ErrorResponse = z.object({ detail: z.string() }).openapi('Error', { example: { detail: 'Not authenticated' } })
+
+/** What a charge or a transfer of amount 0 is answered (the default `validation_errors` style). */
+export const INVALID_BODY_EXAMPLE = { detail: 'amount: must be an integer greater than 0' }
 
 export const ValidationError = z
   .object({
@@ -125,4 +135,4 @@ export const ValidationError = z
       ),
     ]),
   })
-  .openapi('ValidationError', { example: { detail: 'amount: must be an integer greater than 0' } })
+  .openapi('ValidationError', { example: INVALID_BODY_EXAMPLE })

@@ -4,7 +4,7 @@ import { cancelCharge } from '../../operations/charge-transitions.js'
 import { payChargeAsBank } from '../../operations/receive-pix.js'
 import type { AppEnv, HttpDeps } from '../env.js'
 import { controlRoute } from './control-route.js'
-import { ChargeRecord, chargeRecord } from './records/charge.js'
+import { CHARGE_EXAMPLE, ChargeRecord, chargeRecord } from './records/charge.js'
 import { idParam, jsonAnswer, jsonBody, listQuery, page, Payer } from './schemas.js'
 import { companyFilter, visibleTo } from './scope.js'
 
@@ -23,7 +23,7 @@ export function mountCharges(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
       path: '/charges',
       summary: 'List charges, newest first',
       request: { query: listQuery.extend({ status: z.enum(['pending', 'paid', 'cancelled']).optional() }) },
-      responses: { 200: jsonAnswer('A page of charges.', page(ChargeRecord)) },
+      responses: { 200: jsonAnswer('A page of charges.', page(ChargeRecord, CHARGE_EXAMPLE)) },
     }),
     'scoped',
     (c, { query: q }) => {

@@ -13,7 +13,7 @@ const Clock = z
     offset_seconds: z.number().openapi({ description: 'Virtual minus real time, in seconds (what advances added).' }),
     frozen: z.boolean().openapi({ description: 'true: virtual time stands still until resumed.' }),
   })
-  .openapi('Clock')
+  .openapi('Clock', { example: { now: '2026-03-01T12:00:00.000000Z', offset_seconds: 0, frozen: true } })
 /**
  * How long an advance waits for the webhook sends it started. A receiver on this machine answers
  * in milliseconds; one that hangs (anyone's, another tenant's included) must not hold the answer
@@ -54,7 +54,18 @@ export function mountClock(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
             now: iso.openapi({ description: 'Virtual time after the advance.' }),
             events: z.array(EventRecord).openapi({ description: 'The events the due work produced, in order.' }),
           })
-          .openapi('ClockAdvanced')),
+          .openapi('ClockAdvanced', { example: {
+            now: '2026-03-01T13:00:00.000000Z',
+            events: [
+              {
+                id: 'evt_r3doHF6wRJb3FQSMT83wMqjc',
+                type: 'charge.cancelled',
+                at: '2026-03-01T13:00:00.000000Z',
+                company_id: 'loja-exemplo',
+                data: { transaction_id: '087HVGqaTgf3YfDDgRxInWSDj6A5yUCv', amount: 1000, reason: 'expired' },
+              },
+            ],
+          } })),
       },
     }),
     'admin',

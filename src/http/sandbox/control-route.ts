@@ -8,14 +8,29 @@ import { mount } from '../route.js'
 import { after } from '../maybe-async.js'
 import { Detail, jsonAnswer } from './schemas.js'
 import { inputValidator } from './input.js'
-import { controlScope } from './scope.js'
+import { notFound } from '../../domain/errors.js'
+import { ERRORS as DETAILS } from '../errors.js'
+import { ADMIN_ONLY, controlScope } from './scope.js'
 
+const one = (name: string, summary: string, detail: string) => ({ [name]: { summary, value: { detail } } })
+
+/** The record an id in a path names, by the collection it sits in. */
+const RECORD_OF: Record<string, string> = { charges: 'Charge', transfers: 'Transfer', webhooks: 'Webhook', deliveries: 'Delivery', companies: 'Company', users: 'User' }
+
+/** What a route's 404 says: its record's "not found", or, without an id in the path, a `company_id` of another company's. */
+function notFoundAnswer(path: string) {
+  const collection = [...path.matchAll(/\/(\w+)\/\{\w+\}/g)].pop()?.[1]
+  const what = (collection && RECORD_OF[collection]) ?? 'Company'
+  const summary = collection ? `An unknown ${what.toLowerCase()} (or another company's)` : 'A company_id of another company'
+  return jsonAnswer('Unknown id, or an id of another company.', Detail, one('not_found', summary, notFound(what).detail!))
+}
+
+// Each with one answer the sandbox gives, as an example of the kind.
 const ERRORS = {
-  401: jsonAnswer('Missing or wrong credentials.', Detail),
-  403: jsonAnswer('A global operation called with company credentials.', Detail),
-  404: jsonAnswer('Unknown id, or an id of another company.', Detail),
-  409: jsonAnswer('The state does not allow this transition.', Detail),
-  422: jsonAnswer('A bad body or query.', Detail),
+  401: jsonAnswer('Missing or wrong credentials.', Detail, one('not_authenticated', 'Wrong or missing credentials', DETAILS.not_authenticated.detail)),
+  403: jsonAnswer('A global operation called with company credentials.', Detail, one('admin_only', 'Company credentials on a global operation', ADMIN_ONLY)),
+  409: jsonAnswer('The state does not allow this transition.', Detail, one('charge_paid', 'Paying a charge already paid', 'Charge is paid')),
+  422: jsonAnswer('A bad body or query.', Detail, one('invalid_body', 'A company without a name', 'name: Too small: expected string to have >=1 characters')),
 }
 
 /** Adds the shared error responses and the security schemes to a declaration. */
@@ -24,7 +39,7 @@ export function declare<R extends RouteConfig>(route: R): R {
     ...route,
     tags: route.tags ?? ['Sandbox'],
     security: route.security ?? [{ adminToken: [] }, { basicAuth: [] }],
-    responses: { ...ERRORS, ...route.responses },
+    responses: { ...ERRORS, 404: notFoundAnswer(route.path), ...route.responses },
   }
 }
 

@@ -14,7 +14,7 @@ const Health = z
     scenario: z.string().nullable().openapi({ description: 'The scenario the state started from (the last reset\'s); null before any.' }),
     now: z.string().openapi({ description: 'Virtual time, ISO 8601 UTC.' }),
   })
-  .openapi('Health')
+  .openapi('Health', { example: { status: 'ok', version: '0.1.0', environment: 'sandbox', scenario: 'default', now: '2026-03-01T12:00:00.000000Z' } })
 
 export const healthRoute = createRoute({
   method: 'get',

@@ -1,10 +1,11 @@
 // Seeing what happened: who am I, the event log, the request journal.
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi'
 import { isoMicros } from '../../domain/time.js'
+import { CHARGE_RESPONSE_EXAMPLE } from '../contract/schemas.js'
 import { decodeCursor, pageOf } from '../../store/paging.js'
 import type { AppEnv, HttpDeps } from '../env.js'
 import { controlRoute, noContent } from './control-route.js'
-import { EventRecord, eventRecord } from './records/event.js'
+import { EVENT_EXAMPLE, EventRecord, eventRecord } from './records/event.js'
 import { iso, jsonAnswer, listQuery, page } from './schemas.js'
 import { companyFilter } from './scope.js'
 
@@ -39,6 +40,30 @@ const JournalEntry = z
   })
   .openapi('JournalEntry')
 
+/** The request that made CHARGE_EXAMPLE (the second one the seeded sandbox received), as the journal keeps it. */
+const JOURNAL_ENTRY_EXAMPLE: z.output<typeof JournalEntry> = {
+  id: 2,
+  at: '2026-03-01T12:00:00.000000Z',
+  method: 'POST',
+  path: '/api/v1/hub/transactions/in',
+  query: '',
+  status: 200,
+  duration_ms: 0,
+  company_id: 'loja-exemplo',
+  request: {
+    headers: {
+      host: 'localhost:8080',
+      authorization: 'Basic [redacted]',
+      'content-type': 'application/json',
+      accept: '*/*',
+      'user-agent': 'curl/8.5.0',
+      'content-length': '43',
+    },
+    body: { amount: 1000, description: 'Pedido 1234' },
+  },
+  response: { body: CHARGE_RESPONSE_EXAMPLE },
+}
+
 const parseBody = (text: string | null): unknown => {
   if (text === null || text === '') return null
   try {
@@ -66,7 +91,7 @@ export function mountObserve(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
             client_id: z.string().nullable().openapi({ description: 'The client id you authenticated with; null for the admin token.' }),
             environment: z.literal('sandbox').openapi({ description: 'Always sandbox.' }),
           })
-          .openapi('WhoAmI')),
+          .openapi('WhoAmI', { example: { company_id: 'loja-exemplo', user_id: 'loja-exemplo-user', client_id: 'sandbox-client', environment: 'sandbox' } })),
       },
     }),
     'scoped',
@@ -86,7 +111,7 @@ export function mountObserve(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
       summary: 'The append-only log of state changes, oldest first',
       description: 'Follow `next_cursor` to read on; `at` is virtual time.',
       request: { query: listQuery.extend({ type: z.string().optional().openapi({ description: 'Only events of this type.' }) }) },
-      responses: { 200: jsonAnswer('A page of events.', page(EventRecord)) },
+      responses: { 200: jsonAnswer('A page of events.', page(EventRecord, EVENT_EXAMPLE)) },
     }),
     'scoped',
     (c, { query: q }) => {
@@ -100,7 +125,7 @@ export function mountObserve(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
   const journalRoute = <S extends z.ZodType>(path: string, summary: string, schema: S) =>
     createRoute({ method: 'get', path, summary, request: { query: JournalQuery }, responses: { 200: jsonAnswer(summary, schema) } })
 
-  controlRoute(app, deps, journalRoute('/requests', 'The request journal, newest first (secrets redacted)', page(JournalEntry)), 'scoped', (c, { query }) => {
+  controlRoute(app, deps, journalRoute('/requests', 'The request journal, newest first (secrets redacted)', page(JournalEntry, JOURNAL_ENTRY_EXAMPLE)), 'scoped', (c, { query }) => {
     const { cursor, limit, ...q } = query
     const before = cursor === undefined ? undefined : (decodeCursor(cursor) ?? 0)
     const rows = deps.journal.list(q, limit + 1, c.get('scope').companyId, before)
@@ -119,7 +144,7 @@ export function mountObserve(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
     return c.json({ data: page.data, next_cursor: page.nextCursor })
   })
 
-  const Count = z.object({ count: z.int().openapi({ description: 'How many journaled requests match the filters.' }) }).openapi('JournalCount')
+  const Count = z.object({ count: z.int().openapi({ description: 'How many journaled requests match the filters.' }) }).openapi('JournalCount', { example: { count: 2 } })
   controlRoute(app, deps, journalRoute('/requests/count', 'How many journaled requests match', Count), 'scoped', (c, { query }) => {
     const { limit: _l, cursor: _c, ...q } = query
     return c.json({ count: deps.journal.count(q, c.get('scope').companyId) })

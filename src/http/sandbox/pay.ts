@@ -1,12 +1,16 @@
 // Paying like a payer's bank: by copy-and-paste code, or by the Provider's BCB-shaped notification.
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi'
-import { EXAMPLE_QR_CODE } from '../contract/schemas.js'
+import { EXAMPLE_CHARGE_ID, EXAMPLE_QR_CODE } from '../contract/schemas.js'
 import { chargeForCode } from '../../operations/charge-for-code.js'
 import { payChargeAsBank, receivePix } from '../../operations/receive-pix.js'
 import type { AppEnv, HttpDeps } from '../env.js'
 import { controlRoute } from './control-route.js'
-import { ChargeRecord, chargeRecord } from './records/charge.js'
+import { CHARGE_EXAMPLE, ChargeRecord, chargeRecord } from './records/charge.js'
 import { jsonAnswer, jsonBody, Payer } from './schemas.js'
+
+/** The request example's payment: the notification's end-to-end id, no payer (none was sent). */
+const EXAMPLE_END_TO_END_ID = 'E12345678202603011200abcdefghijk'
+const PAID_BY_NOTIFICATION = { ...CHARGE_EXAMPLE, end_to_end_id: EXAMPLE_END_TO_END_ID, payer: null }
 
 const Notification = z
   .object({
@@ -32,7 +36,7 @@ const Notification = z
       .max(1000)
       .openapi({ description: 'The PIX received, at most 1,000.' }),
   })
-  .openapi('PixNotification', { example: { pix: [{ endToEndId: 'E12345678202603011200abcdefghijk', txid: '08DraXjZWRfdSzhq6OtDOFgKyEVJuubL', valor: '10.00' }] } })
+  .openapi('PixNotification', { example: { pix: [{ endToEndId: EXAMPLE_END_TO_END_ID, txid: EXAMPLE_CHARGE_ID, valor: '10.00' }] } })
 
 export function mountPay(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
   const ctx = deps.sandbox
@@ -94,7 +98,7 @@ export function mountPay(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
               )
               .openapi({ description: 'One result per item of `pix`, in order.' }),
           })
-          .openapi('PixNotificationResult')),
+          .openapi('PixNotificationResult', { example: { data: [{ txid: EXAMPLE_CHARGE_ID, endToEndId: EXAMPLE_END_TO_END_ID, duplicate: false, charge: PAID_BY_NOTIFICATION }] } })),
       },
     }),
     'scoped',

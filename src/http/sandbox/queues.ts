@@ -4,7 +4,7 @@ import { injectFault, queueOutcome } from '../../operations/queues.js'
 import type { ListFilter, Page } from '../../store/paging.js'
 import type { AppEnv, HttpDeps } from '../env.js'
 import { controlRoute, noContent, type Output } from './control-route.js'
-import { FaultRecord, faultRecord, OutcomeMatch, OutcomeRecord, outcomeRecord } from './records/queue.js'
+import { FAULT_EXAMPLE, FaultRecord, faultRecord, OUTCOME_EXAMPLE, OutcomeMatch, OutcomeRecord, outcomeRecord } from './records/queue.js'
 import { jsonAnswer, jsonBody, listQuery, Outcome, page } from './schemas.js'
 import { companyFilter } from './scope.js'
 
@@ -32,13 +32,14 @@ const FaultBody = z
   .openapi('FaultRequest', { example: { operation: 'transfer', status: 503, times: 1 } })
 
 const query = z.object({ company_id: z.string().optional().openapi({ description: 'Admin token only: clear that company\'s only.' }) }).strict()
-const Queued = z.object({ id: z.int().openapi({ description: 'The new entry\'s id.' }) }).openapi('Queued')
+const Queued = z.object({ id: z.int().openapi({ description: 'The new entry\'s id.' }) }).openapi('Queued', { example: { id: 1 } })
 
 interface Queue<B extends z.ZodType, R extends z.ZodType> {
   name: 'outcomes' | 'faults'
   summary: string
   body: B
   record: R
+  example: unknown
   add(body: Output<B>, companyId: string | null): number
   list(f: ListFilter): Page<z.output<R>>
   clear(companyId?: string): void
@@ -53,6 +54,7 @@ export function mountQueues(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
     summary: 'Queue outcomes for the next matching transfers',
     body: OutcomeBody,
     record: OutcomeRecord,
+    example: OUTCOME_EXAMPLE,
     add: ({ times, match, company_id: _, ...outcome }, companyId) => queueOutcome(ctx, { companyId, outcome, match, times }),
     list: (f) => mapPage(ctx.store.outcomes.list(f), outcomeRecord),
     clear: (companyId) => void ctx.store.outcomes.clear(companyId),
@@ -62,6 +64,7 @@ export function mountQueues(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
     summary: 'Inject failures or latency into the contract\'s operations',
     body: FaultBody,
     record: FaultRecord,
+    example: FAULT_EXAMPLE,
     add: (body, companyId) =>
       injectFault(ctx, { companyId, operation: body.operation, status: body.status ?? null, delayMs: body.delay_ms, times: body.times ?? null, retryAfter: body.retry_after ?? null }),
     list: (f) => mapPage(ctx.store.faults.list(f), faultRecord),
@@ -97,7 +100,7 @@ function mountQueue<B extends typeof OutcomeBody | typeof FaultBody, R extends z
       path: `/${q.name}`,
       summary: `List ${q.name}, oldest first`,
       request: { query: listQuery },
-      responses: { 200: jsonAnswer('A page of them.', page(q.record)) },
+      responses: { 200: jsonAnswer('A page of them.', page(q.record, q.example)) },
     }),
     'scoped',
     (c, { query }) => {

@@ -15,13 +15,33 @@ const Applied = z
     scenario: z.string().openapi({ description: 'The scenario applied: its name, or "inline" for a document.' }),
     now: iso.openapi({ description: 'Virtual time after it was applied.' }),
   })
-  .openapi('ScenarioApplied')
+  .openapi('ScenarioApplied', { example: { scenario: 'default', now: '2026-03-01T12:00:00.000000Z' } })
 const ScenarioSummary = z
   .object({
     name: z.string().openapi({ description: 'Its name: the file\'s, without extension.' }),
     description: z.string().openapi({ description: 'What it sets up (its `description`).' }),
   })
   .openapi('ScenarioSummary')
+
+/** The scenarios folder of a clone. */
+const SCENARIOS_EXAMPLE: z.output<typeof ScenarioSummary>[] = [
+  {
+    name: 'default',
+    description: 'Loja Exemplo Ltda with fixed credentials that demonstrate every error rule of the contract, and magic values for transfer and charge outcomes.',
+  },
+  {
+    name: 'many-users',
+    description: 'A marketplace with five sellers (seller-1 to seller-5, secret seller-N-secret): different balances, a seller allowed only charges, one without a transfer Provider, one with revoked keys; plus a second company (other-client:other-secret) to test isolation.',
+  },
+  {
+    name: 'short-lived-charges',
+    description: 'Charges that live 60 s. A description containing [pay] is paid 3 s after creation, one containing [cancel] is cancelled after 10 s, the others expire. Times are shown in UTC. Credentials short-lived:short-lived-secret.',
+  },
+  {
+    name: 'unreliable-transfers',
+    description: 'Transfers that hang, fail late or fail at once: large amounts stay pending and fail 2 minutes later, PHONE keys are refused by the receiving institution, CPF keys settle after 10 s, and only keys of the directory are accepted. Credentials unreliable-client:unreliable-secret.',
+  },
+]
 
 export function mountScenarios(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
   const ctx = deps.sandbox
@@ -67,7 +87,7 @@ export function mountScenarios(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
       method: 'get',
       path: '/scenarios',
       summary: 'The scenarios of the scenarios folder',
-      responses: { 200: jsonAnswer('Names and descriptions.', z.array(ScenarioSummary)) },
+      responses: { 200: jsonAnswer('Names and descriptions.', z.array(ScenarioSummary).openapi({ example: SCENARIOS_EXAMPLE })) },
     }),
     'admin',
     (c) => c.json(listScenarios(deps.scenariosDir)),

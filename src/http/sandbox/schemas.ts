@@ -17,8 +17,11 @@ export const Detail = z.object({ detail: z.string().openapi({ description: 'What
 
 /** A declaration's JSON request body (required unless `required` is false). */
 export const jsonBody = <S extends z.ZodType>(schema: S, required = true) => ({ required, content: { 'application/json': { schema } } })
-/** A declaration's JSON answer. */
-export const jsonAnswer = <S extends z.ZodType>(description: string, schema: S) => ({ description, content: { 'application/json': { schema } } })
+/** A declaration's JSON answer; `examples` (by name) where the schema's own example does not say what this answer is. */
+export const jsonAnswer = <S extends z.ZodType>(description: string, schema: S, examples?: Record<string, { summary: string; value: unknown }>) => ({
+  description,
+  content: { 'application/json': { schema, ...(examples && { examples }) } },
+})
 
 export const listQuery = z
   .object({
@@ -28,11 +31,14 @@ export const listQuery = z
   })
   .strict()
 
-export const page = <T extends z.ZodType>(item: T) =>
-  z.object({
-    data: z.array(item).openapi({ description: 'This page\'s items.' }),
-    next_cursor: z.string().nullable().openapi({ description: 'Pass as `cursor` for the next page; null on the last one.' }),
-  })
+/** A page of `item`s; its example is a last page holding `example` (the item's own). */
+export const page = <T extends z.ZodType>(item: T, example: unknown) =>
+  z
+    .object({
+      data: z.array(item).openapi({ description: 'This page\'s items.' }),
+      next_cursor: z.string().nullable().openapi({ description: 'Pass as `cursor` for the next page; null on the last one.' }),
+    })
+    .openapi({ example: { data: [example], next_cursor: null } })
 
 export const Payer = z
   .object({

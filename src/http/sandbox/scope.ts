@@ -30,12 +30,14 @@ export const isAdminToken = (deps: Pick<HttpDeps, 'adminToken'>, token: string):
 /** The scope of a company's authenticated credentials: that company only. */
 export const companyScope = (principal: Principal): Scope => ({ admin: false, companyId: principal.company.id, principal })
 
+export const ADMIN_ONLY = 'This operation needs the admin token (Authorization: Bearer <token>)'
+
 /** Sets the request's scope from its credentials, or throws the refusal (401, or 403 for `admin`). */
 export function controlScope(deps: HttpDeps, access: 'admin' | 'scoped'): (c: Context<AppEnv>) => void {
   return (c) => {
     c.set('challenges', CHALLENGES)
     const scope = scopeOf(deps, c)
-    if (access === 'admin' && !scope.admin) throw new AppError('forbidden', 'This operation needs the admin token (Authorization: Bearer <token>)')
+    if (access === 'admin' && !scope.admin) throw new AppError('forbidden', ADMIN_ONLY)
     c.set('scope', scope)
   }
 }

@@ -102,7 +102,7 @@ export function mountTenants(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
             in: orNull(Provider).openapi({ description: 'The charges Provider; null when none.' }),
             out: orNull(Provider).openapi({ description: 'The transfers Provider; null when none.' }),
           })
-          .openapi('UserProviders')),
+          .openapi('UserProviders', { example: { in: { name: 'Banco Exemplo', operations: ['charge'] }, out: null } })),
       },
     }),
     'admin',

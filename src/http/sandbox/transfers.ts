@@ -3,7 +3,7 @@ import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi'
 import { settleTransferNow } from '../../operations/settle-transfer.js'
 import type { AppEnv, HttpDeps } from '../env.js'
 import { controlRoute } from './control-route.js'
-import { TransferRecord, transferRecord } from './records/transfer.js'
+import { TRANSFER_EXAMPLE, TransferRecord, transferRecord } from './records/transfer.js'
 import { idParam, jsonAnswer, jsonBody, listQuery, page } from './schemas.js'
 import { companyFilter, visibleTo } from './scope.js'
 
@@ -22,7 +22,7 @@ export function mountTransfers(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
       path: '/transfers',
       summary: 'List transfers, newest first',
       request: { query: listQuery.extend({ status: z.enum(['success', 'pending', 'failed']).optional() }) },
-      responses: { 200: jsonAnswer('A page of transfers.', page(TransferRecord)) },
+      responses: { 200: jsonAnswer('A page of transfers.', page(TransferRecord, TRANSFER_EXAMPLE)) },
     }),
     'scoped',
     (c, { query: q }) => {

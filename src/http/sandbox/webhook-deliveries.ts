@@ -5,7 +5,7 @@ import { decodeCursor, pageOf } from '../../store/paging.js'
 import type { Delivery } from '../../store/webhooks.js'
 import type { AppEnv, HttpDeps } from '../env.js'
 import { controlRoute } from './control-route.js'
-import { DeliveryRecord, deliveryRecord } from './records/delivery.js'
+import { DELIVERY_EXAMPLE, DeliveryRecord, deliveryRecord } from './records/delivery.js'
 import { idParam, jsonAnswer, page } from './schemas.js'
 import { visibleTo } from './scope.js'
 
@@ -31,7 +31,7 @@ export function mountWebhookDeliveries(app: OpenAPIHono<AppEnv>, deps: HttpDeps)
           })
           .strict(),
       },
-      responses: { 200: jsonAnswer('A page of deliveries.', page(DeliveryRecord)) },
+      responses: { 200: jsonAnswer('A page of deliveries.', page(DeliveryRecord, DELIVERY_EXAMPLE)) },
     }),
     'scoped',
     (c, { query: q }) => {

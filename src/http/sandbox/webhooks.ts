@@ -14,7 +14,7 @@ import type { AppEnv, HttpDeps, Scope } from '../env.js'
 import { controlRoute, noContent } from './control-route.js'
 import { DeliveryRecord, deliveryRecord } from './records/delivery.js'
 import { ReceiverCheck, receiverCheckRecord } from './records/receiver-check.js'
-import { WebhookRecord, webhookRecord } from './records/webhook.js'
+import { WEBHOOK_EXAMPLE, WebhookRecord, webhookRecord } from './records/webhook.js'
 import { mountWebhookDeliveries } from './webhook-deliveries.js'
 import { idParam, jsonAnswer, jsonBody, listQuery, page } from './schemas.js'
 import { companyFilter, visibleTo } from './scope.js'
@@ -82,7 +82,7 @@ export function mountWebhooks(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
       tags: ['Webhooks'],
       summary: 'List subscriptions, oldest first',
       request: { query: listQuery.extend({ status: z.enum(['active', 'disabled']).optional().openapi({ description: 'Only active or only disabled subscriptions.' }) }) },
-      responses: { 200: jsonAnswer('A page of subscriptions.', page(WebhookRecord)) },
+      responses: { 200: jsonAnswer('A page of subscriptions.', page(WebhookRecord, WEBHOOK_EXAMPLE)) },
     }),
     'scoped',
     (c, { query: q }) => {

@@ -4,7 +4,29 @@ import { LOCATION_PATH } from '../../../config.js'
 import { isoMicros, localDateTime } from '../../../domain/time.js'
 import type { Charge } from '../../../domain/types.js'
 import type { Context } from '../../../operations/context.js'
+import { EXAMPLE_CHARGE_ID, EXAMPLE_QR_CODE } from '../../contract/schemas.js'
 import { iso, isoOrNull, maybeIso, moneyRecord, orNull, Payer } from '../schemas.js'
+
+/** The default scenario's first charge, paid with POST /charges/{transaction_id}/pay (see EXAMPLE_CHARGE_ID). */
+export const CHARGE_EXAMPLE = {
+  transaction_id: EXAMPLE_CHARGE_ID,
+  company_id: 'loja-exemplo',
+  user_id: 'loja-exemplo-user',
+  amount: 1000,
+  description: 'Pedido 1234',
+  status: 'paid',
+  qr_code: EXAMPLE_QR_CODE,
+  qr_code_name: 'Loja Exemplo Ltda #1',
+  location: 'localhost:8080/pix/qr/v2/0hg91vteyo00skm6m3rp3qj19',
+  created_at: '2026-03-01T12:00:00.000000Z',
+  expiration: '2026-03-01T13:00:00.000000Z',
+  expiration_date: '2026-03-01T10:00:00',
+  paid_at: '2026-03-01T12:00:00.000000Z',
+  cancelled_at: null,
+  cancel_reason: null,
+  end_to_end_id: 'E0000000020260301120000001YnENG3',
+  payer: { name: 'Maria Souza', document: '52998224725' },
+}
 
 export const ChargeRecord = z
   .object({
@@ -22,7 +44,7 @@ export const ChargeRecord = z
     end_to_end_id: z.string().nullable().openapi({ description: 'The end-to-end id of the PIX that paid it; null unless paid.' }),
     payer: orNull(Payer).openapi({ description: 'Who paid it; null unless paid.' }),
   })
-  .openapi('ChargeRecord', { description: 'A charge with everything the sandbox knows of it.' })
+  .openapi('ChargeRecord', { description: 'A charge with everything the sandbox knows of it.', example: CHARGE_EXAMPLE })
 export type ChargeRecord = z.output<typeof ChargeRecord>
 
 export function chargeRecord(ctx: Context, c: Charge): ChargeRecord {

@@ -22,6 +22,41 @@ export const AttemptRecord = z
   })
   .openapi('WebhookAttempt')
 
+/** The webhook.test message of WEBHOOK_EXAMPLE's subscription, delivered to a receiver that answered 204. */
+export const DELIVERY_EXAMPLE = {
+  id: 'msg_yepQmzQ0wNccGkksoskYoq7N',
+  webhook_id: 'wh_yWIAxT1RJDWirMNC5E9yT3dw',
+  event_id: 'evt_5RPtIcat8kCkFPaVkpbENypD',
+  event_type: 'webhook.test',
+  company_id: 'loja-exemplo',
+  status: 'delivered',
+  next_attempt_at: null,
+  created_at: '2026-03-01T12:00:00.000000Z',
+  delivered_at: '2026-03-01T12:00:00.000000Z',
+  last_error: null,
+  body: {
+    type: 'webhook.test',
+    timestamp: '2026-03-01T12:00:00.000Z',
+    data: { webhook_id: 'wh_yWIAxT1RJDWirMNC5E9yT3dw', company_id: 'loja-exemplo' },
+  },
+  attempts: [
+    {
+      at: '2026-03-01T12:00:00.000000Z',
+      status_code: 204,
+      latency_ms: 1.271,
+      error: null,
+      chaos: null,
+      headers: {
+        'content-type': 'application/json',
+        'user-agent': 'pix-sandbox/0.1.0',
+        'webhook-id': 'evt_5RPtIcat8kCkFPaVkpbENypD',
+        'webhook-timestamp': '1795556537',
+        'webhook-signature': 'v1,Wfw7Mg320PFGJr2iGM1Tx3GUAMDi1yncYFCz+w4BL08=',
+      },
+    },
+  ],
+}
+
 export const DeliveryRecord = z
   .object({
     id: z.string().openapi({ description: 'The delivery\'s id (POST /webhooks/deliveries/{id}/retry).' }),
@@ -37,7 +72,7 @@ export const DeliveryRecord = z
     body: z.unknown().openapi({ description: 'The JSON body sent (the same for every attempt).' }),
     attempts: z.array(AttemptRecord).openapi({ description: 'Every attempt, oldest first (at most the newest 100).' }),
   })
-  .openapi('WebhookDelivery')
+  .openapi('WebhookDelivery', { example: DELIVERY_EXAMPLE })
 export type DeliveryRecord = z.output<typeof DeliveryRecord>
 
 const attemptRecord = (a: Attempt): z.output<typeof AttemptRecord> => ({

@@ -4,6 +4,20 @@ import { isoMicros } from '../../../domain/time.js'
 import type { SandboxEvent } from '../../../domain/types.js'
 import { iso } from '../schemas.js'
 
+/** The event of CHARGE_EXAMPLE's payment. */
+export const EVENT_EXAMPLE = {
+  id: 'evt_e6bG75izNCb40wCvRa00FXve',
+  type: 'charge.paid',
+  at: '2026-03-01T12:00:00.000000Z',
+  company_id: 'loja-exemplo',
+  data: {
+    transaction_id: '087HVGqaTgxe49IswOY8RvMbSHjqw4YM',
+    amount: 1000,
+    end_to_end_id: 'E0000000020260301120000001YnENG3',
+    payer: { name: 'Maria Souza', document: '52998224725' },
+  },
+}
+
 export const EventRecord = z
   .object({
     id: z.string().openapi({ description: 'Stable id of the event (webhook deliveries carry it).' }),
@@ -12,7 +26,7 @@ export const EventRecord = z
     company_id: z.string().nullable().openapi({ description: 'The company it concerns; null for sandbox-wide events (a scenario applied).' }),
     data: z.record(z.string(), z.unknown()).openapi({ description: 'The event\'s details; their fields depend on `type`.' }),
   })
-  .openapi('Event')
+  .openapi('Event', { example: EVENT_EXAMPLE })
 export type EventRecord = z.output<typeof EventRecord>
 
 export const eventRecord = (e: SandboxEvent): EventRecord => ({ id: e.id, type: e.type, at: isoMicros(e.at), company_id: e.companyId, data: e.data })

@@ -19,13 +19,25 @@ export const OutcomeMatch = z
 
 const owner = z.string().nullable().openapi({ description: 'The company it applies to; null: every company.' })
 
+/** The request example of POST /outcomes, queued by the admin. */
+export const OUTCOME_EXAMPLE = {
+  id: 1,
+  company_id: null,
+  status: 'pending',
+  settle_after_seconds: 30,
+  final_status: 'failed',
+  match: {},
+  times: 1,
+  created_at: '2026-03-01T12:00:00.000000Z',
+}
+
 export const OutcomeRecord = Outcome.extend({
   id: z.int().openapi({ description: 'Its id, in queue order.' }),
   company_id: owner,
   match: OutcomeMatch.openapi({ description: 'Which transfers take it; {} matches any.' }),
   times: z.int().openapi({ description: 'How many more transfers it will decide.' }),
   created_at: iso.openapi({ description: 'When it was queued (virtual time).' }),
-}).openapi('QueuedOutcome')
+}).openapi('QueuedOutcome', { example: OUTCOME_EXAMPLE })
 export type OutcomeRecord = z.output<typeof OutcomeRecord>
 
 export const outcomeRecord = (o: QueuedOutcome): OutcomeRecord => ({
@@ -36,6 +48,18 @@ export const outcomeRecord = (o: QueuedOutcome): OutcomeRecord => ({
   times: o.remaining,
   created_at: isoMicros(o.createdAt),
 })
+
+/** The request example of POST /faults, injected by the admin. */
+export const FAULT_EXAMPLE = {
+  id: 1,
+  company_id: null,
+  operation: 'transfer',
+  status: 503,
+  delay_ms: 0,
+  times: 1,
+  retry_after: null,
+  created_at: '2026-03-01T12:00:00.000000Z',
+}
 
 export const FaultRecord = z
   .object({
@@ -48,7 +72,7 @@ export const FaultRecord = z
     retry_after: z.int().nullable().openapi({ description: 'The seconds its 503 asks the client to wait (`Retry-After`); null: no header.' }),
     created_at: iso.openapi({ description: 'When it was injected (virtual time).' }),
   })
-  .openapi('Fault')
+  .openapi('Fault', { example: FAULT_EXAMPLE })
 export type FaultRecord = z.output<typeof FaultRecord>
 
 export const faultRecord = (f: Fault): FaultRecord => ({

@@ -34,6 +34,52 @@ export const ReadinessFinding = z
   })
   .openapi('ReadinessFinding')
 
+/** loja-exemplo's report after a few calls and a receiver check (four of the catalog's behaviours shown). */
+const READINESS_EXAMPLE = {
+  since: '2026-03-01T12:00:00.000000Z',
+  coverage: { met: 9, total: 28, percent: 32 },
+  behaviours: [
+    {
+      id: 'charge.created',
+      met: true,
+      count: 5,
+      how: 'POST /api/v1/hub/transactions/in {"amount": 1000} as sandbox-client:sandbox-secret',
+    },
+    {
+      id: 'charge.unauthenticated',
+      met: false,
+      count: 0,
+      how: 'POST /api/v1/hub/transactions/in {"amount": 1000} with a wrong secret (sandbox-client:wrong-secret)',
+    },
+    {
+      id: 'transfer.succeeded',
+      met: true,
+      count: 1,
+      how: 'POST /api/v1/hub/transactions/out {"amount": 1000, "pix_key": "maria@example.com", "pix_type": "EMAIL"} as sandbox-client:sandbox-secret',
+    },
+    {
+      id: 'webhook.charge.paid',
+      met: true,
+      count: 3,
+      how: 'subscribe a receiver that answers 2xx (POST /_sandbox/webhooks {"url": "<your receiver>"}), create a charge, then POST /_sandbox/charges/{transaction_id}/pay',
+    },
+  ],
+  findings: [
+    {
+      id: 'receiver_accepts_bad_signature',
+      severity: 'error',
+      count: 1,
+      example: {
+        method: 'POST',
+        path: 'http://127.0.0.1:3000/webhooks/pix',
+        time: '2026-03-01T12:00:00.000000Z',
+        seen: 'the receiver check: the receiver answered 204 to a delivery signed with a wrong key',
+      },
+      advice: 'Verify webhook-signature (HMAC-SHA256 of "id.timestamp.body" keyed with your whsec_ secret; the standardwebhooks library does it) and answer 4xx when it does not match: anyone can POST to your endpoint.',
+    },
+  ],
+}
+
 export const Readiness = z
   .object({
     since: iso.openapi({ description: 'Since when (virtual time): the company\'s creation, or the last reset.' }),
@@ -47,7 +93,7 @@ export const Readiness = z
     behaviours: z.array(ReadinessBehaviour).openapi({ description: 'Every behaviour of the catalog, in its order.' }),
     findings: z.array(ReadinessFinding).openapi({ description: 'What was seen that would hurt against the real service, most serious first; empty when nothing was.' }),
   })
-  .openapi('Readiness')
+  .openapi('Readiness', { example: READINESS_EXAMPLE })
 export type Readiness = z.output<typeof Readiness>
 
 export function readinessRecord(r: Report): Readiness {

@@ -14,11 +14,39 @@ export const ReceiverCheckResult = z
   })
   .openapi('ReceiverCheckResult')
 
+/** A receiver that answers 204 to everything: it verifies neither signatures nor timestamps. */
+const RECEIVER_CHECK_EXAMPLE = {
+  passed: false,
+  checks: [
+    { id: 'valid', expected: '2xx', status: 204, ms: 6, passed: true, advice: null, error: null },
+    { id: 'duplicate', expected: '2xx', status: 204, ms: 2, passed: true, advice: null, error: null },
+    {
+      id: 'bad_signature',
+      expected: '4xx',
+      status: 204,
+      ms: 4,
+      passed: false,
+      advice: 'Verify webhook-signature and answer 4xx when it does not match: anyone can POST to your endpoint.',
+      error: null,
+    },
+    {
+      id: 'stale_timestamp',
+      expected: '4xx',
+      status: 204,
+      ms: 4,
+      passed: false,
+      advice: 'Refuse (4xx) a webhook-timestamp more than 5 minutes from your clock, so a captured delivery cannot be replayed.',
+      error: null,
+    },
+    { id: 'unknown_type', expected: '2xx', status: 204, ms: 4, passed: true, advice: null, error: null },
+  ],
+}
+
 export const ReceiverCheck = z
   .object({
     passed: z.boolean().openapi({ description: 'Every check passed.' }),
     checks: z.array(ReceiverCheckResult).openapi({ description: 'Each check, in the order above.' }),
   })
-  .openapi('ReceiverCheck')
+  .openapi('ReceiverCheck', { example: RECEIVER_CHECK_EXAMPLE })
 
 export const receiverCheckRecord = (r: Result): z.output<typeof ReceiverCheck> => r

@@ -7,6 +7,15 @@ import type { Tenant } from '../../../operations/tenants.js'
 import { LEDGER_KINDS, type LedgerEntry } from '../../../store/ledger.js'
 import { iso } from '../schemas.js'
 
+/** A company created with the request example. */
+const TENANT_EXAMPLE = {
+  company_id: 'co_oEms1WESabwlIwu4sklBbDzO',
+  user_id: 'usr_VlsOibVZGlEup8V5kIuNmGgE',
+  client_id: 'ck_tPMdEkOzRSsg7OshpIM4l3ph',
+  client_secret: 'BBrUXTrhgbrZeDAaxE7bOQBk2LrLIIQSA6GtYc7W',
+  token: 'Y2tfdFBNZEVrT3pSU3NnN09zaHBJTTRsM3BoOkJCclVYVHJoZ2JyWmVEQWF4RTdiT1FCazJMckxJSVFTQTZHdFljN1c=',
+}
+
 export const TenantRecord = z
   .object({
     company_id: z.string().openapi({ description: 'The new company\'s id.' }),
@@ -15,7 +24,7 @@ export const TenantRecord = z
     client_secret: z.string().openapi({ description: 'The user\'s secret: shown this once, stored hashed.' }),
     token: z.string().openapi({ description: 'base64(client_id:client_secret): what follows `Basic ` in the Authorization header.' }),
   })
-  .openapi('Tenant')
+  .openapi('Tenant', { example: TENANT_EXAMPLE })
 export type TenantRecord = z.output<typeof TenantRecord>
 
 export const tenantRecord = (t: Tenant): TenantRecord => ({
@@ -26,6 +35,15 @@ export const tenantRecord = (t: Tenant): TenantRecord => ({
   token: t.token,
 })
 
+/** TENANT_EXAMPLE's company after PATCH {"api_active": false}. */
+const COMPANY_EXAMPLE = {
+  company_id: 'co_oEms1WESabwlIwu4sklBbDzO',
+  name: 'Loja Teste Ltda',
+  api_active: false,
+  created_at: '2026-03-01T12:00:00.000000Z',
+  updated_at: '2026-03-01T12:00:00.000000Z',
+}
+
 export const CompanyRecord = z
   .object({
     company_id: z.string().openapi({ description: 'The company\'s id.' }),
@@ -34,7 +52,7 @@ export const CompanyRecord = z
     created_at: iso.openapi({ description: 'When it was created (virtual time).' }),
     updated_at: iso.openapi({ description: 'When it last changed (virtual time).' }),
   })
-  .openapi('CompanyRecord')
+  .openapi('CompanyRecord', { example: COMPANY_EXAMPLE })
 export type CompanyRecord = z.output<typeof CompanyRecord>
 
 export const companyRecord = (co: Company): CompanyRecord => ({
@@ -54,12 +72,22 @@ const LedgerEntryRecord = z
   })
   .openapi('LedgerEntry')
 
+/** loja-exemplo-user's balance after CHARGE_EXAMPLE and TRANSFER_EXAMPLE (the default scenario opens it at R$ 10.000,00). */
+const BALANCE_EXAMPLE = {
+  balance: 998500,
+  entries: [
+    { amount: -2500, kind: 'transfer_debit', reference: 'E0000000020260301120000000aQfLk8', at: '2026-03-01T12:00:00.000000Z' },
+    { amount: 1000, kind: 'charge_paid', reference: '087HVGqaTgxe49IswOY8RvMbSHjqw4YM', at: '2026-03-01T12:00:00.000000Z' },
+    { amount: 1000000, kind: 'opening', reference: null, at: '2026-03-01T12:00:00.000000Z' },
+  ],
+}
+
 export const BalanceRecord = z
   .object({
     balance: z.int().openapi({ description: 'Available balance in cents; never negative.' }),
     entries: z.array(LedgerEntryRecord).openapi({ description: 'The ledger, newest first (at most 500): the balance is the sum of all entries.' }),
   })
-  .openapi('Balance')
+  .openapi('Balance', { example: BALANCE_EXAMPLE })
 export type BalanceRecord = z.output<typeof BalanceRecord>
 
 export const balanceRecord = (balance: number, entries: LedgerEntry[]): BalanceRecord => ({

@@ -4,6 +4,23 @@ import { isoMicros } from '../../../domain/time.js'
 import type { Transfer } from '../../../domain/types.js'
 import { iso, isoOrNull, maybeIso, moneyRecord, pixType } from '../schemas.js'
 
+/** The default scenario's first transfer: a success. */
+export const TRANSFER_EXAMPLE = {
+  transaction_id: 'E0000000020260301120000000aQfLk8',
+  company_id: 'loja-exemplo',
+  user_id: 'loja-exemplo-user',
+  amount: 2500,
+  description: 'Pagamento fornecedor',
+  pix_key: 'maria@example.com',
+  pix_type: 'EMAIL',
+  status: 'success',
+  message: 'Transfer completed',
+  created_at: '2026-03-01T12:00:00.000000Z',
+  settle_at: null,
+  final_status: null,
+  settled_at: null,
+}
+
 export const TransferRecord = z
   .object({
     ...moneyRecord,
@@ -16,7 +33,7 @@ export const TransferRecord = z
     final_status: z.enum(['success', 'failed']).nullable().openapi({ description: 'What a pending transfer settles as on its own; null otherwise.' }),
     settled_at: isoOrNull.openapi({ description: 'When a pending transfer was settled; null until then.' }),
   })
-  .openapi('TransferRecord', { description: 'A transfer with everything the sandbox knows of it.' })
+  .openapi('TransferRecord', { description: 'A transfer with everything the sandbox knows of it.', example: TRANSFER_EXAMPLE })
 export type TransferRecord = z.output<typeof TransferRecord>
 
 export function transferRecord(t: Transfer): TransferRecord {

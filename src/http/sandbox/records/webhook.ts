@@ -6,6 +6,20 @@ import { WEBHOOK_EVENTS } from '../../../webhooks/outbox.js'
 import { chaosSchema } from '../../../webhooks/schema.js'
 import { iso, isoOrNull, maybeIso, orNull } from '../schemas.js'
 
+/** A subscription made with the company's credentials and the request example. */
+export const WEBHOOK_EXAMPLE = {
+  id: 'wh_yWIAxT1RJDWirMNC5E9yT3dw',
+  company_id: 'loja-exemplo',
+  url: 'http://127.0.0.1:3000/webhooks/pix',
+  events: ['charge.paid', 'transfer.failed'],
+  format: 'standard',
+  secret: 'whsec_Q7yESaJ+Q+NN0eh6jiallxhPyQBnRT5W',
+  chaos: null,
+  disabled_at: null,
+  disabled_reason: null,
+  created_at: '2026-03-01T12:00:00.000000Z',
+}
+
 export const WebhookRecord = z
   .object({
     id: z.string().openapi({ description: 'The subscription\'s id.' }),
@@ -19,7 +33,7 @@ export const WebhookRecord = z
     disabled_reason: z.string().nullable().openapi({ description: 'Why it was disabled; null while active.' }),
     created_at: iso.openapi({ description: 'When it was created (virtual time).' }),
   })
-  .openapi('Webhook')
+  .openapi('Webhook', { example: WEBHOOK_EXAMPLE })
 export type WebhookRecord = z.output<typeof WebhookRecord>
 
 export function webhookRecord(s: Subscription): WebhookRecord {
