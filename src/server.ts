@@ -1,7 +1,6 @@
 // Builds a running sandbox from a configuration: store, scenario, app, HTTP server, ticker.
 // main.ts and the tests both start servers through here.
 import { randomBytes } from 'node:crypto'
-import { readFileSync } from 'node:fs'
 import type { Server as HttpServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { serve, type ServerType } from '@hono/node-server'
@@ -26,8 +25,9 @@ import { readScenario } from './scenarios/loader.js'
 import { openStore } from './store/index.js'
 import { StoreInUse, StoreLinked } from './store/lock.js'
 import { isUnwritable, StoreUnavailable } from './store/write-health.js'
+import { VERSION } from './version.js'
 
-export const VERSION: string = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version
+export { VERSION }
 
 const TICK_MS = 250
 /**

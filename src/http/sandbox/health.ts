@@ -3,6 +3,7 @@ import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi'
 import { isoMicros } from '../../domain/time.js'
 import type { AppEnv, HttpDeps } from '../env.js'
 import { mount } from '../route.js'
+import { VERSION } from '../../version.js'
 import { jsonAnswer } from './schemas.js'
 
 const Health = z
@@ -14,7 +15,7 @@ const Health = z
     scenario: z.string().nullable().openapi({ description: 'The scenario the state started from (the last reset\'s); null before any.' }),
     now: z.string().openapi({ description: 'Virtual time, ISO 8601 UTC.' }),
   })
-  .openapi('Health', { example: { status: 'ok', version: '0.1.0', environment: 'sandbox', scenario: 'default', now: '2026-03-01T12:00:00.000000Z' } })
+  .openapi('Health', { example: { status: 'ok', version: VERSION, environment: 'sandbox', scenario: 'default', now: '2026-03-01T12:00:00.000000Z' } })
 
 export const healthRoute = createRoute({
   method: 'get',

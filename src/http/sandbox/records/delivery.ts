@@ -4,6 +4,7 @@ import { z } from '@hono/zod-openapi'
 import { isoMicros } from '../../../domain/time.js'
 import type { Attempt, Delivery, WebhookStore } from '../../../store/webhooks.js'
 import { iso, isoOrNull, maybeIso } from '../schemas.js'
+import { VERSION } from '../../../version.js'
 
 export const AttemptRecord = z
   .object({
@@ -48,7 +49,7 @@ export const DELIVERY_EXAMPLE = {
       chaos: null,
       headers: {
         'content-type': 'application/json',
-        'user-agent': 'pix-sandbox/0.1.0',
+        'user-agent': `pix-sandbox/${VERSION}`,
         'webhook-id': 'evt_5RPtIcat8kCkFPaVkpbENypD',
         'webhook-timestamp': '1795556537',
         'webhook-signature': 'v1,Wfw7Mg320PFGJr2iGM1Tx3GUAMDi1yncYFCz+w4BL08=',

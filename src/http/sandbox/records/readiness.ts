@@ -3,7 +3,7 @@
 import { z } from '@hono/zod-openapi'
 import { isoMicros } from '../../../domain/time.js'
 import type { Report } from '../../../readiness/book.js'
-import { BEHAVIOUR_IDS, FINDING_IDS, SEVERITIES } from '../../../readiness/catalog.js'
+import { BEHAVIOUR_IDS, BEHAVIOURS, FINDING_IDS, FINDINGS, SEVERITIES, type BehaviourId } from '../../../readiness/catalog.js'
 import { iso } from '../schemas.js'
 
 export const ReadinessExample = z
@@ -34,36 +34,14 @@ export const ReadinessFinding = z
   })
   .openapi('ReadinessFinding')
 
+/** A behaviour as the report shows it: its how is the catalog's, never a copy. */
+const shown = (id: BehaviourId, count: number) => ({ id, met: count > 0, count, how: BEHAVIOURS.find((b) => b.id === id)!.how })
+
 /** loja-exemplo's report after a few calls and a receiver check (four of the catalog's behaviours shown). */
 const READINESS_EXAMPLE = {
   since: '2026-03-01T12:00:00.000000Z',
-  coverage: { met: 9, total: 28, percent: 32 },
-  behaviours: [
-    {
-      id: 'charge.created',
-      met: true,
-      count: 5,
-      how: 'POST /api/v1/hub/transactions/in {"amount": 1000} as sandbox-client:sandbox-secret',
-    },
-    {
-      id: 'charge.unauthenticated',
-      met: false,
-      count: 0,
-      how: 'POST /api/v1/hub/transactions/in {"amount": 1000} with a wrong secret (sandbox-client:wrong-secret)',
-    },
-    {
-      id: 'transfer.succeeded',
-      met: true,
-      count: 1,
-      how: 'POST /api/v1/hub/transactions/out {"amount": 1000, "pix_key": "maria@example.com", "pix_type": "EMAIL"} as sandbox-client:sandbox-secret',
-    },
-    {
-      id: 'webhook.charge.paid',
-      met: true,
-      count: 3,
-      how: 'subscribe a receiver that answers 2xx (POST /_sandbox/webhooks {"url": "<your receiver>"}), create a charge, then POST /_sandbox/charges/{transaction_id}/pay',
-    },
-  ],
+  coverage: { met: 9, total: BEHAVIOURS.length, percent: Math.floor((9 * 100) / BEHAVIOURS.length) },
+  behaviours: [shown('charge.created', 5), shown('charge.unauthenticated', 0), shown('transfer.succeeded', 1), shown('webhook.charge.paid', 3)],
   findings: [
     {
       id: 'receiver_accepts_bad_signature',
@@ -75,7 +53,7 @@ const READINESS_EXAMPLE = {
         time: '2026-03-01T12:00:00.000000Z',
         seen: 'the receiver check: the receiver answered 204 to a delivery signed with a wrong key',
       },
-      advice: 'Verify webhook-signature (HMAC-SHA256 of "id.timestamp.body" keyed with your whsec_ secret; the standardwebhooks library does it) and answer 4xx when it does not match: anyone can POST to your endpoint.',
+      advice: FINDINGS.find((f) => f.id === 'receiver_accepts_bad_signature')!.advice,
     },
   ],
 }
