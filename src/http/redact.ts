@@ -7,6 +7,12 @@ import { REDACTED, SECRET_NAME, SUSPICIOUS, redactPairs } from './secret-names.j
 
 export { REDACTED }
 const WHSEC = /whsec_[A-Za-z0-9+/=_-]+/g
+// A password carried with no secret name: a URL's user:password@ and curl's -u/--user user:password
+// (a body may quote a command or a webhook URL). Bounded runs, so a hostile text scans in linear time.
+const URL_PASSWORD = /(:\/\/[^\s/:@"'<>]{1,256}:)[^\s/@"'<>]{1,256}@/g
+const CURL_PASSWORD = /((?:^|\s)(?:-u|--user)(?:\s+|=)[^\s:"']{1,256}:)[^\s"']{1,256}/g
+const scrubPasswords = (text: string) =>
+  text.includes('@') || text.includes('-u') ? text.replace(URL_PASSWORD, `$1${REDACTED}@`).replace(CURL_PASSWORD, `$1${REDACTED}`) : text
 
 /** Deeper than this, a value is not inspected, so it is not kept either. */
 const MAX_DEPTH = 64
@@ -34,14 +40,14 @@ const redactCredentials = (value: string) => {
 
 export function createRedactor(secrets: string[]) {
   const literal = secrets.filter((s) => s.length >= 8)
-  const scrubLiterals = (text: string) => literal.reduce((t, s) => t.split(s).join(REDACTED), text.replace(WHSEC, REDACTED))
+  const scrubLiterals = (text: string) => literal.reduce((t, s) => t.split(s).join(REDACTED), scrubPasswords(text.replace(WHSEC, REDACTED)))
   return {
     /** A body as stored text: JSON with secret fields replaced, or text with the values of secret names replaced. */
     body(body: unknown): string | null {
       if (body === null || body === undefined || body === '') return null
       const text = typeof body === 'string' ? body : safeStringify(body)
       if (text === null) return null
-      if (!SUSPICIOUS.test(text)) return literal.some((s) => text.includes(s)) ? scrubLiterals(text) : text
+      if (!SUSPICIOUS.test(text)) return literal.some((s) => text.includes(s)) ? scrubLiterals(text) : scrubPasswords(text)
       if (typeof body === 'string') {
         try {
           return scrubLiterals(JSON.stringify(redactValue(JSON.parse(body), 0)))

@@ -127,6 +127,18 @@ describe('redaction', () => {
     expect(redact.body('author=Ana&pix_key=k&spin=2&passed=1&passenger=2')).toBe('author=Ana&pix_key=k&spin=2&passed=1&passenger=2')
   })
 
+  it("redacts a password carried without a secret name: a URL's user:password@ and curl's -u", () => {
+    expect(redact.body('{"url":"https://shop:s3cr3t-pw@hooks.example.com/pix"}')).toBe(`{"url":"https://shop:${REDACTED}@hooks.example.com/pix"}`)
+    expect(redact.body('run: curl -u shop-client:hunter22 http://x')).toBe(`run: curl -u shop-client:${REDACTED} http://x`)
+    expect(redact.body('curl --user=a:b1 x')).toBe(`curl --user=a:${REDACTED} x`)
+    expect(redact.query('?next=http://u:p4ss@h/')).toBe(`?next=http://u:${REDACTED}@h/`)
+    // An e-mail, a URL without a password, a flag that is not -u: kept.
+    const kept = '{"pix_key":"ana@example.com","url":"https://user@host/x","args":"-uv --user-agent a:b"}'
+    expect(redact.body(kept)).toBe(kept)
+    // Bounded runs: a long hostile text is scanned in linear time.
+    expect(redact.body(`://${'a'.repeat(64 * 1024)}:${'b'.repeat(64 * 1024)}@`)).toHaveLength(128 * 1024 + 5)
+  })
+
   it('scans a long body without a separator in linear time', () => {
     // Quadratic backtracking would take minutes here; the journal reads bodies up to 64 KiB.
     const body = `{"token":${'a'.repeat(64 * 1024)}`
