@@ -6,18 +6,26 @@ import { SECOND_US } from '../domain/time.js'
 import type { Context } from './context.js'
 import { runDue } from './run-due.js'
 
-/** Changes the clock and saves it, as one write. */
-function changeSaved(ctx: Context, change: () => void): void {
+/**
+ * Changes the clock, then runs `write` as one transaction: the clock is put back if the write
+ * fails at once or its group commit is lost later (reset uses it too).
+ */
+export function withClockChange(ctx: Context, change: () => void, write: () => void): void {
   const { store, clock } = ctx
   const before = clock.state()
   change()
   try {
-    store.tx(() => store.setup.meta.set('clock', clock.state()))
+    store.tx(write)
   } catch (err) {
     clock.restore(before)
     throw err
   }
   store.undoIfLost(() => clock.restore(before))
+}
+
+/** Changes the clock and saves it, as one write. */
+function changeSaved(ctx: Context, change: () => void): void {
+  withClockChange(ctx, change, () => ctx.store.setup.meta.set('clock', ctx.clock.state()))
   ctx.onChange?.({ kind: 'clock' })
 }
 

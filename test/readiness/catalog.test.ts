@@ -57,10 +57,11 @@ const HOWS: Record<BehaviourId, How> = {
   'charge.no_provider': { mentions: ['no-provider:no-provider-secret'], ways: [() => contract('POST', '/hub/transactions/in', CHARGE, as('no-provider:no-provider-secret'))] },
   ...Object.fromEntries(
     (['charge', 'transfer'] as const).flatMap((op) =>
-      ([['unsupported', 501], ['server_error', 500], ['unavailable', 503]] as const).map(([name, status]) => [
+      // transfer.unsupported has a way of its own too (below).
+      ([['unsupported', 501], ['server_error', 500], ['unavailable', 503]] as const).filter(([name]) => op === 'charge' || name !== 'unsupported').map(([name, status]) => [
         `${op}.${name}`,
         {
-          mentions: [`POST /_sandbox/faults {"operation": "${op}", "status": ${status}, "times": 1}`, ...(op === 'transfer' && status !== 501 ? ['a description of its own'] : [])],
+          mentions: [`POST /_sandbox/faults {"operation": "${op}", "status": ${status}, "times": 1}`, ...(op === 'transfer' ? ['a description of its own'] : [])],
           ways: [
             async () => {
               await control('POST', '/faults', { operation: op, status, times: 1 })

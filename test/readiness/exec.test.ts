@@ -144,15 +144,6 @@ describe('exec: signals and clean-up', () => {
     return { child, exited, stderr: () => stderr }
   }
 
-  it('forwards SIGINT to COMMAND, and exits with its code', async () => {
-    const ready = join(dir, 'int-ready')
-    const exec = start(['sh', '-c', `trap 'exit 42' INT; echo $$ > ${ready}; while true; do sleep 0.05; done`])
-    await waitFor(ready)
-    exec.child.kill('SIGINT')
-    expect(await exec.exited).toBe(42)
-    expect(exec.stderr()).toContain('Result: exit 42: sh exited 42')
-  })
-
   it('forwards SIGTERM to COMMAND and what it started; nothing is left running', async () => {
     const ready = join(dir, 'term-child')
     const exec = start(['sh', '-c', `sleep 300 & echo $! > ${ready}; wait`])
@@ -163,12 +154,16 @@ describe('exec: signals and clean-up', () => {
     expect(alive(sleeper)).toBe(false)
   })
 
-  it('forwards SIGHUP (a closed terminal) to COMMAND, and exits with its code', async () => {
-    const ready = join(dir, 'hup-ready')
-    const exec = start(['sh', '-c', `trap 'exit 41' HUP; echo $$ > ${ready}; while true; do sleep 0.05; done`])
+  it.each([
+    ['SIGINT', 'INT', 42],
+    ['SIGHUP (a closed terminal)', 'HUP', 41],
+  ] as const)('forwards %s to COMMAND, and exits with its code', async (_, signal, code) => {
+    const ready = join(dir, `${signal}-ready`)
+    const exec = start(['sh', '-c', `trap 'exit ${code}' ${signal}; echo $$ > ${ready}; while true; do sleep 0.05; done`])
     await waitFor(ready)
-    exec.child.kill('SIGHUP')
-    expect(await exec.exited).toBe(41)
+    exec.child.kill(`SIG${signal}`)
+    expect(await exec.exited).toBe(code)
+    expect(exec.stderr()).toContain(`Result: exit ${code}: sh exited ${code}`)
   })
 
   it('stops COMMAND and what it started when exec itself is killed with SIGKILL', async () => {
