@@ -8,10 +8,13 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
 import pytest
+
+import pix_sandbox
 
 from .support import group_running, running
 
@@ -34,6 +37,7 @@ time.sleep(60)
 """
 
 TEST_FILE = """
+import threading
 import time
 
 def test_waits(pix_sandbox):
@@ -106,3 +110,26 @@ def test_sandboxes_started_from_another_thread_first_are_stopped_on_sigterm(tmp_
     finally:
         proc.kill()
     assert [running(pid) for pid in pids] == [False, False]
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="reads /proc")
+def test_only_the_main_thread_takes_the_signals_that_stop_the_sandbox() -> None:
+    # A SIGTERM the kernel hands to a reader thread would not wake the main thread's sleep: the
+    # handler that stops the sandbox would wait for it (a script asleep 60 s outlived a 20 s wait).
+    with pix_sandbox.start():
+        readers = [
+            t
+            for t in threading.enumerate()
+            if t is not threading.main_thread() and "_read" in t.name
+        ]
+        assert len(readers) >= 2  # this sandbox's two, and any other still running
+        for t in readers:
+            status = Path(f"/proc/self/task/{t.native_id}/status").read_text()
+            blocked = int(
+                next(line.split()[1] for line in status.splitlines() if line.startswith("SigBlk:")),
+                16,
+            )
+            for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+                assert blocked & (1 << (signum - 1)), (
+                    f"{t.name} may take {signal.Signals(signum).name}"
+                )

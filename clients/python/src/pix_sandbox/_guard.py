@@ -55,6 +55,8 @@ def main(argv: list[str]) -> int:
     status = [0]
 
     def follow() -> None:  # the server's end is the guard's: exit with its code
+        # SIGTERM and SIGHUP are the main thread's: delivered here, they would not wake its read.
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM, signal.SIGHUP})
         _, code = os.waitpid(pid, 0)
         status[0] = os.waitstatus_to_exitcode(code)
         exited.set()

@@ -58,6 +58,10 @@ class ServerProcess:
         _register(self)
 
     def _read(self, stream: IO[bytes]) -> None:
+        # Only the main thread may take the signals the package handles: one delivered to this
+        # thread would not wake the main thread from a sleep, and its handler would wait for it.
+        if hasattr(signal, "pthread_sigmask"):
+            signal.pthread_sigmask(signal.SIG_BLOCK, _HANDLED)
         for raw in stream:
             line = raw.decode("utf-8", "replace").rstrip("\n")
             with self._changed:
@@ -120,6 +124,8 @@ class ServerProcess:
                 os.killpg(self.proc.pid, signal.SIGKILL)
             self.proc.wait()
 
+
+_HANDLED = {signal.SIGINT, signal.SIGTERM, getattr(signal, "SIGHUP", signal.SIGTERM)}
 
 _running: set[ServerProcess] = set()
 _lock = threading.Lock()
