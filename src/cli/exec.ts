@@ -1,14 +1,12 @@
 // `pix-sandbox exec -- COMMAND`: runs any language's test suite against a fresh sandbox (F3).
 // The sandbox runs in this process; COMMAND gets its address and credentials in the environment,
 // runs in a process group of its own (so that what it starts can be found and stopped when it
-// ends, even when it is killed, or when exec is: cli/guard.ts), and receives SIGINT, SIGTERM,
+// ends, even when it is killed, or when exec is: cli/supervisor.ts), and receives SIGINT, SIGTERM,
 // SIGHUP and SIGQUIT sent to exec. Then the readiness
 // summary goes to stderr, the reports are written, and exec exits: COMMAND's code if it failed;
 // otherwise 1 if the gate fails; otherwise 0. A COMMAND that cannot run exits 127 (not found) or
 // 126 (not executable), as shells do.
-import { spawn } from 'node:child_process'
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
-import { constants } from 'node:os'
+import { mkdirSync, writeFileSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { DEFAULT_CREDENTIALS } from '../client/types.js'
 import type { Config } from '../config.js'
@@ -19,7 +17,7 @@ import { junitXml } from '../readiness/junit.js'
 import { summaryText } from '../readiness/summary.js'
 import { ScenarioError } from '../scenarios/loader.js'
 import { startSandbox, StartupError, type RunningSandbox } from '../server.js'
-import { guardGroup } from './guard.js'
+import { supervise, type Ended } from './supervisor.js'
 import { escapeControls } from '../terminal.js'
 
 export interface ExecOptions {
@@ -33,97 +31,17 @@ export interface ExecOptions {
 /** How long what COMMAND left running gets after SIGTERM before SIGKILL. */
 const REAP_GRACE_MS = 2000
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
-
-/**
- * The group's live members, on Linux, from /proc: a member that has exited but not been reaped
- * yet (a zombie, which its new parent reaps when it gets to it; never, when exec is a
- * container's PID 1) still answers kill(0), and would hold exec for the whole grace.
- */
-function liveMembers(pgid: number): number | undefined {
-  let entries: string[]
-  try {
-    entries = readdirSync('/proc')
-  } catch {
-    return undefined
-  }
-  let live = 0
-  for (const entry of entries) {
-    if (!/^\d+$/.test(entry)) continue
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8')
-      // pid (comm) state ppid pgrp ...: comm may hold spaces and parentheses.
-      const [state, , pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-      if (Number(pgrp) === pgid && state !== 'Z') live++
-    } catch {
-      // Gone while we looked.
-    }
-  }
-  return live
-}
-
-/** Whether any process of the group led by `pid` is alive. */
-function groupAlive(pid: number): boolean {
-  try {
-    process.kill(-pid, 0)
-  } catch {
-    return false
-  }
-  return (liveMembers(pid) ?? 1) > 0
-}
-
-function signalGroup(pid: number, signal: NodeJS.Signals): void {
-  try {
-    process.kill(-pid, signal)
-  } catch {
-    // Gone already.
-  }
-}
-
-/** Stops whatever COMMAND left running in its group: SIGTERM, then SIGKILL after a grace. */
-async function reap(pid: number): Promise<void> {
-  if (!groupAlive(pid)) return
-  signalGroup(pid, 'SIGTERM')
-  for (const until = Date.now() + REAP_GRACE_MS; groupAlive(pid) && Date.now() < until; ) await sleep(25)
-  if (groupAlive(pid)) signalGroup(pid, 'SIGKILL')
-}
-
-interface Ended {
-  /** The code exec passes on: COMMAND's, 128 + the signal that killed it, or 126/127 when it could not run. */
-  code: number
-  /** Why it could not run. */
-  error?: string
-}
-
 /** The signals passed on to COMMAND's group (the third of any kills it). */
 const FORWARDED = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGQUIT'] as const
 
 /** Runs COMMAND to its end, forwarding signals. */
 async function run(command: string[], env: NodeJS.ProcessEnv): Promise<Ended> {
-  // Listening before COMMAND starts: a signal sent as soon as COMMAND shows signs of life (while
-  // exec is still starting the guard) must not find exec with the default action, dying.
+  const supervised = supervise(command, env, REAP_GRACE_MS)
   let signals = 0
-  let group: number | undefined
-  const forward = (signal: NodeJS.Signals) => {
-    signals++
-    if (group !== undefined) signalGroup(group, signals > 2 ? 'SIGKILL' : signal)
-  }
+  const forward = (signal: NodeJS.Signals) => supervised.signal(++signals > 2 ? 'SIGKILL' : signal)
   for (const signal of FORWARDED) process.on(signal, forward)
-  const child = spawn(command[0]!, command.slice(1), { stdio: 'inherit', env, detached: true })
-  group = child.pid
-  const guard = group === undefined ? undefined : guardGroup(group, REAP_GRACE_MS)
   try {
-    const ended = await new Promise<Ended>((resolve) => {
-      child.once('error', (err: NodeJS.ErrnoException) => {
-        const code = err.code === 'ENOENT' ? 127 : 126
-        const why = err.code === 'ENOENT' ? 'command not found' : err.code === 'EACCES' ? 'permission denied (not executable)' : err.message
-        resolve({ code, error: `${command[0]}: ${why}` })
-      })
-      child.once('exit', (code, signal) => resolve({ code: signal ? 128 + (constants.signals[signal] ?? 0) : (code ?? 1) }))
-    })
-    if (group !== undefined) await reap(group)
-    guard?.release()
-    return ended
+    return await supervised.ended
   } finally {
     for (const signal of FORWARDED) process.off(signal, forward)
   }
