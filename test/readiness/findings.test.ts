@@ -123,8 +123,8 @@ const CASES: Partial<Record<FindingId, Case>> = {
       expect((await post('/hub/transactions/out', TRANSFER)).status).toBe(500)
       expect((await post('/hub/transactions/out', { ...TRANSFER, description: 'Pedido 8' })).status).toBe(200)
       // Sent beside a failing one, not after it: not a retry.
-      await control('POST', '/faults', { operation: 'transfer', status: 503, delay_ms: 300, times: 1 })
-      const [first, second] = await Promise.all([post('/hub/transactions/out', { ...TRANSFER, description: 'Pedido 9' }), sleep(50).then(() => post('/hub/transactions/out', { ...TRANSFER, description: 'Pedido 9' }))])
+      await control('POST', '/faults', { operation: 'transfer', status: 503, delay_ms: 1500, times: 1 })
+      const [first, second] = await Promise.all([post('/hub/transactions/out', { ...TRANSFER, description: 'Pedido 9' }), sleep(100).then(() => post('/hub/transactions/out', { ...TRANSFER, description: 'Pedido 9' }))])
       expect([first.status, second.status]).toEqual([503, 200])
       // Another user of the company sending the same body pays from another account: not a retry.
       await control('POST', '/faults', { operation: 'transfer', status: 500, times: 1 })
@@ -150,8 +150,8 @@ const CASES: Partial<Record<FindingId, Case>> = {
       await sleep(1100)
       await post('/hub/transactions/in', { amount: 1000 })
       // A call already on its way when a 503 is answered did not ignore it.
-      await control('POST', '/faults', { operation: 'charge', status: 503, retry_after: 5, delay_ms: 200, times: 1 })
-      await Promise.all([post('/hub/transactions/in', { amount: 1000 }), sleep(50).then(() => request(sb.url, 'GET', '/api/v1/user/company', { auth: AUTH.main, headers: { accept: 'application/json' } }))])
+      await control('POST', '/faults', { operation: 'charge', status: 503, retry_after: 5, delay_ms: 1500, times: 1 })
+      await Promise.all([post('/hub/transactions/in', { amount: 1000 }), sleep(100).then(() => request(sb.url, 'GET', '/api/v1/user/company', { auth: AUTH.main, headers: { accept: 'application/json' } }))])
     },
     company: 'loja-exemplo',
   },
