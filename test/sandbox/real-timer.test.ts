@@ -1,6 +1,6 @@
 // The server's own timer, on the real clock: every other test drives time by hand (a manual
 // clock, /clock/advance, runDue), so none of them would notice a ticker that stopped running due
-// work. Here a scenario document shortens every delay to a second or two, and the test waits for
+// work. Here a scenario document shortens every delay to a few seconds, and the test waits for
 // each outcome to appear (polling with a deadline), never for a fixed time.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { silentLog } from '../../src/log.js'
@@ -22,10 +22,12 @@ describe('the server timer on the real clock', () => {
   it('expires, auto-pays and settles on its own, without /clock/advance', async () => {
     const applied = await admin('POST', '/scenarios', {
       document: {
-        settings: { charge_ttl_seconds: 2 },
+        // Seconds, not one: the balance read just after the three calls must come before any of them
+        // (and the charge to auto-pay must not expire first).
+        settings: { charge_ttl_seconds: 5 },
         rules: {
-          charges: [{ when: { amount: 1111 }, then: { auto_pay_after_seconds: 1 } }],
-          transfers: [{ when: { amount: 2222 }, then: { status: 'pending', settle_after_seconds: 1, final_status: 'failed' } }],
+          charges: [{ when: { amount: 1111 }, then: { auto_pay_after_seconds: 3 } }],
+          transfers: [{ when: { amount: 2222 }, then: { status: 'pending', settle_after_seconds: 3, final_status: 'failed' } }],
         },
       },
     })
