@@ -6,6 +6,7 @@ import { Webhook } from 'standardwebhooks'
 import { afterEach, describe, expect, it } from 'vitest'
 import { AUTH, basic, startTestSandbox, tenantDoc, type TestSandbox } from '../harness.js'
 import { startReceiver, type Received, type Receiver } from './receiver.js'
+import { recorded, settled } from './settle.js'
 
 const cleanup: (() => Promise<unknown> | void)[] = []
 afterEach(async () => {
@@ -20,26 +21,6 @@ async function setup(overrides = {}) {
 const payNew = async (sb: TestSandbox, amount = 1000) => {
   const c = (await sb.request('POST', '/api/v1/hub/transactions/in', { auth: AUTH.main, json: { amount } })).body
   return (await sb.admin('POST', `/charges/${c.transaction_id}/pay`)).body
-}
-/** Waits until the sandbox has recorded `n` attempts (the receiver holding a message comes first). */
-async function recorded(sb: TestSandbox, n: number): Promise<void> {
-  for (const until = Date.now() + 10_000; ; ) {
-    const all = (await sb.admin('GET', '/webhooks/deliveries')).body.data as { attempts: unknown[] }[]
-    const count = all.reduce((sum, d) => sum + d.attempts.length, 0)
-    if (count >= n) return
-    if (Date.now() > until) throw new Error(`expected ${n} recorded attempts, got ${count}`)
-    await new Promise((r) => setTimeout(r, 10))
-  }
-}
-/** Waits until every delivery due has been tried: delivered, or waiting for a later retry. */
-async function settled(sb: TestSandbox): Promise<{ attempts: { chaos: string | null }[] }[]> {
-  const { now } = (await sb.admin('GET', '/clock')).body as { now: string }
-  for (const until = Date.now() + 10_000; ; ) {
-    const all = (await sb.admin('GET', '/webhooks/deliveries?limit=100')).body.data as { status: string; next_attempt_at: string | null; attempts: { chaos: string | null }[] }[]
-    if (all.every((d) => d.status !== 'pending' || (d.next_attempt_at ?? '') > now)) return all
-    if (Date.now() > until) throw new Error(`deliveries still due at ${now}: ${JSON.stringify(all)}`)
-    await new Promise((r) => setTimeout(r, 10))
-  }
 }
 const verifies = (secret: string, m: Received) => {
   try {

@@ -3,6 +3,7 @@ import { Webhook } from 'standardwebhooks'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { AUTH, startTestSandbox, type TestSandbox } from '../harness.js'
 import { startReceiver, type Receiver } from './receiver.js'
+import { recorded } from './settle.js'
 
 let sb: TestSandbox
 let rx: Receiver
@@ -18,20 +19,6 @@ afterEach(async () => {
 const charge = async (amount = 1000) => (await sb.request('POST', '/api/v1/hub/transactions/in', { auth: AUTH.main, json: { amount } })).body
 const pay = (id: string) => sb.admin('POST', `/charges/${id}/pay`, { payer: { name: 'Maria Souza', document: '52998224725' } })
 const deliveries = async (query = '') => (await sb.admin('GET', `/webhooks/deliveries${query}`)).body.data
-/**
- * Waits until the sandbox has recorded `n` attempts. The receiver holding a message is not
- * enough: the worker records the answer a moment later, and a clock advance or a read made in
- * between sees the attempt still under way.
- */
-async function recorded(n: number): Promise<any[]> {
-  for (const until = Date.now() + 10_000; ; ) {
-    const all = await deliveries()
-    const count = all.reduce((sum: number, d: { attempts: unknown[] }) => sum + d.attempts.length, 0)
-    if (count >= n) return all
-    if (Date.now() > until) throw new Error(`expected ${n} recorded attempts, got ${count}`)
-    await new Promise((r) => setTimeout(r, 10))
-  }
-}
 
 describe('standard format', () => {
   it('delivers charge.paid signed so that the standardwebhooks package verifies it', async () => {
@@ -58,7 +45,7 @@ describe('standard format', () => {
     await sb.request('POST', '/api/v1/hub/transactions/out', { auth: AUTH.inactive, json: { amount: 666, pix_key: 'a@b.co', pix_type: 'EMAIL' } })
     // Deliveries are queued in the transaction of their event: this list is complete.
     expect((await deliveries()).map((d: { event_type: string }) => d.event_type)).toEqual(['transfer.failed'])
-    await recorded(1)
+    await recorded(sb, 1)
     expect(rx.received.map((m) => m.json.type)).toEqual(['transfer.failed'])
   })
 
@@ -67,7 +54,7 @@ describe('standard format', () => {
     rx.script.push({ status: 500 }, { status: 503 })
     await sb.admin('POST', '/webhooks', { url: rx.url })
     await pay((await charge()).transaction_id)
-    await recorded(1)
+    await recorded(sb, 1)
     await sb.admin('POST', '/clock/advance', { seconds: 1.2 })
     await sb.admin('POST', '/clock/advance', { seconds: 2.5 })
     expect(rx.received).toHaveLength(3)
@@ -84,7 +71,7 @@ describe('standard format', () => {
     rx.fallback = { status: 500 }
     await sb.admin('POST', '/webhooks', { url: rx.url })
     await pay((await charge()).transaction_id)
-    await recorded(1)
+    await recorded(sb, 1)
     await sb.admin('POST', '/clock/advance', { seconds: 9.9 })
     expect(rx.received).toHaveLength(1)
     const [pending] = await deliveries()
@@ -103,7 +90,7 @@ describe('standard format', () => {
     rx.script.push({ status: 429, headers: { 'retry-after': '120' } })
     await sb.admin('POST', '/webhooks', { url: rx.url })
     await pay((await charge()).transaction_id)
-    const [d] = await recorded(1)
+    const [d] = await recorded(sb, 1)
     expect(d.next_attempt_at).toBe('2026-03-01T12:02:00.000000Z')
     await sb.admin('POST', '/clock/advance', { seconds: 119 })
     expect(rx.received).toHaveLength(1)
@@ -117,7 +104,7 @@ describe('standard format', () => {
     rx.fallback = { status: 503, headers: { 'retry-after': '0' } }
     await sb.admin('POST', '/webhooks', { url: rx.url })
     await pay((await charge()).transaction_id)
-    const [first] = await recorded(1)
+    const [first] = await recorded(sb, 1)
     expect(first.next_attempt_at).toBe('2026-03-01T12:00:02.000000Z') // a day asked, the schedule's longest given
     await sb.admin('POST', '/clock/advance', { seconds: 2 })
     expect(rx.received).toHaveLength(2)
@@ -133,7 +120,7 @@ describe('standard format', () => {
     rx.script.push({ status: 410 })
     const sub = (await sb.admin('POST', '/webhooks', { url: rx.url })).body
     await pay((await charge()).transaction_id)
-    await recorded(1)
+    await recorded(sb, 1)
     expect((await sb.admin('GET', `/webhooks/${sub.id}`)).body).toMatchObject({ disabled_reason: 'the receiver answered 410 Gone' })
     await pay((await charge()).transaction_id)
     await sb.admin('POST', '/clock/advance', { seconds: 700 })
@@ -166,7 +153,7 @@ describe('bcb format', () => {
     // Deliveries are queued in the transaction of their event: one, for the paid charge only.
     expect(await deliveries()).toHaveLength(1)
     const [msg] = await rx.waitFor(1)
-    await recorded(1)
+    await recorded(sb, 1)
     expect(rx.received).toHaveLength(1)
     expect(msg!.path).toBe('/webhook/pix')
     expect(msg!.headers['webhook-signature']).toBeUndefined()

@@ -5,6 +5,7 @@ import { afterEach, beforeEach, expect, it } from 'vitest'
 import { AUTH, basic, startTestSandbox, tenantDoc, type TestSandbox } from '../harness.js'
 import { MAX_IN_FLIGHT_PER_COMPANY, MAX_IN_FLIGHT_PER_SUBSCRIPTION, MAX_SUBSCRIPTIONS } from '../../src/webhooks/limits.js'
 import { startReceiver, startSilentReceiver, type Receiver } from './receiver.js'
+import { recorded } from './settle.js'
 
 const OTHER = basic('other', 'other-secret')
 let sb: TestSandbox
@@ -32,20 +33,6 @@ const payCharge = async (auth: string) => {
  * 60 s chaos delay, while a loaded 2-core machine answers within a second or two.
  */
 const NOT_HELD_MS = 5_000
-
-/**
- * Waits until the sandbox has recorded `n` attempts. The receiver holding a message comes first:
- * the worker records the answer a moment later, and a round run in between skips that delivery.
- */
-async function recorded(n: number): Promise<void> {
-  for (const until = Date.now() + 10_000; ; ) {
-    const all = (await sb.admin('GET', '/webhooks/deliveries')).body.data as { attempts: unknown[] }[]
-    const count = all.reduce((sum, d) => sum + d.attempts.length, 0)
-    if (count >= n) return
-    if (Date.now() > until) throw new Error(`expected ${n} recorded attempts, got ${count}`)
-    await new Promise((r) => setTimeout(r, 10))
-  }
-}
 
 /** Pays a charge of the other company and says how long its charge.paid took to arrive. */
 const otherDeliveryMs = async () => {
@@ -104,7 +91,7 @@ it('advance runs the retries that became due before it answers, but not a send h
   await payCharge(OTHER)
   await rx.waitFor(2)
   // Both 500s recorded, so both retries are due and not in flight when the advance's round runs.
-  await recorded(2)
+  await recorded(sb, 2)
   rx.fallback = { status: 200 }
   await sb.request('PUT', `/_sandbox/webhooks/${held.id}/chaos`, { auth: AUTH.main, json: { delay_ms: 60_000 } })
   const started = Date.now()
