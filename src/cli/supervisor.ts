@@ -119,7 +119,8 @@ export function supervise(command: string[], env: NodeJS.ProcessEnv, graceMs: nu
     supervisor.on('error', (err) => resolve({ code: 126, error: `cannot start the supervisor of ${command[0]!}: ${err.message}` }))
     supervisor.once('close', () => resolve(ending(result, command[0]!)))
   })
-  supervisor.send({ command, env })
+  // Not connected when the spawn itself failed (EAGAIN, EMFILE): 'error' has the answer then.
+  if (supervisor.connected) supervisor.send({ command, env })
   return {
     ended,
     signal(signal) {
