@@ -84,7 +84,7 @@ class Control:
         return int(answer["balance"])
 
     def readiness(self, company_id: str | None = None) -> Readiness:
-        """The readiness report (SANDBOX.md, Part F): behaviours met and findings. A company's
+        """The readiness report (docs/READINESS.md): behaviours met and findings. A company's
         credentials see their own; the admin sees every company's, or ``company_id``'s."""
         result: Readiness = self.call(
             "GET", "/readiness", params={"company_id": company_id}, what="readiness"

@@ -130,7 +130,7 @@ class Sandbox:
         self._apply_settings()
 
     def readiness(self, company_id: str | None = None) -> Readiness:
-        """The readiness report of every company, or of ``company_id``'s (SANDBOX.md, Part F)."""
+        """The readiness report of every company, or of ``company_id``'s (docs/READINESS.md)."""
         return self.control.readiness(company_id)
 
     def close(self) -> None:

@@ -100,8 +100,9 @@ class WebhookHelpers:
             time.sleep(0.02)
 
     def check(self, webhook_id: str) -> ReceiverCheck:
-        """Sends the receiver check's battery (SANDBOX.md, F4) to a standard-format
-        subscription's receiver: valid, duplicate, bad signature, stale timestamp, unknown type."""
+        """Sends the receiver check's battery to a standard-format subscription's receiver:
+        valid, duplicate, bad signature, stale timestamp, unknown type (docs/READINESS.md,
+        "The receiver check")."""
         result: ReceiverCheck = self._control.call(
             "POST", f"/webhooks/{segment(webhook_id)}/check", what=f"check {webhook_id}"
         )
