@@ -27,6 +27,33 @@ from .errors import SandboxStartError
 GUARD = Path(__file__).with_name("_guard.py")
 LISTENING = re.compile(r" listening on (http://\S+)")
 
+# The variables the server reads its settings from (README.md, Configuration): a CI job's, meant for a
+# service container, are not this sandbox's, so they are left out of its environment and
+# start() passes what its call asks for as flags. test/package/python-settings.test.ts keeps
+# this list the server's.
+SERVER_SETTINGS = frozenset(
+    {
+        "PORT",
+        "HOST",
+        "DATABASE",
+        "SCENARIO",
+        "SCENARIOS_DIR",
+        "PUBLIC_URL",
+        "SANDBOX_ADMIN_TOKEN",
+        "LOG_LEVEL",
+        "SEED",
+        "START_TIME",
+        "WEBHOOK_ALLOWED_HOSTS",
+        "MAX_COMPANIES",
+    }
+)
+
+
+def server_environment(given: dict[str, str]) -> dict[str, str]:
+    """This process's environment (PATH, HOME, NODE_OPTIONS...) less the server's settings,
+    plus ``given``."""
+    return {**{k: v for k, v in os.environ.items() if k not in SERVER_SETTINGS}, **given}
+
 
 class ServerProcess:
     """The running CLI: its address once it listens, its pid, its last lines of output."""
