@@ -85,7 +85,7 @@ describe('the packed tarball, installed into a copy of examples/vitest', () => {
   }, 150_000)
 
   it('brings no install script but better-sqlite3\'s (nothing that runs at install, analytics included)', async () => {
-    const tree = JSON.parse((await exec('npm', ['ls', 'pix-sandbox', '--all', '--long', '--json'], app)).stdout)
+    const tree = JSON.parse((await exec('npm', ['ls', '--all', '--long', '--json'], app)).stdout)
     const scripted: string[] = []
     const walk = (name: string, node: { path?: string; dependencies?: Record<string, any> }) => {
       const scripts = node.path ? JSON.parse(readFileSync(join(node.path, 'package.json'), 'utf8')).scripts ?? {} : {}
