@@ -26,7 +26,8 @@ function left() {
       // pid (comm) state ppid pgrp ...: comm may hold spaces and parentheses.
       const [state, , pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
       if (state === 'Z') continue
-      // Another user's environment cannot be read (it throws): only the group finds those.
+      // An environment that may not be read (another user's, a non-dumpable process's) throws:
+      // only the group finds those.
       if (Number(pgrp) === group || readFileSync('/proc/' + entry + '/environ').includes(mark)) pids.push(Number(entry))
     } catch {}
   }
