@@ -1,6 +1,8 @@
 # pix-sandbox in a container.
 #   docker build -t pix-sandbox .
-#   docker run --rm -p 8080:8080 -v pixdata:/data pix-sandbox
+#   docker run --rm -p 127.0.0.1:8080:8080 -v pix-sandbox-data:/data pix-sandbox
+# (the store in the named volume pix-sandbox-data, as compose.yaml has it; only this machine can
+# reach it: write -p 8080:8080 to open it to the network). The README gives the same lines.
 # test/docker-recipe.test.ts reads this file and follows its recipe on the host (CI has no Docker
 # engine), so a change here is tested there: keep to the instructions that test understands.
 

@@ -39,6 +39,13 @@ function credentialsLine(config: Config, running: RunningSandbox, scenario: stri
   return `${first.client_id}:${first.client_secret} (${first.company}); the scenario's credentials are in ${file}${scenario === 'default' ? ' and README.md' : ''}`
 }
 
+/** The scenario line of a store that already held state: a scenario asked for and not loaded is said so, with what to do. */
+function keptScenario(config: Config, scenario: string, source: string): string {
+  if (source === 'default') return `${scenario}, kept in the store`
+  if (config.scenario === scenario) return `${scenario} (${source}), kept in the store`
+  return `${scenario}, kept in the store; "${config.scenario}" (${source}) was not loaded, as the store holds state: delete ${config.database} for a fresh start, or apply it with POST /_sandbox/scenarios`
+}
+
 export function bannerLines(config: Config, running: RunningSandbox, env: Record<string, string | undefined> = process.env): string[] {
   const address = addressFor(config, running.port)
   const from = (variable: string) => sourceOf(variable, env)
@@ -61,7 +68,7 @@ export function bannerLines(config: Config, running: RunningSandbox, env: Record
     `  settings     ${settings.join(', ')}`,
     running.scenarioLoaded
       ? `  scenario     ${running.scenarioLoaded} (${from('SCENARIO')}), loaded into the new store`
-      : `  scenario     ${scenario}, already in the store (not empty: "${config.scenario}", from ${from('SCENARIO') === 'default' ? 'the default' : from('SCENARIO')}, was not loaded)`,
+      : `  scenario     ${keptScenario(config, scenario, from('SCENARIO'))}`,
     ...(config.startTime === undefined
       ? []
       : [running.scenarioLoaded

@@ -44,6 +44,9 @@ const envSchema = z.object({
   MAX_COMPANIES: z.coerce.number().int().min(1).max(1_000_000).default(DEFAULT_MAX_COMPANIES),
 })
 
+/** Every variable the server reads (the Python package's start() leaves them out of its server's environment). */
+export const SETTING_VARIABLES = Object.keys(envSchema.shape)
+
 export interface Config {
   port: number
   host: string

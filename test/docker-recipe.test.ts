@@ -412,6 +412,11 @@ describe('the Dockerfile recipe, followed on the host', () => {
     expect(charge.body.transaction_id).toEqual(expect.any(String))
     expect(charge.body.qr_code).toEqual(expect.any(String))
     expect(existsSync(env.DATABASE)).toBe(true)
+    // /docs and every file its page loads, from what the image ships (no dev dependency).
+    const docs = await request(base, 'GET', '/docs')
+    const assets = [...docs.text.matchAll(/(?:src|href)="(\/docs\/assets\/[^"]+)"/g)].map((m) => m[1]!)
+    expect(assets.length).toBeGreaterThanOrEqual(3)
+    for (const asset of assets) expect([asset, (await request(base, 'GET', asset)).status]).toEqual([asset, 200])
 
     // `docker stop` sends STOPSIGNAL and kills after 10 s: the server must be done well before.
     child.kill(image.stopSignal)

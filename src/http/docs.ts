@@ -1,16 +1,10 @@
 // GET /docs: an interactive reference of the contract and the control plane (Swagger UI), served
-// from the installed swagger-ui-dist package so it works offline. Assets are read on first use.
+// from files the package ships (swagger-ui.ts) so it works offline. Assets are read on first use.
 import { readFileSync } from 'node:fs'
-import { createRequire } from 'node:module'
-import { dirname, join } from 'node:path'
+import { join } from 'node:path'
 import type { Hono } from 'hono'
 import { FAVICON_PATH } from './favicon.js'
-
-const ASSETS: Record<string, string> = {
-  'swagger-ui.css': 'text/css; charset=utf-8',
-  'swagger-ui-bundle.js': 'text/javascript; charset=utf-8',
-  'swagger-ui-standalone-preset.js': 'text/javascript; charset=utf-8',
-}
+import { SWAGGER_UI_FILES as ASSETS, swaggerUiDir } from './swagger-ui.js'
 
 const page = (docs: { name: string; url: string }[]) => `<!doctype html>
 <html lang="en">
@@ -41,7 +35,7 @@ const page = (docs: { name: string; url: string }[]) => `<!doctype html>
 </html>`
 
 export function mountDocs(app: Hono<any>, docs: { name: string; url: string }[]): void {
-  const dir = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'))
+  const dir = swaggerUiDir()
   const cache = new Map<string, Buffer>()
   const html = page(docs)
   app.get('/docs', (c) => c.html(html))

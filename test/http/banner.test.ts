@@ -158,11 +158,28 @@ describe('what the banner says it runs with', () => {
     }
     s = await start(args)
     try {
-      expect(s.banner).toContain('scenario     many-users, already in the store (not empty: "default", from the default, was not loaded)')
+      // No scenario was asked for: the store's is simply the one in force.
+      expect(s.banner).toMatch(/\n  scenario     many-users, kept in the store\n/)
       expect(s.banner).toContain('credentials  other-client:other-secret (')
       expect(await signsIn(s.url, s.banner)).toBe(200)
     } finally {
       await s.stop()
     }
-  }, 45_000)
+    // One asked for that the store does not hold: said plainly, with what to do.
+    s = await start([...args, '--scenario', 'default'])
+    try {
+      expect(s.banner).toMatch(
+        /\n  scenario     many-users, kept in the store; "default" \(--scenario\) was not loaded, as the store holds state: delete kept\.db for a fresh start, or apply it with POST \/_sandbox\/scenarios\n/,
+      )
+    } finally {
+      await s.stop()
+    }
+    // The one the store holds.
+    s = await start([...args, '--scenario', 'many-users'])
+    try {
+      expect(s.banner).toMatch(/\n  scenario     many-users \(--scenario\), kept in the store\n/)
+    } finally {
+      await s.stop()
+    }
+  }, 60_000)
 })

@@ -84,6 +84,20 @@ describe('the packed tarball, installed into a copy of examples/vitest', () => {
     expect(tsc.code).toBe(0)
   }, 150_000)
 
+  it('brings no install script but better-sqlite3\'s (nothing that runs at install, analytics included)', async () => {
+    const tree = JSON.parse((await exec('npm', ['ls', '--all', '--long', '--json'], app)).stdout)
+    const scripted: string[] = []
+    const walk = (name: string, node: { path?: string; dependencies?: Record<string, any> }) => {
+      const scripts = node.path ? JSON.parse(readFileSync(join(node.path, 'package.json'), 'utf8')).scripts ?? {} : {}
+      if (['preinstall', 'install', 'postinstall'].some((s) => s in scripts)) scripted.push(name)
+      for (const [dep, child] of Object.entries(node.dependencies ?? {})) walk(dep, child)
+    }
+    walk('pix-sandbox', tree.dependencies['pix-sandbox'])
+    expect(scripted.sort()).toEqual(['better-sqlite3'])
+    const pkg = JSON.parse(readFileSync(join(app, 'node_modules/pix-sandbox/package.json'), 'utf8'))
+    expect(Object.keys(pkg.dependencies)).not.toContain('swagger-ui-dist')
+  })
+
   it('answers --version, --help, and exit 2 with a message for an unknown flag or a bad value', async () => {
     expect((await exec(cli(), ['--version'], app)).stdout.trim()).toBe(VERSION)
     const help = await exec(cli(), ['--help'], app)
@@ -126,7 +140,14 @@ describe('the packed tarball, installed into a copy of examples/vitest', () => {
     expect(await health.json()).toMatchObject({ status: 'ok', version: VERSION, scenario: 'default' })
     const company = await fetch(`${url}/api/v1/user/company`, { headers: { authorization: `Basic ${btoa('sandbox-client:sandbox-secret')}` } })
     expect(company.status).toBe(200)
-    expect((await fetch(`${url}/docs/assets/swagger-ui-bundle.js`)).status).toBe(200)
+    // /docs and every file its page loads, from the package alone (no swagger-ui-dist installed).
+    const docs = await (await fetch(`${url}/docs`)).text()
+    const assets = [...docs.matchAll(/(?:src|href)="(\/docs\/assets\/[^"]+)"/g)].map((m) => m[1]!)
+    expect(assets.length).toBeGreaterThanOrEqual(3)
+    for (const asset of assets) {
+      const res = await fetch(url + asset)
+      expect([asset, res.status, (await res.arrayBuffer()).byteLength > 1000]).toEqual([asset, 200, true])
+    }
     const exited = new Promise((resolve) => child.once('exit', resolve))
     child.kill('SIGTERM')
     expect(await exited).toBe(0)

@@ -1,7 +1,8 @@
 // `pix-sandbox exec -- COMMAND` from the sources, as CI runs it: the environment COMMAND gets,
-// exit codes exactly as F3 says (COMMAND's if it failed, else the gate's, else 0; 127/126 when it
+// exit codes exactly as docs/READINESS.md says (COMMAND's if it failed, else the gate's, else 0; 127/126 when it
 // cannot run; 2 for bad usage), SIGINT and SIGTERM forwarded, nothing left running afterwards
-// (even when COMMAND is killed), the summary on stderr, the JSON report and the JUnit file.
+// (even when COMMAND is killed, and what left its process group), the summary on stderr, the JSON
+// report and the JUnit file.
 import { execFile, spawn } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync, chmodSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -60,7 +61,7 @@ describe('exec: what COMMAND gets', () => {
       const e = process.env
       const company = await ${call('/user/company')}
       const whoami = await fetch(e.PIX_SANDBOX_URL + '/_sandbox/whoami', { headers: { authorization: 'Bearer ' + e.PIX_SANDBOX_ADMIN_TOKEN } })
-      require('fs').writeFileSync(${JSON.stringify(out)}, JSON.stringify({ url: e.PIX_SANDBOX_URL, base: e.PIX_BASE_URL, id: e.PIX_CLIENT_ID, secret: e.PIX_CLIENT_SECRET, company: company.status, whoami: whoami.status, token: e.PIX_SANDBOX_ADMIN_TOKEN.length }))
+      require('fs').writeFileSync(${JSON.stringify(out)}, JSON.stringify({ url: e.PIX_SANDBOX_URL, base: e.PIX_BASE_URL, id: e.PIX_CLIENT_ID, secret: e.PIX_CLIENT_SECRET, company: company.status, whoami: whoami.status, token: e.PIX_SANDBOX_ADMIN_TOKEN.length, run: e.PIX_SANDBOX_EXEC_ID }))
     })()`
     const r = await cli(['exec', '--', ...node(script)])
     expect(r.code).toBe(0)
@@ -69,6 +70,8 @@ describe('exec: what COMMAND gets', () => {
     expect(env.base).toBe(`${env.url}/api/v1`)
     expect([env.id, env.secret, env.company, env.whoami]).toEqual(['sandbox-client', 'sandbox-secret', 200, 200])
     expect(env.token).toBeGreaterThanOrEqual(16)
+    // The mark that finds what leaves COMMAND's group: one per run.
+    expect(env.run).toMatch(/^[0-9a-f]{32}$/)
     expect(r.stderr).toContain('pix-sandbox readiness: 1 of 28 behaviours met (3%), no findings')
     expect(r.stderr).toContain('charge.created')
     expect(r.stdout).toBe('')
@@ -193,6 +196,45 @@ describe('exec: signals and clean-up', () => {
     process.kill(sh, 'SIGKILL')
     expect(await exec.exited).toBe(137)
     expect(alive(sleeper)).toBe(false)
+  })
+})
+
+// Linux only: elsewhere there is no /proc to find them in, and the group is all exec stops.
+describe.skipIf(!existsSync('/proc/self/environ'))('exec: what leaves COMMAND\'s process group', () => {
+  /** Starts exec; resolves with its exit code. */
+  function run(command: string[]) {
+    const child = spawn(CLI[0]!, [...CLI.slice(1), 'exec', '--', ...command], { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] })
+    child.stderr.resume()
+    return { child, exited: new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code))) }
+  }
+  /** Shell text: waits until `file` holds a pid (the escaped process wrote it once it had escaped). */
+  const until = (file: string) => `while [ ! -s ${file} ]; do sleep 0.01; done`
+  /** The escaped process: writes its own pid (after it escaped), then sleeps. */
+  const sleeper = (file: string) => `sh -c 'echo $$ > ${file}; exec sleep 300'`
+  const escapes: [string, (file: string) => string[]][] = [
+    ['setsid, in a double fork', (f) => ['sh', '-c', `( setsid ${sleeper(f)} & ); ${until(f)}`]],
+    ['a job of a shell with job control (set -m)', (f) => ['bash', '-c', `set -m; ${sleeper(f)} & ${until(f)}`]],
+    ['node, detached: true', (f) => node(`const c = require('child_process').spawn('sleep', ['300'], { detached: true, stdio: 'ignore' }); c.unref(); require('fs').writeFileSync(${JSON.stringify(f)}, String(c.pid))`)],
+    ['python, start_new_session=True', (f) => ['python3', '-c', `import subprocess; open(${JSON.stringify(f)}, 'w').write(str(subprocess.Popen(['sleep', '300'], start_new_session=True).pid))`]],
+  ]
+
+  it.each(escapes)('stops what left it by %s when COMMAND ends', async (name, command) => {
+    const file = join(dir, `escaped-${name.replace(/\W+/g, '-')}`)
+    const exec = run(command(file))
+    const escaped = await waitFor(file)
+    expect(await exec.exited).toBe(0)
+    expect(alive(escaped)).toBe(false)
+  })
+
+  it('stops what left it when exec itself is killed with SIGKILL', async () => {
+    const file = join(dir, 'escaped-exec-killed')
+    const shell = join(dir, 'escaped-exec-killed-sh')
+    const exec = run(['sh', '-c', `( setsid ${sleeper(file)} & ); echo $$ > ${shell}; sleep 300`])
+    const [escaped, sh] = [await waitFor(file), await waitFor(shell)]
+    exec.child.kill('SIGKILL')
+    await exec.exited
+    for (const until = Date.now() + 5000; (alive(sh) || alive(escaped)) && Date.now() < until; ) await new Promise((r) => setTimeout(r, 25))
+    expect([alive(sh), alive(escaped)]).toEqual([false, false])
   })
 })
 

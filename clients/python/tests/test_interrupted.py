@@ -10,6 +10,7 @@ import subprocess
 import sys
 import threading
 import time
+from contextlib import suppress
 from pathlib import Path
 
 import pytest
@@ -33,6 +34,20 @@ worker.start()
 worker.join()
 started.append(pix_sandbox.start())  # the main thread's: signal handlers can be set here
 print(started[0].pid, started[1].pid, flush=True)
+time.sleep(60)
+"""
+
+# A child forked after start() holds what the process held, the guard's pipe included; the
+# parent then dies of SIGKILL. Python's os.fork(), and a fork from C (an extension's), which runs
+# none of Python's fork hooks.
+FORKED = """
+import ctypes, os, sys, time, pix_sandbox
+sandbox = pix_sandbox.start()
+child = os.fork() if sys.argv[1] == "os.fork" else ctypes.PyDLL(None).fork()
+if child == 0:
+    time.sleep(60)
+    os._exit(0)
+print(sandbox.pid, child, flush=True)
 time.sleep(60)
 """
 
@@ -96,6 +111,26 @@ def test_a_pytest_run_that_is_interrupted_stops_its_sandbox(signum: int, tmp_pat
     (tmp_path / "test_wait.py").write_text(TEST_FILE)
     argv = [sys.executable, "-m", "pytest", "-q", "-s", "-p", "no:cacheprovider", "test_wait.py"]
     _interrupt(argv, tmp_path, signum)
+
+
+@pytest.mark.parametrize("fork", ["os.fork", "fork from C"])
+def test_a_forked_child_does_not_keep_the_sandbox_of_a_killed_parent(fork: str) -> None:
+    proc = subprocess.Popen([sys.executable, "-c", FORKED, fork], stdout=subprocess.PIPE, text=True)
+    child: int | None = None
+    try:
+        assert proc.stdout is not None
+        server, child = (int(p) for p in proc.stdout.readline().split())
+        pgid = os.getpgid(server)
+        proc.kill()
+        proc.wait(timeout=20)
+        assert running(child)
+        # The guard's SIGTERM, then SIGKILL after its 5 s grace: the wait covers both, and load.
+        assert _gone_within(server, pgid, 15), f"server {server} outlived its SIGKILLed parent"
+    finally:
+        proc.kill()
+        if child is not None:
+            with suppress(ProcessLookupError):
+                os.kill(child, signal.SIGKILL)
 
 
 def test_sandboxes_started_from_another_thread_first_are_stopped_on_sigterm(tmp_path: Path) -> None:

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import math
 import os
+import shutil
 from datetime import datetime
+from pathlib import Path
 
 import httpx
 import pytest
@@ -15,6 +17,8 @@ from pix_sandbox import SandboxError, SandboxStartError
 from pix_sandbox.schemas import ChargeRecord
 
 from .support import charge, group_running, running
+
+SCENARIOS = Path(__file__).resolve().parents[3] / "scenarios"
 
 
 def test_start_answers_on_a_free_port_and_close_leaves_no_process() -> None:
@@ -98,3 +102,37 @@ def test_a_scenario_that_does_not_exist_stops_the_start_with_the_servers_words()
     message = str(failed.value)
     assert "pix-sandbox exited before it listened" in message
     assert "no-such-scenario" in message
+
+
+def test_server_settings_in_the_environment_are_not_this_sandboxs(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    # A CI job's settings, meant for a service container: start() passes what its call asks for.
+    for name, value in {
+        "SCENARIO": "many-users",
+        "SEED": "ci",
+        "START_TIME": "2020-01-01T00:00:00Z",
+        "PUBLIC_URL": "http://ci-service.example:8080",
+        "WEBHOOK_ALLOWED_HOSTS": "ci-receiver.example",
+        "SCENARIOS_DIR": str(tmp_path),
+        "MAX_COMPANIES": "100",
+        "LOG_LEVEL": "debug",
+    }.items():
+        monkeypatch.setenv(name, value)
+    with pix_sandbox.start() as one, pix_sandbox.start() as two:
+        health = one.control.health()
+        assert health["scenario"] == "default"
+        assert not health["now"].startswith("2020-")  # not frozen at START_TIME
+        assert one.tenant().company_id != two.tenant().company_id  # no SEED
+        shop = one.tenant()
+        location = one.control.charges.get(charge(shop, 100))["location"]
+        assert "ci-service.example" not in location
+        assert one.control.webhooks.subscribe("http://127.0.0.1:9/hooks")["url"]
+        assert one._process is not None
+        assert any("log level warn (--log-level)" in line for line in one._process.output)
+
+
+def test_scenarios_dir_names_a_folder_of_your_own(tmp_path: Path) -> None:
+    shutil.copy(SCENARIOS / "many-users.yaml", tmp_path / "mine.yaml")
+    with pix_sandbox.start(scenario="mine", scenarios_dir=tmp_path) as sandbox:
+        assert sandbox.control.health()["scenario"] == "mine"

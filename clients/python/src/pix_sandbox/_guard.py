@@ -1,22 +1,28 @@
-"""The watchdog between ``start()`` and the server, run as ``python _guard.py COMMAND...``.
+"""The watchdog between ``start()`` and the server, run as ``python _guard.py OWNER COMMAND...``.
 
-``start()`` runs it as the leader of a new process group with a pipe on its stdin. It starts
-COMMAND (the ``pix-sandbox`` CLI) in that group, prints ``pix-sandbox-guard <pid>`` (the
-server's pid) before the server can print anything, then reads its stdin. The end of that
-stdin is the one cue to stop: ``close()`` closes the pipe, and the kernel closes it when the
-Python process that started the sandbox ends, however it ends (``kill -9`` included, which no
-``atexit`` or signal handler sees). It then stops the group: SIGTERM (the server finishes what
-it is answering and exits), SIGKILL after five seconds. If the server exits first, so does it.
+``start()`` (in the process OWNER, its parent) runs it as the leader of a new process group
+with a pipe on its stdin. It starts COMMAND (the ``pix-sandbox`` CLI) in that group, prints
+``pix-sandbox-guard <pid>`` (the server's pid) before the server can print anything, then reads
+its stdin. The end of that stdin is the cue to stop: ``close()`` closes the pipe, and the kernel
+closes it when the Python process that started the sandbox ends, however it ends (``kill -9``
+included, which no ``atexit`` or signal handler sees). A child forked from OWNER holds the pipe
+too, and would keep it open after OWNER's death (the package closes it in children that
+``os.fork()`` makes, but a fork from C runs no Python hook): so the guard also stops when its
+parent is no longer OWNER. It then stops the group: SIGTERM (the server finishes what it is
+answering and exits), SIGKILL after five seconds. If the server exits first, so does it.
 
 Standard library only, and run without ``site`` (``-I -S``), so that it starts in ~20 ms.
 """
 
 import os
+import select
 import signal
 import sys
 import threading
 
 GRACE_SECONDS = 5.0
+# How often the guard checks that its parent is still the owner (a check is one getppid()).
+WATCH_SECONDS = 0.25
 
 
 class _Stop(Exception):
@@ -27,7 +33,15 @@ def _raise_stop(signum: int, frame: object) -> None:
     raise _Stop
 
 
+def _owner_gone(owner: int) -> bool:
+    """Waits for input on stdin, at most WATCH_SECONDS; True when it ended or OWNER is gone."""
+    if select.select([0], [], [], WATCH_SECONDS)[0] and not os.read(0, 4096):
+        return True
+    return os.getppid() != owner
+
+
 def main(argv: list[str]) -> int:
+    owner, argv = int(argv[0]), argv[1:]
     ready_r, ready_w = os.pipe()
     pid = os.fork()
     if pid == 0:  # the server: wait until its pid is announced, then become the CLI
@@ -69,7 +83,7 @@ def main(argv: list[str]) -> int:
     signal.signal(signal.SIGTERM, _raise_stop)
     signal.signal(signal.SIGHUP, _raise_stop)
     try:
-        while os.read(0, 4096):
+        while not _owner_gone(owner):
             pass
     except _Stop:
         pass

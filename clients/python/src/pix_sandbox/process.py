@@ -4,7 +4,8 @@ Four layers, each for what the others cannot see: ``close()`` (and the context m
 pytest fixture that call it); an ``atexit`` hook for every sandbox still running when Python
 exits (Ctrl-C included: pytest turns it into an exit); SIGTERM and SIGHUP handlers, which Python
 by default dies of without running ``atexit``; and, for ``kill -9`` and crashes, the guard
-(``_guard.py``), which stops the server's process group when this process's pipe to it closes.
+(``_guard.py``), which stops the server's process group when this process's pipe to it closes
+or this process is gone.
 """
 
 from __future__ import annotations
@@ -27,6 +28,33 @@ from .errors import SandboxStartError
 GUARD = Path(__file__).with_name("_guard.py")
 LISTENING = re.compile(r" listening on (http://\S+)")
 
+# The variables the server reads its settings from (README.md, Configuration): a CI job's,
+# meant for a service container, are not this sandbox's, so they are left out of its environment
+# and start() passes what its call asks for as flags. test/package/python-settings.test.ts keeps
+# this list the server's.
+SERVER_SETTINGS = frozenset(
+    {
+        "PORT",
+        "HOST",
+        "DATABASE",
+        "SCENARIO",
+        "SCENARIOS_DIR",
+        "PUBLIC_URL",
+        "SANDBOX_ADMIN_TOKEN",
+        "LOG_LEVEL",
+        "SEED",
+        "START_TIME",
+        "WEBHOOK_ALLOWED_HOSTS",
+        "MAX_COMPANIES",
+    }
+)
+
+
+def server_environment(given: dict[str, str]) -> dict[str, str]:
+    """This process's environment (PATH, HOME, NODE_OPTIONS...) less the server's settings,
+    plus ``given``."""
+    return {**{k: v for k, v in os.environ.items() if k not in SERVER_SETTINGS}, **given}
+
 
 class ServerProcess:
     """The running CLI: its address once it listens, its pid, its last lines of output."""
@@ -46,7 +74,7 @@ class ServerProcess:
             self.pid = self.proc.pid
         else:
             # -I -S: no site, no environment variables of Python's: the guard starts in ~20 ms.
-            guarded = [sys.executable, "-I", "-S", str(GUARD), *argv]
+            guarded = [sys.executable, "-I", "-S", str(GUARD), str(self.owner), *argv]
             self.proc = subprocess.Popen(
                 guarded, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                 env=env, start_new_session=True,
@@ -164,6 +192,20 @@ def stop_all() -> None:
         running = list(_running)
     for process in running:
         process.stop()
+
+
+def _close_in_child() -> None:
+    # A forked child holding the guard's pipe would keep the server alive after this process
+    # dies: the sandbox is this process's (the guard also watches its owner's pid, for forks
+    # made from C, which run no Python hook).
+    for process in list(_running):
+        if process.proc.stdin is not None:
+            with suppress(OSError):
+                process.proc.stdin.close()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_close_in_child)
 
 
 def _stop_all_then_die(signum: int, frame: object) -> None:

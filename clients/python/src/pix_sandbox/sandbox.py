@@ -14,7 +14,7 @@ from typing import Any, Literal, Protocol
 from .cli import find_cli
 from .control import Control
 from .errors import SandboxError, SandboxStartError
-from .process import ServerProcess
+from .process import ServerProcess, server_environment
 from .schemas import NewCompany, NewCompanyProviders, Readiness
 from .schemas import Tenant as NewTenant
 from .transport import Transport
@@ -180,21 +180,25 @@ def start(
     seed: str | None = None,
     settings: Mapping[str, Any] | None = None,
     *,
+    scenarios_dir: str | os.PathLike[str] | None = None,
     timeout: float = 30,
 ) -> Sandbox:
     """Starts a sandbox of your own: the ``pix-sandbox`` command (``PIX_SANDBOX_BIN``, else
     ``./node_modules/.bin/pix-sandbox``, else on ``PATH``) on a free port of 127.0.0.1, in
-    memory, with ``scenario`` (default ``default``), ``seed`` and ``settings`` (scenario
-    settings, applied again by ``reset()``). ``close()`` stops it; nothing outlives this process."""
+    memory, with ``scenario`` (default ``default``) from ``scenarios_dir`` (default: the
+    package's), ``seed`` and ``settings`` (scenario settings, applied again by ``reset()``).
+    The server's settings in the environment (``SEED``, ``SCENARIO``...) are not read.
+    ``close()`` stops it; nothing outlives this process."""
     argv = [*find_cli(), "--port", "0", "--host", "127.0.0.1", "--db", ":memory:"]
     if scenario is not None:
         argv += ["--scenario", scenario]
+    if scenarios_dir is not None:
+        argv += ["--scenarios-dir", os.fspath(scenarios_dir)]
     if seed is not None:
         argv += ["--seed", seed]
-    if "LOG_LEVEL" not in os.environ:
-        argv += ["--log-level", "warn"]
+    argv += ["--log-level", "warn"]
     token = f"pix-sandbox-py-{secrets.token_urlsafe(24)}"
-    process = ServerProcess(argv, {**os.environ, "SANDBOX_ADMIN_TOKEN": token})
+    process = ServerProcess(argv, server_environment({"SANDBOX_ADMIN_TOKEN": token}))
     try:
         url = process.wait_listening(timeout)
         sandbox = Sandbox(url, token, settings=settings, process=process)

@@ -1,0 +1,39 @@
+// The `docker build` and `docker run` a newcomer copies: the Dockerfile's header and the README
+// give the same lines (they once gave two), and that run keeps the store in the image's volume,
+// under the volume name compose.yaml uses, published on loopback only as compose.yaml is.
+import { readFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { expect, it } from 'vitest'
+import { parse } from 'yaml'
+import { imageSettings, repositoryDockerfile } from '../dockerfile.js'
+import { readmeBlocks } from '../readme/readme.js'
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url))
+const read = (file: string) => readFileSync(ROOT + file, 'utf8')
+
+/** Each `docker <verb> ...` command in `text` (a `&&` chain split), whitespace normalised. */
+const commands = (text: string, verb: string) =>
+  text
+    .split('\n')
+    .flatMap((line) => line.replace(/^#\s*/, '').split('&&'))
+    .map((c) => c.trim().replace(/\s+/g, ' '))
+    .filter((c) => c.startsWith(`docker ${verb} `))
+
+it('the Dockerfile and the README give one docker build and one docker run, which keeps the store in the volume compose.yaml names', () => {
+  const header = read('Dockerfile').split('\n').filter((l) => l.startsWith('#')).join('\n')
+  const readme = readmeBlocks()
+    .filter((b) => b.lang === 'sh')
+    .map((b) => b.code)
+    .join('\n')
+  for (const verb of ['build', 'run']) {
+    const all = [...commands(header, verb), ...commands(readme, verb)]
+    expect(commands(header, verb), `the Dockerfile's docker ${verb}`).toHaveLength(1)
+    expect(new Set(all), `docker ${verb}`).toEqual(new Set([all[0]]))
+  }
+  const run = commands(header, 'run')[0]!.split(' ')
+  const volume = run[run.indexOf('-v') + 1]!
+  const compose = parse(read('compose.yaml')) as any
+  expect(imageSettings(repositoryDockerfile()).volumes).toContain(volume.split(':')[1])
+  expect(compose.services['pix-sandbox'].volumes).toEqual([volume])
+  expect(compose.services['pix-sandbox'].ports).toEqual([run[run.indexOf('-p') + 1]])
+})
