@@ -89,7 +89,8 @@ const AMOUNTS: [number, string][] = [
 ]
 
 function amountText(r: Rng, overBalance: boolean, tags?: Set<string>): string {
-  if (overBalance) return String(r.int(1_000_001, 9_000_000))
+  // Ten digits: still above any balance with two of them deleted (mutated bodies).
+  if (overBalance) return String(r.int(1_000_000_000, 9_000_000_000))
   const a = r.weighted(AMOUNTS)
   // Pydantic's lax int takes these; the contract (simple style) wants a JSON integer.
   if (/^(?:"|true|false)/.test(a)) tags?.add('lax-amount')
@@ -220,6 +221,7 @@ export function bodies(r: Rng, op: 'charge' | 'transfer', overBalance: boolean):
   }
   const kind = r.weighted<string>([
     [60, 'object'],
+    [6, 'mutated'],
     [6, 'invalid-json'],
     [4, 'not-object'],
     [3, 'nested'],
@@ -234,6 +236,19 @@ export function bodies(r: Rng, op: 'charge' | 'transfer', overBalance: boolean):
   switch (kind) {
     case 'object':
       return { kind, bytes: Buffer.from(valid()), tags }
+    case 'mutated': {
+      // A valid body with a character or two changed: JSON errors of every kind, at every place.
+      // The change may break a key or a BR Code the sandbox checks (a listed deviation), so the
+      // amount is above any balance and no balance can move on one side only.
+      let text = render(fields(r, op, tags, true))
+      tags.add('invalid-key').add('invalid-payload')
+      for (let n = r.int(1, 2); n > 0; n--) {
+        const at = r.int(0, text.length)
+        const ch = r.pick(['{', '}', '[', ']', '"', ',', ':', ' ', '\\', '0', '1', '-', '.', 'e', 'x', 'N', '\t', '\n', '\u0001', 'é', '😀'])
+        text = r.weighted<() => string>([[1, () => text.slice(0, at) + ch + text.slice(at)], [1, () => text.slice(0, at) + text.slice(at + 1)], [1, () => text.slice(0, at) + ch + text.slice(at + 1)]])()
+      }
+      return { kind, bytes: Buffer.from(text), tags }
+    }
     case 'invalid-json':
       return { kind, bytes: Buffer.from(r.pick(INVALID_JSON)), tags }
     case 'not-object':

@@ -63,12 +63,14 @@ function insertJunk(r: Rng, token: string): string {
 
 const CONTRACT = ['/api/v1/hub/transactions/in', '/api/v1/hub/transactions/out', '/api/v1/user/company', '/api/v1/oauth/user/company']
 const OTHER_PATHS = ['/', '/api', '/api/v1', '/api/v1/', '/api/v1/hub', '/api/v1/hub/transactions', '/api/v1/nothing', '/api/v2/user/company', '/user/company', '/hub/transactions/in']
+/** Paths the sandbox serves itself (a listed deviation), and ways around them. */
+const SANDBOX_PATHS = ['/_sandbox/health', '/docs', '/openapi.json', '/_sandbox%2Fhealth', '/api/v1/../_sandbox/health', '/favicon.ico']
 
 /** A path, and what uvicorn routes on (its percent-decoding), for the deviations. */
 function pathOf(r: Rng): string {
-  const base = r.weighted<() => string>([[10, () => r.pick(CONTRACT)], [1, () => r.pick(OTHER_PATHS)]])()
+  const base = r.weighted<() => string>([[40, () => r.pick(CONTRACT)], [4, () => r.pick(OTHER_PATHS)], [1, () => r.pick(SANDBOX_PATHS)]])()
   return r.weighted<() => string>([
-    [20, () => base],
+    [60, () => base],
     [2, () => base + '/'],
     [1, () => base + '//'],
     [2, () => base.replace('/api/v1', r.pick(['/API/v1', '/api/V1', '/Api/v1']))],
@@ -83,6 +85,8 @@ function pathOf(r: Rng): string {
     [1, () => base + '/?x=1'],
     [1, () => base + r.pick(['#frag', ';x', '%00', '%', '%G1', '%e9', '%C3%A9'])],
     [1, () => base.replace(/[a-z]$/, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)],
+    [1, () => base + r.pick(['%0A', '%0a/', '%0A%0A', '/%0A', '%0D', '%20', '%09'])],
+    [1, () => base + '?' + r.pick(['', '&', 'a=%2F', 'x={}', "q='1'"])],
   ])()
 }
 
@@ -153,12 +157,13 @@ function contractRequest(r: Rng): { spec: Spec; tags: Set<string>; kind: string 
   const route = routePathOf(path)
   const isPost = /transactions\/(in|out)\/*$/i.test(route)
   const method = r.weighted<() => string>([
-    [20, () => (isPost ? 'POST' : 'GET')],
+    [40, () => (isPost ? 'POST' : 'GET')],
     [2, () => (isPost ? 'GET' : 'POST')],
     [2, () => r.pick(['PUT', 'DELETE', 'PATCH', 'HEAD', 'OPTIONS'])],
     [1, () => r.pick(['post', 'Get', 'FOO', 'PROPFIND', 'TRACE', 'M-SEARCH'])],
   ])()
-  const headers: [string, string][] = [['Host', r.weighted<() => string>([[30, () => '127.0.0.1'], [3, () => '127.0.0.1:8080'], [2, () => 'localhost'], [1, () => '[::1]:8080']])()]]
+  // Loopback names only: a Host check of the sandbox's own (DNS rebinding) is not the subject here.
+  const headers: [string, string][] = [['Host', r.weighted<() => string>([[60, () => '127.0.0.1'], [6, () => '127.0.0.1:8080'], [4, () => 'localhost'], [2, () => '[::1]:8080']])()]]
   const auth = authHeader(r)
   if (auth !== undefined) headers.push(['Authorization', auth])
   let body: Buffer | undefined
@@ -185,6 +190,10 @@ function contractRequest(r: Rng): { spec: Spec; tags: Set<string>; kind: string 
   if (r.chance(0.04)) headers.push(['X-Forwarded-Proto', r.pick(['https', 'http', 'wss', 'ftp', ' https '])])
   if (r.chance(0.02)) headers.push(['Expect', r.pick(['100-continue', 'something-else', '200-ok'])])
   if (r.chance(0.02)) headers.push(['X-Forwarded-For', '10.0.0.1'])
+  if (r.chance(0.01)) headers.push(['X-Forwarded-Proto', 'https'], ['X-Forwarded-Proto', r.pick(['http', 'nope'])])
+  if (r.chance(0.01)) headers.push(['Connection', 'Upgrade'], ['Upgrade', r.pick(['websocket', 'h2c'])])
+  if (r.chance(0.01)) headers.push(['Authorization', r.pick([MAIN, 'Bearer x'])])
+  if (r.chance(0.01) && body) headers.push(['Content-Type', r.pick(['application/json', 'text/plain'])])
   return { spec: { method, target: path, headers, body }, tags, kind }
 }
 
