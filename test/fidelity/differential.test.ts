@@ -15,8 +15,9 @@ import { exchange } from './wire.js'
 const TOTAL = Number(process.env.FIDELITY_REQUESTS ?? 2000)
 const SEED = Number(process.env.FIDELITY_SEED ?? 36)
 const python = referencePython()
-if ('missing' in python && process.env.CI) {
-  throw new Error(`The differential test needs Python 3 with venv and pip (CI runs it): ${python.missing}`)
+if ('missing' in python) {
+  if (process.env.CI) throw new Error(`The differential test needs Python 3 with venv and pip (CI runs it): ${python.missing}`)
+  console.warn(`test/fidelity: the differential against FastAPI is skipped: ${python.missing}`)
 }
 
 interface Phase {
