@@ -207,6 +207,8 @@ function framing(r: Rng): { bytes: Buffer; kind: string; tags: Set<string> } {
     ['no Host in HTTP/1.1', () => `GET /api/v1/user/company HTTP/1.1\r\n${auth}\r\n`],
     ['HTTP/1.0 without Host', () => `GET /api/v1/user/company HTTP/1.0\r\n${auth}\r\n`],
     ['HTTP/1.0 with Host', () => `GET /api/v1/user/company HTTP/1.0\r\nHost: 127.0.0.1\r\n${auth}\r\n`],
+    ['HTTP/1.0 redirect without Host', () => `${r.pick(['GET', 'POST', 'HEAD'])} /api/v1/${r.pick(['user/company', 'hub/transactions/in'])}/${r.pick(['', '?x=1'])} HTTP/1.0\r\n${auth}\r\n`],
+    ['absolute target with a slash', () => `GET http://127.0.0.1/api/v1/user/company/ HTTP/1.1\r\nHost: 127.0.0.1\r\n${auth}\r\n`],
     ['two Hosts', () => `GET /api/v1/user/company HTTP/1.1\r\nHost: 127.0.0.1\r\nHost: localhost\r\n${auth}\r\n`],
     ['empty Host', () => `GET /api/v1/user/company HTTP/1.1\r\nHost: \r\n${auth}\r\n`],
     ['bad request line', () => r.pick(['GARBAGE\r\n\r\n', 'GET\r\n\r\n', 'GET /api/v1/user/company\r\n\r\n', 'GET  /api/v1/user/company HTTP/1.1\r\nHost: x\r\n\r\n', ' GET / HTTP/1.1\r\nHost: x\r\n\r\n'])],
