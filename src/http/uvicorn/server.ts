@@ -83,6 +83,8 @@ export const uvicornLikeServer = ((options: ServerOptions, listener: RequestList
   // CONNECT is a request like any other to uvicorn (a 404 or a 405 from the app); Node hands
   // over the socket, and the answer is written to it and the connection closed.
   server.on('connect', (req: IncomingMessage, socket: Socket) => {
+    // The server no longer watches this socket: a client that resets it must not crash the process.
+    socket.on('error', () => socket.destroy())
     const res = new ServerResponse(req)
     res.shouldKeepAlive = false
     res.assignSocket(socket)
