@@ -12,6 +12,7 @@ import { createFallback } from './http/fallback.js'
 import { createJournaling, journal } from './http/journal.js'
 import { mountLocation } from './http/location.js'
 import { PrefixRouter } from './http/prefix-router.js'
+import { routePath } from './http/uvicorn/path.js'
 import type { LocationSigner } from './pix/location.js'
 import { sandboxApp, sandboxDocument, SANDBOX_BASE } from './http/sandbox/index.js'
 import { createUi, UI_BASE } from './ui/index.js'
@@ -38,7 +39,8 @@ export function createApp(deps: HttpDeps & { publicUrl: () => string }, signer: 
   // The contract's routes journal themselves (contract/endpoint.ts): the middleware stays out of
   // their router, so each of them is a lone handler.
   const router = new PrefixRouter<[MiddlewareHandler<AppEnv>, RouterRoute]>(CONTRACT_BASE, ([handler]) => handler === edgeMiddleware)
-  const app = new OpenAPIHono<AppEnv>({ router })
+  // Routed on the path uvicorn would route on (`%2F` decoded, dot segments kept): uvicorn/path.ts.
+  const app = new OpenAPIHono<AppEnv>({ router, getPath: routePath })
   fallback = createFallback(() => app.routes)
   app.use(edgeMiddleware)
 

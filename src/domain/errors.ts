@@ -13,6 +13,7 @@ export type ErrorCode =
   | 'conflict'
   | 'method_not_allowed'
   | 'body_too_large'
+  | 'body_unreadable'
   | 'injected_fault'
   | 'unavailable'
   | 'internal'

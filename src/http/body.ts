@@ -1,22 +1,25 @@
-// Reads a request body once, the way FastAPI does: JSON when the content type is JSON or
-// absent, raw text otherwise, and an empty body as no body at all.
+// Reads a request body once. The contract's bodies are then read as FastAPI reads them
+// (fastapi-body.ts); the control plane's are JSON when the type is JSON or absent, raw text
+// otherwise, and an empty body is no body at all.
 import type { IncomingMessage } from 'node:http'
 import type { Context } from 'hono'
 import { header } from './headers.js'
+import { parsePython } from './python-json.js'
 import type { RawBody } from './validation.js'
 
-// FastAPI parses as JSON when the type is application/json or application/*+json.
+// JSON when the type is application/json or application/*+json.
 const JSON_TYPE = /^\s*application\/(?:[\w.+-]*\+)?json\s*(?:;|$)/i
 
-/** What the text says, by the request's content type. */
+/** A control-plane body: what the text says, by the request's content type (absent: JSON). */
 export function parseRawBody(c: Context, text: string): RawBody {
   if (text === '') return { kind: 'empty' }
   const type = header(c, 'content-type')
-  if (type !== undefined && !JSON_TYPE.test(type)) return { kind: 'not-json', text }
+  if (type !== undefined && !JSON_TYPE.test(type)) return { kind: 'not-json', bytes: Buffer.from(text) }
   try {
     return { kind: 'json', value: JSON.parse(text) }
   } catch {
-    return { kind: 'invalid-json', text }
+    const parsed = parsePython(text)
+    return { kind: 'invalid-json', problem: 'problem' in parsed ? parsed.problem : { msg: 'Expecting value', pos: 0 } }
   }
 }
 
@@ -25,21 +28,28 @@ const utf8 = new TextDecoder()
 type Incoming = IncomingMessage & { rawBody?: Buffer }
 
 /**
- * The body as text. Node's parser hands a request over as soon as its headers are parsed and
+ * The body's bytes. Node's parser hands a request over as soon as its headers are parsed and
  * parses the rest of the packet after, so a small body sent with its headers is in the stream's
  * buffer one microtask later: when the buffer holds Content-Length bytes, they are taken from it
  * at once, instead of through the stream's events and a promise per chunk (a sixteenth of a
  * charge's CPU). Otherwise (a body still on its way, chunked, or off Node), through Hono.
  */
-export function readBodyText(c: Context): string | Promise<string> {
+export function readBody(c: Context): Buffer | Promise<Buffer> {
   const incoming = (c.env as { incoming?: Incoming } | undefined)?.incoming
   const length = incoming?.headers['content-length']
-  if (!incoming || length === undefined || incoming.headers['transfer-encoding'] !== undefined) return c.req.text()
-  return takeBuffered(incoming, Number(length)) ?? Promise.resolve().then(() => takeBuffered(incoming, Number(length)) ?? c.req.text())
+  const viaHono = () => c.req.arrayBuffer().then((b) => Buffer.from(b))
+  if (!incoming || length === undefined || incoming.headers['transfer-encoding'] !== undefined) return viaHono()
+  return takeBuffered(incoming, Number(length)) ?? Promise.resolve().then(() => takeBuffered(incoming, Number(length)) ?? viaHono())
+}
+
+/** The body as UTF-8 text (a control-plane body). */
+export function readBodyText(c: Context): string | Promise<string> {
+  const bytes = readBody(c)
+  return bytes instanceof Promise ? bytes.then((b) => utf8.decode(b)) : utf8.decode(bytes)
 }
 
 /** The whole body from the stream's buffer, if it is all there and nothing has read it. */
-function takeBuffered(incoming: Incoming, length: number): string | undefined {
+function takeBuffered(incoming: Incoming, length: number): Buffer | undefined {
   if (incoming.readableDidRead || incoming.readableLength !== length || incoming.rawBody) return undefined
   const chunk = incoming.read() as Buffer | null
   // Kept where @hono/node-server's readers look first, so any later read gets the same bytes.
@@ -47,5 +57,5 @@ function takeBuffered(incoming: Incoming, length: number): string | undefined {
   // Flowing, the stream ends as soon as the parser reaches the end of the message; left paused,
   // it never would, and @hono/node-server drains it after the answer with two timers each.
   incoming.resume()
-  return utf8.decode(incoming.rawBody)
+  return incoming.rawBody
 }

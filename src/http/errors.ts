@@ -5,6 +5,8 @@ import { HTTPException } from 'hono/http-exception'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import { AppError, type ErrorCode } from '../domain/errors.js'
 import type { Log } from '../log.js'
+import { JsonText } from './json-text.js'
+import { pyDumps, Unwritable } from './python-dumps.js'
 
 export const ERRORS: Record<ErrorCode, { status: ContentfulStatusCode; detail: string }> = {
   not_authenticated: { status: 401, detail: 'Not authenticated' },
@@ -19,6 +21,7 @@ export const ERRORS: Record<ErrorCode, { status: ContentfulStatusCode; detail: s
   conflict: { status: 409, detail: 'Conflict' },
   method_not_allowed: { status: 405, detail: 'Method Not Allowed' },
   body_too_large: { status: 413, detail: 'Request body too large' },
+  body_unreadable: { status: 400, detail: 'There was an error parsing the body' },
   injected_fault: { status: 500, detail: 'Internal server error' },
   unavailable: { status: 503, detail: 'Service temporarily unavailable' },
   internal: { status: 500, detail: 'Internal server error' },
@@ -47,10 +50,13 @@ export function createErrorHandler(log: Log): ErrorHandler {
     if (err instanceof AppError) return errorResponse(c, err)
     if (err instanceof ValidationErrorList) {
       try {
-        return c.json({ detail: err.errors }, 422)
-      } catch {
-        // An echoed input too deep to serialize (e.g. 100k nested arrays): drop the echoes.
-        return c.json({ detail: err.errors.map((e) => ({ ...(e as object), input: null })) }, 422)
+        // Written as Python writes it: the echoed input keeps its number text and key order.
+        return c.json(new JsonText(pyDumps({ detail: err.errors })) as never, 422)
+      } catch (e) {
+        if (!(e instanceof Unwritable)) throw e
+        // What Starlette's JSONResponse cannot write (NaN, a lone surrogate, bytes that are not
+        // UTF-8) fails inside FastAPI, whose server answers a plain-text 500.
+        return c.body('Internal Server Error', 500, { 'Content-Type': 'text/plain; charset=utf-8' })
       }
     }
     if (err instanceof HTTPException && err.status < 500) {

@@ -1,9 +1,12 @@
 // What the real server's framework does for requests that match no route (A8): 307 to the
-// path without its trailing slash when that path exists, 405 with `Allow` when the path exists
-// for other methods, 404 otherwise. FastAPI's routes do not answer HEAD, so neither do ours.
+// path without its trailing slashes when that path exists (Starlette's redirect), 405 with
+// `Allow` when the path exists for other methods, 404 otherwise. FastAPI's routes do not
+// answer HEAD, so neither do ours.
+import type { IncomingMessage } from 'node:http'
 import type { Context, NotFoundHandler } from 'hono'
 import { AppError } from '../domain/errors.js'
 import { errorResponse } from './errors.js'
+import { redirectLocation } from './uvicorn/redirect.js'
 
 interface RouteEntry {
   method: string
@@ -20,8 +23,9 @@ function buildMatchers(routes: RouteEntry[]): Matcher[] {
     set.add(r.method)
     byPath.set(r.path, set)
   }
+  // `\n?`: Starlette's patterns end in Python's `$`, which also matches before a final line feed.
   return [...byPath].map(([path, methods]) => ({
-    pattern: new RegExp('^' + path.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/:\w+/g, '[^/]+') + '$'),
+    pattern: new RegExp('^' + path.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/:\w+/g, '[^/]+') + '\n?$'),
     methods,
   }))
 }
@@ -44,9 +48,9 @@ export function createFallback(routes: () => RouteEntry[]) {
     if (path.length > 1 && path.endsWith('/')) {
       const bare = path.replace(/\/+$/, '') || '/'
       if (allowed(bare).length) {
-        const url = new URL(c.req.url)
-        url.pathname = bare
-        return new Response(null, { status: 307, headers: { location: url.toString() } })
+        const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming
+        const location = incoming ? redirectLocation(incoming, bare) : Object.assign(new URL(c.req.url), { pathname: bare }).toString()
+        return new Response(null, { status: 307, headers: { location } })
       }
     }
     const methods = allowed(path)

@@ -4,8 +4,9 @@
 // accessor anywhere else.
 import type { IncomingHttpHeaders } from 'node:http'
 import type { Context } from 'hono'
+import { TARGET } from './uvicorn/path.js'
 
-type Incoming = { headers: IncomingHttpHeaders; rawHeaders: string[]; url?: string }
+type Incoming = { headers: IncomingHttpHeaders; rawHeaders: string[]; url?: string; [TARGET]?: string }
 const incomingMessage = (c: Context): Incoming | undefined => (c.env as { incoming?: Incoming } | undefined)?.incoming
 const incomingOf = (c: Context): IncomingHttpHeaders | undefined => incomingMessage(c)?.headers
 
@@ -24,5 +25,6 @@ export function rawHeaders(c: Context): readonly string[] {
 
 /** The request target as received (path and query); Hono's full URL costs a string build. */
 export function rawUrl(c: Context): string {
-  return incomingMessage(c)?.url ?? c.req.url
+  const incoming = incomingMessage(c)
+  return incoming ? (incoming[TARGET] ?? incoming.url ?? '/') : c.req.url
 }

@@ -7,6 +7,7 @@ import type { Context, MiddlewareHandler } from 'hono'
 import { CONTRACT_PREFIX, type RequestSeen } from '../readiness/recorder.js'
 import type { AppEnv, HttpDeps } from './env.js'
 import { header, rawHeaders, rawUrl } from './headers.js'
+import { JsonText } from './json-text.js'
 import type { Arrival, JournalRecord } from './request-journal.js'
 
 const SKIP = /^\/(?:_sandbox\/(?:requests|health|openapi\.json|ui)|docs|openapi\.json|favicon\.ico)(?:\/|$)/
@@ -49,7 +50,7 @@ export function createJournaling(deps: HttpDeps) {
       // Hono's own c.json, with the text kept on the way.
       const body = c.body as Body
       c.json = ((object: unknown, arg?: unknown, headers?: Record<string, string>) => {
-        span.responseBody = JSON.stringify(object) ?? null
+        span.responseBody = object instanceof JsonText ? object.text : (JSON.stringify(object) ?? null)
         return body(span.responseBody, arg, headers ? { 'Content-Type': 'application/json', ...headers } : JSON_TYPE)
       }) as unknown as typeof c.json
       return span

@@ -6,16 +6,21 @@ import type { z } from 'zod'
 import { AppError } from '../domain/errors.js'
 import type { Settings } from '../domain/types.js'
 import { ValidationErrorList } from './errors.js'
-import { pythonJsonProblem } from './json-error.js'
+import { Unwritable } from './python-dumps.js'
+import { toJs, type JsonProblem, type PyValue } from './python-json.js'
+import { decodeUtf8Strict } from './python-text.js'
+import { INT_ERRORS, pydanticInt, strAsInt, type IntError } from './pydantic-int.js'
 
 export type Style = Settings['validation_errors']
 
-/** What the request carried, before validation. */
+/** What the request carried, before validation (fastapi-body.ts reads a contract body). */
 export type RawBody =
-  | { kind: 'json'; value: unknown }
+  /** `text`: the decoded body (a contract body keeps it for the journal). */
+  | { kind: 'json'; value: unknown; text?: string; exact?: () => PyValue }
   | { kind: 'empty' }
-  | { kind: 'invalid-json'; text: string }
-  | { kind: 'not-json'; text: string }
+  | { kind: 'invalid-json'; problem: JsonProblem; text?: string }
+  /** Not read as JSON (another content type): validated as the bytes themselves. */
+  | { kind: 'not-json'; bytes: Buffer }
 
 export interface PydanticError {
   type: string
@@ -32,39 +37,51 @@ export interface IssueParams {
   ctx?: Record<string, unknown>
 }
 
-const fail = (style: Style, simple: string, errors: PydanticError[]): never => {
-  throw style === 'simple' ? new AppError('invalid_input', simple) : new ValidationErrorList(errors)
+const fail = (style: Style, simple: string, errors: () => PydanticError[]): never => {
+  throw style === 'simple' ? new AppError('invalid_input', simple) : new ValidationErrorList(errors())
 }
 
 /** Step 1 of A3: a body that is not JSON fails before authentication. */
 export function rejectInvalidJson(body: RawBody, style: Style): void {
   if (body.kind !== 'invalid-json') return
-  const { msg, pos } = pythonJsonProblem(body.text)
-  fail(style, 'body: invalid JSON', [{ type: 'json_invalid', loc: ['body', pos], msg: 'JSON decode error', input: {}, ctx: { error: msg } }])
+  const { msg, pos } = body.problem
+  fail(style, 'body: invalid JSON', () => [{ type: 'json_invalid', loc: ['body', pos], msg: 'JSON decode error', input: {}, ctx: { error: msg } }])
 }
 
-/** Pydantic's lax int: "100", " 1_000 ", "10.0", 10.0 and booleans become integers. */
+/** A lax field pydantic refused: zod sees this, and the error comes from pydantic's reading. */
+const LAX_FAILED = Symbol('lax int refused')
+
+/**
+ * Pydantic's lax int over what JSON.parse gave: "100", " 1_000 ", "10.0" and booleans become
+ * integers. Numbers are left to the schema (an integral float is an integer to both).
+ */
 export function laxInt(v: unknown): unknown {
   if (typeof v === 'boolean') return v ? 1 : 0
   if (typeof v !== 'string') return v
-  const m = /^\s*([+-]?)(\d+(?:_\d+)*)(?:\.0*)?\s*$/.exec(v)
-  return m ? Number(`${m[1]}${m[2]!.replaceAll('_', '')}`) : v
+  const r = strAsInt(v)
+  return 'int' in r ? Number(r.int) : LAX_FAILED
 }
 
+/** The value at `path`, in a plain value or in Python's reading of the body (maps). */
 const valueAt = (root: unknown, path: PropertyKey[]): unknown =>
-  path.reduce<unknown>((v, k) => (v !== null && typeof v === 'object' ? (v as any)[k as any] : undefined), root)
+  path.reduce<unknown>((v, k) => (v instanceof Map ? v.get(k) : v !== null && typeof v === 'object' ? (v as any)[k as any] : undefined), root)
 
 const literalList = (values: readonly unknown[]) => {
   const q = values.map((v) => `'${String(v)}'`)
   return q.length > 1 ? `${q.slice(0, -1).join(', ')} or ${q[q.length - 1]}` : (q[0] ?? '')
 }
 
-/** Maps one zod issue to the pydantic error FastAPI would send for the same input. */
-function toPydantic(issue: z.core.$ZodIssue, input: unknown): PydanticError {
+/**
+ * Maps one zod issue to the pydantic error FastAPI would send for the same input; `laxErrors`
+ * are the errors pydantic's lax int gave for fields the schema saw as refused.
+ */
+function toPydantic(issue: z.core.$ZodIssue, input: unknown, laxErrors: Map<PropertyKey, IntError>): PydanticError {
   const path = issue.path as (string | number)[]
   const loc = ['body', ...path]
   const value = valueAt(input, path)
   if (value === undefined) return { type: 'missing', loc, msg: 'Field required', input }
+  const lax = path.length === 1 ? laxErrors.get(path[0]!) : undefined
+  if (lax) return { type: lax, loc, msg: INT_ERRORS[lax], input: value }
   const params = (issue as { params?: IssueParams }).params
   if (params) return { type: params.type, loc, msg: params.msg, input: value, ...(params.ctx && { ctx: params.ctx }) }
   switch (issue.code) {
@@ -114,25 +131,50 @@ export function closestIssues(issues: readonly z.core.$ZodIssue[]): z.core.$ZodI
 /** Steps 4 of A3: checks the body against the route's schema; throws a 422 in the scenario's style. */
 export function validateBody<S extends z.ZodType>(schema: S, body: RawBody, style: Style, laxIntFields: readonly string[] = []): z.output<S> {
   if (body.kind === 'empty' || (body.kind === 'json' && body.value === null)) {
-    fail(style, 'body: field required', [{ type: 'missing', loc: ['body'], msg: 'Field required', input: null }])
+    fail(style, 'body: field required', () => [{ type: 'missing', loc: ['body'], msg: 'Field required', input: null }])
   }
-  const value = body.kind === 'json' ? body.value : body.kind === 'not-json' ? body.text : undefined
-  if (body.kind !== 'json' || typeof value !== 'object' || Array.isArray(value)) {
-    const msg = 'Input should be a valid dictionary or object to extract fields from'
-    fail(style, 'body: must be a JSON object', [{ type: 'model_attributes_type', loc: ['body'], msg, input: value }])
+  const msg = 'Input should be a valid dictionary or object to extract fields from'
+  if (body.kind !== 'json') {
+    // FastAPI validates the bytes it did not parse, and echoes them decoded as strict UTF-8.
+    const input = body.kind === 'not-json' ? (decodeUtf8Strict(body.bytes) ?? new Unwritable('not UTF-8')) : {}
+    fail(style, 'body: expected a JSON object (content-type application/json)', () => [{ type: 'model_attributes_type', loc: ['body'], msg, input }])
   }
-  let candidate = value as Record<string, unknown>
-  if (style === 'fastapi' && laxIntFields.length) {
-    candidate = { ...candidate }
-    for (const f of laxIntFields) if (Object.hasOwn(candidate, f)) candidate[f] = laxInt(candidate[f])
+  const { value, exact } = body as Extract<RawBody, { kind: 'json' }>
+  if (typeof value !== 'object' || Array.isArray(value)) {
+    fail(style, 'body: must be a JSON object', () => [{ type: 'model_attributes_type', loc: ['body'], msg, input: exact?.() ?? value }])
   }
+  const lax = (v: Record<string, unknown>, of: (field: string) => unknown) => {
+    const out = { ...v }
+    for (const f of laxIntFields) if (Object.hasOwn(out, f)) out[f] = of(f)
+    return out
+  }
+  const candidate = style === 'fastapi' && laxIntFields.length ? lax(value as Record<string, unknown>, (f) => laxInt((value as Record<string, unknown>)[f])) : value
   const parsed = schema.safeParse(candidate)
   if (parsed.success) return parsed.data
-  // One error per field, the first check that failed, as pydantic reports them.
+  if (style === 'simple') fail(style, simpleMessage(firstIssues(parsed.error.issues)[0]!, value), () => [])
+  // The errors echo what was sent, so they are worked out again on Python's exact reading.
+  const root = exact?.() ?? value
+  const laxErrors = new Map<PropertyKey, IntError>()
+  const again = root instanceof Map ? (toJs(root) as Record<string, unknown>) : (value as Record<string, unknown>)
+  const reread = root instanceof Map
+    ? lax(again, (f) => {
+        const r = pydanticInt(root.get(f)!)
+        // Any integer beyond a double's range fails the same bound as the number it rounds to.
+        if ('int' in r) return Number.isFinite(Number(r.int)) ? Number(r.int) : r.int > 0n ? Number.MAX_VALUE : -Number.MAX_VALUE
+        laxErrors.set(f, r.error)
+        return LAX_FAILED
+      })
+    : candidate
+  const checked = schema.safeParse(reread)
+  if (checked.success) return checked.data
+  return fail(style, '', () => firstIssues(checked.error.issues).map((i) => toPydantic(i, root, laxErrors)))
+}
+
+/** One error per field, the first check that failed, as pydantic reports them. */
+function firstIssues(issues: readonly z.core.$ZodIssue[]): z.core.$ZodIssue[] {
   const seen = new Set<string>()
-  const issues = closestIssues(parsed.error.issues).filter((i) => {
+  return closestIssues(issues).filter((i) => {
     const key = i.path.map(String).join('.')
     return seen.has(key) ? false : (seen.add(key), true)
   })
-  return fail(style, simpleMessage(issues[0]!, value), issues.map((i) => toPydantic(i, value)))
 }

@@ -79,7 +79,19 @@ function order(): Check[] {
     c('order.malformed-json-bad-credentials', 'malformed JSON with bad credentials', { kind: 'unknown-client' }, malformed, 'validation_errors'),
     c('order.invalid-body-bad-credentials', 'schema-invalid body with bad credentials', { kind: 'unknown-client' }, invalid),
     c('order.text-plain-no-credentials', 'a JSON body sent as text/plain, without credentials', { kind: 'none' }, { contentType: 'text/plain', body: '{"amount": 100}' }),
+    {
+      // Malformed JSON without a Content-Type: a server that reads it as JSON refuses it before
+      // authentication (422), one that does not asks for credentials first (401).
+      group: 'order',
+      request: { method: 'POST', path: IN, auth: { kind: 'none' }, body: '{"amount": 100,' },
+      rows: one('order.no-content-type', 'malformed JSON without Content-Type, without credentials: read as JSON or not', noContentType, 'strict_content_type'),
+    },
   ]
+}
+
+function noContentType(r: Reply): Observation {
+  const read = r.status === 422 ? 'as JSON' : r.status === 401 ? 'not as JSON' : 'unclear'
+  return { status: r.status, body_read: read }
 }
 
 function auth(): Check[] {

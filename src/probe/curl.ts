@@ -28,6 +28,8 @@ export function curlFor(req: ProbeRequest): string {
       break
   }
   if (req.contentType) parts.push(`-H ${quote(`content-type: ${req.contentType}`)}`)
+  // curl gives --data a form type unless told to send none.
+  else if (req.body !== undefined) parts.push("-H 'content-type:'")
   if (req.body !== undefined) {
     parts.push(
       req.body.length > LONG_BODY

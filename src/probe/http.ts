@@ -88,7 +88,9 @@ const clip = (s: string) => (s.length > 2000 ? `${s.slice(0, 2000)}... (${s.leng
 
 async function fetchReply(url: string, req: ProbeRequest, headers: Record<string, string>, timeoutMs: number, started: number): Promise<Reply> {
   const signal = AbortSignal.timeout(timeoutMs)
-  const res = await fetch(url, { method: req.method, headers, body: req.body, redirect: 'manual', signal })
+  // A string body gets text/plain from fetch; bytes get no Content-Type, as the check asks.
+  const body = req.body !== undefined && req.contentType === undefined ? Buffer.from(req.body) : req.body
+  const res = await fetch(url, { method: req.method, headers, body, redirect: 'manual', signal })
   const text = await readCapped(res)
   let json: unknown
   try {

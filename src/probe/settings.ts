@@ -5,7 +5,7 @@ import { zoneFor } from './zones.js'
 import type { Observation, Row, SettingName } from './types.js'
 
 export interface Implied {
-  settings: Partial<Record<SettingName, string | number>>
+  settings: Partial<Record<SettingName, string | number | boolean>>
   /** Differing rows a setting closes, by id. */
   covered: Set<string>
   /** Differing rows no setting can close. */
@@ -30,7 +30,7 @@ export function impliedSettings(rows: Row[], inForce: Scenario['settings'], now:
   return { settings, covered, learnNext: differing.filter((r) => !covered.has(r.id)) }
 }
 
-function settingFor(row: Row, inForce: Scenario['settings'], now: number): string | number | undefined {
+function settingFor(row: Row, inForce: Scenario['settings'], now: number): string | number | boolean | undefined {
   const mine = observed(row.sandbox)
   const theirs = observed(row.target)
   if (!row.setting || !mine || !theirs) return undefined
@@ -45,6 +45,9 @@ function settingFor(row: Row, inForce: Scenario['settings'], now: number): strin
       return typeof theirs.charge_ttl_seconds === 'number' && theirs.charge_ttl_seconds >= 1 ? theirs.charge_ttl_seconds : undefined
     case 'timezone':
       return typeof theirs.utc_offset === 'string' ? zoneFor(theirs.utc_offset, inForce.timezone ?? 'America/Sao_Paulo', now) : undefined
+    case 'strict_content_type':
+      // FastAPI 0.132 and later do not read a body without Content-Type; 0.122-0.131 did.
+      return theirs.body_read === 'not as JSON' ? true : theirs.body_read === 'as JSON' ? false : undefined
     case 'insufficient_balance':
       if (theirs.status === 200 && theirs.transfer_status === 'failed' && theirs.message === 'Insufficient balance') return 'failed'
       if (theirs.status === 422 && theirs.detail === 'Insufficient balance') return 'reject'

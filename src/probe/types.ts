@@ -13,6 +13,7 @@ export interface ProbeRequest {
   /** Relative to the base URL, or a full URL when `absolute`. */
   path: string
   auth: AuthSpec
+  /** Absent with a body: the body is sent without a Content-Type. */
   contentType?: string
   body?: string
   absolute?: boolean
@@ -45,7 +46,7 @@ export type Observation = Record<string, unknown>
 /** An answer is either something observed or the reason it could not be. */
 export type Answer = { observed: Observation } | { unobservable: string }
 
-export type SettingName = 'validation_errors' | 'charge_ttl_seconds' | 'timezone' | 'insufficient_balance'
+export type SettingName = 'validation_errors' | 'charge_ttl_seconds' | 'timezone' | 'insufficient_balance' | 'strict_content_type'
 
 export type Group = 'framework' | 'order' | 'auth' | 'validation' | 'company' | 'charges' | 'transfers'
 

@@ -111,7 +111,7 @@ export const FINDINGS = [
   {
     id: 'missing_content_type',
     severity: 'error',
-    advice: 'Send Content-Type: application/json with every POST body: without it, what the body is is left to the server\'s guess.',
+    advice: 'Send Content-Type: application/json with every POST body: FastAPI 0.132 and later (and the sandbox) do not read a body without it, and answer 422.',
   },
   {
     id: 'receiver_accepts_bad_signature',

@@ -27,6 +27,13 @@ const settingFields = {
     .enum(['simple', 'fastapi'])
     .default('simple')
     .meta({ description: 'simple: {"detail": "<field>: <reason>"}; fastapi: the list of pydantic errors the real server\'s framework sends.' }),
+  strict_content_type: z
+    .boolean()
+    .default(true)
+    .meta({
+      description:
+        'true: a contract body is read as JSON only with a JSON Content-Type (application/json or application/*+json), as FastAPI 0.132 and later do; false: a body without Content-Type is read as JSON too, as FastAPI 0.122-0.131 did.',
+    }),
   insufficient_balance: z
     .enum(['reject', 'failed'])
     .default('reject')

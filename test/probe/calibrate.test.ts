@@ -10,13 +10,13 @@ import { closedPort, probe, rowsWhere, startRealService, tempDir, type ProbeRun 
 const CREDENTIALS = { clientId: 'sandbox-client', clientSecret: 'sandbox-secret' }
 const FULL = { ...CREDENTIALS, createCharges: 2, transfers: true, largeBody: true, failOnDifference: true }
 
-describe('probing a service that differs in style, TTL, time zone and the insufficient-balance answer', () => {
+describe('probing a service that differs in style, TTL, time zone, content types and the insufficient-balance answer', () => {
   let service: RunningSandbox
   let first: ProbeRun
   let scenarioFile: string
 
   beforeAll(async () => {
-    service = await startRealService({ validation_errors: 'fastapi', charge_ttl_seconds: 900, timezone: 'Asia/Tokyo', insufficient_balance: 'failed' })
+    service = await startRealService({ validation_errors: 'fastapi', charge_ttl_seconds: 900, timezone: 'Asia/Tokyo', insufficient_balance: 'failed', strict_content_type: false })
     scenarioFile = join(tempDir(), 'calibrated.yaml')
     first = await probe(`${service.url}/api/v1`, { ...FULL, writeScenario: scenarioFile })
   })
@@ -31,6 +31,7 @@ describe('probing a service that differs in style, TTL, time zone and the insuff
         ...validation,
         'order.malformed-json-no-credentials',
         'order.malformed-json-bad-credentials',
+        'order.no-content-type',
         'charges.expiration-gap',
         'charges.ttl',
         'charges.timezone',
@@ -43,10 +44,13 @@ describe('probing a service that differs in style, TTL, time zone and the insuff
     expect(row('charges.timezone').target.observed).toEqual({ utc_offset: '+09:00' })
     expect(row('validation.amount-zero').target.observed.style).toBe('fastapi')
     expect(row('validation.amount-zero').sandbox.observed).toMatchObject({ style: 'simple', detail: 'amount: must be an integer greater than 0' })
+    // FastAPI 0.122-0.131 read a body without Content-Type as JSON: malformed, it is refused before authentication.
+    expect(row('order.no-content-type').target.observed).toEqual({ status: 422, body_read: 'as JSON' })
+    expect(row('order.no-content-type').sandbox.observed).toEqual({ status: 401, body_read: 'not as JSON' })
   })
 
   it('names the settings that close every difference, and nothing left to learn', () => {
-    expect(first.json.settings_implied).toEqual({ validation_errors: 'fastapi', charge_ttl_seconds: 900, timezone: 'Etc/GMT-9', insufficient_balance: 'failed' })
+    expect(first.json.settings_implied).toEqual({ validation_errors: 'fastapi', strict_content_type: false, charge_ttl_seconds: 900, timezone: 'Etc/GMT-9', insufficient_balance: 'failed' })
     expect(first.json.learn_next).toEqual([])
     expect(first.out).toContain('charges.timezone')
     expect(first.out).toMatch(/charges\.ttl\s+DIFFER\s+charge_ttl_seconds 3600\s+charge_ttl_seconds 900/)
@@ -63,7 +67,7 @@ describe('probing a service that differs in style, TTL, time zone and the insuff
   it('writes a scenario that, loaded into a fresh sandbox, agrees with the service on every row', async () => {
     const written = readFileSync(scenarioFile, 'utf8')
     const scenario = parseScenarioText(written, scenarioFile)
-    expect(scenario.settings).toMatchObject({ validation_errors: 'fastapi', charge_ttl_seconds: 900, timezone: 'Etc/GMT-9', insufficient_balance: 'failed' })
+    expect(scenario.settings).toMatchObject({ validation_errors: 'fastapi', strict_content_type: false, charge_ttl_seconds: 900, timezone: 'Etc/GMT-9', insufficient_balance: 'failed' })
     expect(scenario.companies.map((c) => c.id)).toEqual(['loja-exemplo', 'loja-inativa'])
     const second = await probe(`${service.url}/api/v1`, { ...FULL, scenario: scenarioFile })
     expect(second.code).toBe(0)

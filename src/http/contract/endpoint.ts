@@ -11,7 +11,9 @@ import { AppError } from '../../domain/errors.js'
 import type { Operation, Principal } from '../../domain/types.js'
 import { authenticateRequest } from '../auth.js'
 import { MAX_BODY_BYTES, refuseLargeBody } from '../body-limit.js'
-import { parseRawBody, readBodyText } from '../body.js'
+import { readBody } from '../body.js'
+import { readFastApiBody } from '../fastapi-body.js'
+import { header } from '../headers.js'
 import type { AppEnv, HttpDeps } from '../env.js'
 import { ERRORS } from '../errors.js'
 import { journaled, type Journaling, type Span } from '../journal.js'
@@ -89,9 +91,15 @@ export function contractEndpoint(deps: HttpDeps, edge: Edge, endpoint: Endpoint)
     guarded(c, () =>
       after(edge.refuseImplicitHead(c) ?? refuseLargeBody(c, MAX_BODY_BYTES), (refused) =>
         refused ??
-        after(readBodyText(c), (text) => {
-          span.requestBody = text
-          return after(checked(c, parseRawBody(c, text)), (res) => committed(res))
+        after(readBody(c), (bytes) => {
+          let raw: RawBody | undefined
+          try {
+            raw = readFastApiBody(bytes, header(c, 'content-type'), store.setup.settings().strict_content_type)
+          } finally {
+            // The decoded text when there is one (no second decode); the journal's reading otherwise.
+            span.requestBody = raw && 'text' in raw && raw.text !== undefined ? raw.text : bytes.toString('utf8')
+          }
+          return after(checked(c, raw), (res) => committed(res))
         }),
       ),
     )

@@ -5,6 +5,7 @@ import { MAX_AMOUNT } from '../../domain/money.js'
 import { PIX_TYPES, type PixType } from '../../domain/types.js'
 import { parseBrCode } from '../../pix/brcode.js'
 import { pixKeyProblem } from '../../pix/keys.js'
+import { hasLoneSurrogate } from '../python-dumps.js'
 import type { IssueParams } from '../validation.js'
 
 const AMOUNT_RULE = 'must be an integer greater than 0'
@@ -27,6 +28,11 @@ const amount = z
 
 const description = z
   .string({ error: 'must be a string' })
+  // A lone surrogate (`"\ud800"`) is no text to pydantic's constrained strings.
+  .refine((s) => !hasLoneSurrogate(s), {
+    error: 'must be a string',
+    params: { type: 'string_unicode', msg: 'Input should be a valid string, unable to parse raw data as a unicode string' },
+  })
   .refine((s) => codePoints(s) <= 140, {
     error: 'must be at most 140 characters',
     params: { type: 'string_too_long', msg: 'String should have at most 140 characters', ctx: { max_length: 140 } },
@@ -46,7 +52,8 @@ export const ChargeRequest = z
       .openapi({ description: 'A BR Code to reuse as the charge\'s code; it must be valid.' }),
   })
   .superRefine((body, ctx) => {
-    if (typeof body.payload !== 'string') return
+    // Like a pydantic model validator, it runs only on a body whose fields all passed.
+    if (ctx.issues.length || typeof body.payload !== 'string') return
     const code = parseBrCode(body.payload)
     if (!code) {
       ctx.addIssue({ code: 'custom', path: ['payload'], message: 'must be a valid BR Code (format and CRC)', params: valueError('invalid BR Code') })
@@ -94,6 +101,7 @@ export const TransferRequest = z
     description,
   })
   .superRefine((body, ctx) => {
+    if (ctx.issues.length) return
     const problem = pixKeyProblem(body.pix_type, body.pix_key)
     if (problem) ctx.addIssue({ code: 'custom', path: ['pix_key'], message: problem, params: valueError(`pix_key ${problem}`) })
   })
