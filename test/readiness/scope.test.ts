@@ -33,11 +33,11 @@ describe('readiness scope', () => {
     expect(met(ofA)).toEqual(['charge.created:2'])
     expect(findings(ofA)).toEqual(['missing_accept:1'])
     const ofB = (await own(auth(b))).body
-    expect([met(ofB), findings(ofB), ofB.coverage]).toEqual([[], [], { met: 0, total: 28, percent: 0 }])
+    expect([met(ofB), findings(ofB), ofB.coverage]).toEqual([[], [], { met: 0, total: 32, percent: 0 }])
     expect(met((await sb.admin('GET', `/readiness?company_id=${b.company_id}`)).body)).toEqual([])
     expect(met((await sb.admin('GET', `/readiness?company_id=${a.company_id}`)).body)).toEqual(['charge.created:2'])
     const all = (await sb.admin('GET', '/readiness')).body
-    expect([met(all), findings(all), all.coverage]).toEqual([['charge.created:2'], ['missing_accept:1'], { met: 1, total: 28, percent: 3 }])
+    expect([met(all), findings(all), all.coverage]).toEqual([['charge.created:2'], ['missing_accept:1'], { met: 1, total: 32, percent: 3 }])
   })
 
   it("another company's id is 404, as elsewhere, and so is an unknown one", async () => {
