@@ -32,7 +32,7 @@ const FaultBody = z
     company_id: forCompany,
   })
   .strict()
-  .refine((f) => f.status !== undefined || f.delay_ms > 0 || f.drop, { error: 'give a status, a delay_ms, drop, or a status with a delay_ms', path: ['status'] })
+  .refine((f) => f.status !== undefined || f.delay_ms > 0 || f.drop, { error: 'give a status, a delay_ms, or drop', path: [] })
   .refine((f) => f.retry_after === undefined || f.status === 503, { error: 'only a 503 carries Retry-After: give status 503', path: ['retry_after'] })
   .refine((f) => !f.drop || f.status === undefined, { error: 'a dropped connection answers nothing: give drop or a status, not both', path: ['drop'] })
   .openapi('FaultRequest', { example: { operation: 'transfer', status: 500, when: 'after', times: 1 } })
