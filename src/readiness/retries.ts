@@ -10,8 +10,10 @@
 //   beside the first is not one;
 // - a retry loop never calls the control plane, a test does: a control call that changes
 //   something (a fault, an outcome, a tenant, a reset...) made by the company or the admin between
-//   the two marks a new test, and the second call is not a retry. Suites that make a tenant per
-//   test are told apart by their credentials already.
+//   the two marks a new test, and the second call is not a retry. Between the two arrivals, not
+//   from the loss: the client that waits for an answer makes no step, and the server learns of
+//   a closed connection a moment after the client closed it (the next test's first step may be
+//   read before it). Suites that make a tenant per test are told apart by their credentials.
 // Calls are remembered only when they may be judged: a lost or refused answer, or while a fault
 // holds one of the company's calls (its retries may be answered before it is); the common call
 // costs one comparison.
@@ -48,7 +50,7 @@ export function retryJudge({ book, nowMs, example }: Observing, adminSteps: Step
   function judge(owner: string, e: Entry, first: Sent, second: Sent): void {
     if (first.lostMs >= 0 && first.operation === 'transfer' && second.operation === 'transfer') {
       const since = second.arrivedMs - first.lostMs
-      if (since >= 0 && since < RETRY_WINDOW_MS && !stepBetween(e, first.lostMs, second.arrivedMs)) {
+      if (since >= 0 && since < RETRY_WINDOW_MS && !stepBetween(e, first.arrivedMs, second.arrivedMs)) {
         const inFlight = first.answeredMs > second.arrivedMs ? ', while the first was still being processed' : ''
         if (first.debited && second.debited && first.pays === second.pays) {
           const ids = first.transactionId && second.transactionId ? ` (${first.transactionId}, then ${second.transactionId})` : ''
@@ -61,7 +63,7 @@ export function retryJudge({ book, nowMs, example }: Observing, adminSteps: Step
     }
     if (first.refused !== null && first.operation === second.operation && first.answer === second.answer && first.pays === second.pays) {
       const since = second.arrivedMs - first.answeredMs
-      if (since >= 0 && since < RETRY_WINDOW_MS && !stepBetween(e, first.answeredMs, second.arrivedMs)) {
+      if (since >= 0 && since < RETRY_WINDOW_MS && !stepBetween(e, first.arrivedMs, second.arrivedMs)) {
         count(owner, e, F.retried_permanent_error, second, () => `the same ${first.operation} (amount and pix_key) sent again ${seconds(since)} after ${first.refused}, and answered the same`)
       }
     }
