@@ -5,13 +5,15 @@
 // is no amount). The common case, one plain integer `amount` in the body, is found by one regular
 // expression; only otherwise is the top level of the object scanned.
 
-const PLAIN = /"amount"\s*:\s*-?\d+\s*[,}]/
+/** A plain integer amount, anchored where it is tried (sticky). */
+const PLAIN = /"amount"\s*:\s*-?\d+\s*[,}]/y
 const MAX_SHOWN = 40
 
 /** What was lenient about `amount` in words (`amount "1000" (a string)`), or null when nothing was. */
 export function lenientAmount(body: string): string | null {
-  // Only "amount" of the body, plain: the top-level one (an accepted body has one), as sent.
-  if (PLAIN.test(body) && body.indexOf('"amount"') === body.lastIndexOf('"amount"')) return null
+  // The body's only "amount", and plain: the top-level one (an accepted body has one), as sent.
+  PLAIN.lastIndex = body.indexOf('"amount"')
+  if (PLAIN.lastIndex >= 0 && PLAIN.test(body) && body.indexOf('"amount"', PLAIN.lastIndex) < 0) return null
   const token = topLevelValue(body, 'amount')
   if (token === null) return null
   const shown = token.length > MAX_SHOWN ? `${token.slice(0, MAX_SHOWN)}...` : token

@@ -33,7 +33,7 @@ const JSON_TYPE = /^\s*application\/json\s*(?:;|$)/i
 const isJsonType = (v: string | undefined) => v !== undefined && (v === 'application/json' || JSON_TYPE.test(v))
 /** Media ranges that admit JSON, compared case-insensitively: only a call that leaves JSON out (or says nothing) is told. */
 const ACCEPTS_JSON = /(?:^|,)\s*(?:application\/json|application\/\*|\*\/\*)\s*(?:;|,|$)/i
-const acceptsJson = (v: string | undefined) => v !== undefined && (v === 'application/json' || ACCEPTS_JSON.test(v))
+const acceptsJson = (v: string | undefined) => v !== undefined && (v === 'application/json' || v === '*/*' || ACCEPTS_JSON.test(v))
 
 /** The company and environment of a client id and secret, the secret checked; undefined when they are no credential. */
 export type KeyOwner = (clientId: string, secret: string) => { companyId: string; environment: 'sandbox' | 'production' } | undefined
@@ -80,18 +80,14 @@ export function requestObserver(observing: Observing, adminSteps: Steps, keyOwne
     if (!book.again(owner, e, finding)) book.first(owner, e, finding, example(owner, o.method, o.path, o.at, what()))
   }
 
-  /** The behaviours an answered call meets, in the company its credentials name. */
-  function meet(o: RequestSeen, operation: 'charge' | 'transfer' | 'company'): void {
+  /** The behaviours an answered call meets, in `owner`'s entry (the company its credentials name). */
+  function meet(owner: string, e: Entry, o: RequestSeen, operation: 'charge' | 'transfer' | 'company'): void {
     const behaviour = behaviourOf(operation, o)
-    const lost = operation === 'transfer' && (o.fault !== null || o.dropped) && o.effectStatus === 200
-    const fastapi = o.status === 422 && o.responseBody?.startsWith(FASTAPI_422) === true
-    if (behaviour < 0 && !lost) return
-    const owner = behaviourOwner(o)
-    const e = book.entry(owner, o.at)
-    if (!e) return
     if (behaviour >= 0) book.meet(owner, e, behaviour)
-    if (fastapi && operation !== 'company') book.meet(owner, e, operation === 'charge' ? B['charge.invalid.fastapi'] : B['transfer.invalid.fastapi'])
-    if (lost) book.meet(owner, e, B['transfer.answer_lost'])
+    if (o.status === 422 && operation !== 'company' && o.responseBody?.startsWith(FASTAPI_422)) {
+      book.meet(owner, e, operation === 'charge' ? B['charge.invalid.fastapi'] : B['transfer.invalid.fastapi'])
+    }
+    if (operation === 'transfer' && (o.fault !== null || o.dropped) && o.effectStatus === 200) book.meet(owner, e, B['transfer.answer_lost'])
   }
 
   return function request(o: RequestSeen): void {
@@ -104,12 +100,17 @@ export function requestObserver(observing: Observing, adminSteps: Steps, keyOwne
     const key = o.claimed === null ? undefined : keyOwner(o.claimed.clientId, o.claimed.secret)
     const productionKeys = key?.environment === 'production'
     if (operation === null && !slash && !productionKeys) return
-    if (operation !== null && !slash) meet(o, operation)
     // Findings belong to the company that authenticated: anyone who knows a client id could
     // otherwise plant one in that company's report. The others go to the admin's report only;
     // but a trailing slash is answered before authentication, so right credentials name its company.
     const owner = o.companyId ?? (slash && key?.environment === 'sandbox' ? key.companyId : NO_COMPANY)
     const e = book.entry(owner, o.at)
+    if (operation !== null && !slash) {
+      // A 401's behaviour is the company's its client id names (one entry lookup more, for 401s only).
+      const named = o.companyId === null ? behaviourOwner(o) : owner
+      const own = named === owner ? e : book.entry(named, o.at)
+      if (own) meet(named, own, o, operation)
+    }
     if (!e) return
     if (productionKeys) {
       // Worded without secret names, which the journal's redaction would take for a secret's.
