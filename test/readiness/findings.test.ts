@@ -203,6 +203,9 @@ const CASES: Partial<Record<FindingId, Case>> = {
       // A call already on its way when a 503 is answered did not ignore it.
       await control('POST', '/faults', { operation: 'charge', status: 503, retry_after: 5, delay_ms: 1500, times: 1 })
       await Promise.all([post('/hub/transactions/in', { amount: 1000 }), sleep(100).then(() => request(sb.url, 'GET', '/api/v1/user/company', { auth: AUTH.main, headers: { accept: 'application/json' } }))])
+      // Another operation right after a 503 (another worker's transfer) is no retry of it.
+      expect((await post('/hub/transactions/out', TRANSFER)).status).toBe(200)
+      await request(sb.url, 'GET', '/api/v1/user/company', { auth: AUTH.main, headers: { accept: 'application/json' } })
     },
     company: 'loja-exemplo',
   },
@@ -237,6 +240,9 @@ const CASES: Partial<Record<FindingId, Case>> = {
       await raw('GET', '/api/v1/user/company', { accept: 'application/json' })
       await raw('GET', '/api/v1/user/company', { accept: '*/*' })
       await raw('GET', '/api/v1/user/company', { accept: 'text/html, application/*;q=0.9' })
+      // Media types are case-insensitive.
+      await raw('GET', '/api/v1/user/company', { accept: 'Application/JSON' })
+      await raw('GET', '/api/v1/user/company', { accept: 'text/plain, APPLICATION/JSON; charset=utf-8' })
     },
     company: 'loja-exemplo',
   },
