@@ -12,7 +12,7 @@ import { createIds, seedForStart } from './ids.js'
 import { createLog, type Log } from './log.js'
 import { AppError } from './domain/errors.js'
 import { applyScenario } from './operations/apply-scenario.js'
-import { createAuthenticator } from './operations/authenticate.js'
+import { createAuthenticator, keyOwner } from './operations/authenticate.js'
 import type { Context } from './operations/context.js'
 import { runDue } from './operations/run-due.js'
 import { createWebhookWorker } from './webhooks/worker.js'
@@ -117,6 +117,7 @@ export async function startSandbox(config: Config, opts: { log?: Log; clock?: Cl
     clock,
     persistent: config.database !== ':memory:',
     redact: (text) => redactor.body(text) ?? '',
+    keyOwner: keyOwner(store),
     onError: (err) => log.error('readiness could not be stored', { error: String(err) }),
   })
   sandbox.readiness = readiness

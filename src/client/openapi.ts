@@ -2316,7 +2316,7 @@ export interface paths {
   "/readiness": {
     /**
      * Is the integration ready? Behaviours met and findings
-     * @description Since the company was created or the sandbox reset. With the admin token: every company's (and calls that named no known company) together, or one company's with `company_id`; with company credentials, that company's.
+     * @description Since the company was created or the sandbox reset. With the admin token: every company's (and calls that did not authenticate) together, or one company's with `company_id`; with company credentials, that company's. A company's own report names its own credentials in its `how`s; every report says what the sandbox cannot see (`not_seen`).
      */
     get: {
       parameters: {
@@ -3018,7 +3018,8 @@ export interface components {
     /**
      * @example {
      *   "operation": "transfer",
-     *   "status": 503,
+     *   "status": 500,
+     *   "when": "after",
      *   "times": 1
      * }
      */
@@ -3031,7 +3032,7 @@ export interface components {
       /** @description The status to answer instead (its contract `detail`). */
       status?: 500 | 501 | 503;
       /**
-       * @description Milliseconds to hold each call first.
+       * @description Milliseconds to hold each call first (with `when: "after"`: after the write, before the answer).
        * @default 0
        */
       delay_ms?: number;
@@ -3039,6 +3040,17 @@ export interface components {
       times?: number;
       /** @description With status 503: the seconds its answer asks the client to wait (a `Retry-After` header); omitted: no header. */
       retry_after?: number;
+      /**
+       * @description `before` (default): the call fails and nothing is done. `after`: the operation takes effect first (the charge or transfer exists, the balance moved, committed), then the call answers `status`: the lost answer of a real payment API. A call the contract refuses (403, 422) is answered its refusal.
+       * @default before
+       * @enum {string}
+       */
+      when?: "before" | "after";
+      /**
+       * @description Close the connection without any answer, after the operation took effect (implies `when: "after"`; give no `status`).
+       * @enum {boolean}
+       */
+      drop?: true;
       /** @description Admin token only: the company it applies to (default: every company). */
       company_id?: string;
     };
@@ -3047,10 +3059,12 @@ export interface components {
      *   "id": 1,
      *   "company_id": null,
      *   "operation": "transfer",
-     *   "status": 503,
+     *   "status": 500,
      *   "delay_ms": 0,
      *   "times": 1,
      *   "retry_after": null,
+     *   "when": "after",
+     *   "drop": false,
      *   "created_at": "2026-03-01T12:00:00.000000Z"
      * }
      */
@@ -3072,6 +3086,13 @@ export interface components {
       times: number | null;
       /** @description The seconds its 503 asks the client to wait (`Retry-After`); null: no header. */
       retry_after: number | null;
+      /**
+       * @description `before`: the call fails and nothing is done; `after`: the operation takes effect, then the answer is lost.
+       * @enum {string}
+       */
+      when: "before" | "after";
+      /** @description Whether it closes the connection without an answer (after the operation took effect). */
+      drop: boolean;
       /**
        * @description When it was injected (virtual time).
        * @example 2026-03-01T12:30:45.123456Z
@@ -3394,8 +3415,8 @@ export interface components {
      *   "since": "2026-03-01T12:00:00.000000Z",
      *   "coverage": {
      *     "met": 9,
-     *     "total": 28,
-     *     "percent": 32
+     *     "total": 32,
+     *     "percent": 28
      *   },
      *   "behaviours": [
      *     {
@@ -3431,10 +3452,47 @@ export interface components {
      *       "example": {
      *         "method": "POST",
      *         "path": "http://127.0.0.1:3000/webhooks/pix",
+     *         "company_id": "loja-exemplo",
      *         "time": "2026-03-01T12:00:00.000000Z",
+     *         "wall_time": "2026-03-01T12:00:00.000000Z",
      *         "seen": "the receiver check: the receiver answered 204 to a delivery signed with a wrong key"
      *       },
-     *       "advice": "Verify webhook-signature (HMAC-SHA256 of \"id.timestamp.body\" keyed with your whsec_ secret; the standardwebhooks library does it) and answer 4xx when it does not match: anyone can POST to your endpoint."
+     *       "advice": "Verify webhook-signature (HMAC-SHA256 of \"id.timestamp.body\" keyed with the bytes your whsec_ secret encodes; the standardwebhooks library does it) and answer 4xx when it does not match: anyone can POST to your endpoint."
+     *     }
+     *   ],
+     *   "receiver_checks": [
+     *     {
+     *       "url": "http://127.0.0.1:3000/webhooks/pix",
+     *       "time": "2026-03-01T12:00:00.000000Z",
+     *       "wall_time": "2026-03-01T12:00:00.000000Z",
+     *       "passed": false,
+     *       "failed": [
+     *         {
+     *           "id": "bad_signature",
+     *           "expected": "4xx",
+     *           "status": 204,
+     *           "error": null,
+     *           "advice": "Verify webhook-signature and answer 4xx when it does not match: anyone can POST to your endpoint."
+     *         }
+     *       ]
+     *     }
+     *   ],
+     *   "not_seen": [
+     *     {
+     *       "id": "amount_unit",
+     *       "what": "whether your amounts are cents: 1000 meant as R$ 1.000,00 is a valid R$ 10,00 here; compare what your users see with what you send"
+     *     },
+     *     {
+     *       "id": "unknown_keys",
+     *       "what": "whether a pix_key is really its receiver's: the sandbox never issued your keys and accepts unknown ones by default (unknown_pix_keys: reject refuses them)"
+     *     },
+     *     {
+     *       "id": "pending_booking",
+     *       "what": "what your system books for a pending transfer: the money has left (debited), but the payout is final only when settled (transfer.succeeded, or transfer.failed and refunded)"
+     *     },
+     *     {
+     *       "id": "receiver_work",
+     *       "what": "what your receiver does behind its 2xx: that it credits each payment once, and only once, is for your own tests to prove"
      *     }
      *   ]
      * }
@@ -3450,6 +3508,18 @@ export interface components {
       behaviours: components["schemas"]["ReadinessBehaviour"][];
       /** @description What was seen that would hurt against the real service, most serious first; empty when nothing was. */
       findings: components["schemas"]["ReadinessFinding"][];
+      /** @description The newest receiver check of each receiver (`POST /_sandbox/webhooks/{id}/check`), oldest first; its failures that are findings are among `findings` too. */
+      receiver_checks: components["schemas"]["ReadinessReceiverCheck"][];
+      /** @description What the sandbox cannot see: the same list in every report. */
+      not_seen: ({
+          /**
+           * @description A stable id.
+           * @enum {string}
+           */
+          id: "amount_unit" | "unknown_keys" | "pending_booking" | "receiver_work";
+          /** @description What the sandbox cannot see, and so what no report (green or not) says anything about. */
+          what: string;
+        })[];
     };
     /** @description How much of the catalog the integration has met. */
     ReadinessCoverage: {
@@ -3465,7 +3535,7 @@ export interface components {
        * @description The behaviour's stable id (docs/READINESS.md).
        * @enum {string}
        */
-      id: "charge.created" | "charge.unauthenticated" | "charge.forbidden" | "charge.invalid" | "charge.no_provider" | "charge.unsupported" | "charge.server_error" | "charge.unavailable" | "transfer.succeeded" | "transfer.pending" | "transfer.failed" | "transfer.insufficient_balance" | "transfer.invalid" | "transfer.unauthenticated" | "transfer.forbidden" | "transfer.no_provider" | "transfer.unsupported" | "transfer.server_error" | "transfer.unavailable" | "company.read" | "company.unauthenticated" | "webhook.charge.paid" | "webhook.charge.cancelled" | "webhook.transfer.succeeded" | "webhook.transfer.failed" | "webhook.retried" | "webhook.duplicate" | "webhook.bad_signature_rejected";
+      id: "charge.created" | "charge.unauthenticated" | "charge.forbidden" | "charge.invalid" | "charge.invalid.fastapi" | "charge.no_provider" | "charge.unsupported" | "charge.server_error" | "charge.unavailable" | "transfer.succeeded" | "transfer.pending" | "transfer.failed" | "transfer.insufficient_balance" | "transfer.invalid" | "transfer.invalid.fastapi" | "transfer.unauthenticated" | "transfer.forbidden" | "transfer.no_provider" | "transfer.unsupported" | "transfer.server_error" | "transfer.unavailable" | "transfer.answer_lost" | "company.read" | "company.unauthenticated" | "webhook.charge.paid" | "webhook.charge.cancelled" | "webhook.transfer.succeeded" | "webhook.transfer.failed" | "transfer.pending_settled" | "webhook.retried" | "webhook.duplicate" | "webhook.bad_signature_rejected";
       /** @description Whether the integration has met it. */
       met: boolean;
       /** @description How many times it was met. */
@@ -3478,7 +3548,7 @@ export interface components {
        * @description The finding's stable id (docs/READINESS.md).
        * @enum {string}
        */
-      id: "production_credentials" | "missing_content_type" | "receiver_accepts_bad_signature" | "receiver_accepts_stale_timestamp" | "lenient_amount" | "retry_after_server_error" | "ignored_retry_after" | "receiver_slow" | "receiver_rejects_duplicate" | "trailing_slash" | "missing_accept";
+      id: "production_credentials" | "missing_content_type" | "paid_twice" | "retried_permanent_error" | "receiver_accepts_bad_signature" | "receiver_accepts_stale_timestamp" | "receiver_rejects_valid_signature" | "lenient_amount" | "retry_after_server_error" | "ignored_retry_after" | "receiver_slow" | "receiver_rejects_duplicate" | "trailing_slash" | "missing_accept";
       /**
        * @description error: would fail against the real service or is unsafe; warning: would hurt; info: worth fixing.
        * @enum {string}
@@ -3496,13 +3566,55 @@ export interface components {
       method: string;
       /** @description The path called (for a webhook, the receiver's URL without credentials or query). */
       path: string;
+      /** @description The company whose report holds it; null: a call that did not authenticate, or the admin's subscriptions (the admin's report only). */
+      company_id: string | null;
       /**
-       * @description When it was seen (virtual time).
+       * @description When it was seen, in virtual time (the sandbox's clock, which `clock/advance` moves).
        * @example 2026-03-01T12:30:45.123456Z
        */
       time: string;
+      /**
+       * @description When it was seen, in wall-clock time: what your test logs show.
+       * @example 2026-03-01T12:30:45.123456Z
+       */
+      wall_time: string;
       /** @description What was seen, redacted as the journal redacts. */
       seen: string;
+    };
+    ReadinessReceiverCheck: {
+      /** @description The receiver checked, without credentials or query. */
+      url: string;
+      /**
+       * @description When it was checked (virtual time).
+       * @example 2026-03-01T12:30:45.123456Z
+       */
+      time: string;
+      /**
+       * @description When it was checked (wall-clock time).
+       * @example 2026-03-01T12:30:45.123456Z
+       */
+      wall_time: string;
+      /** @description Whether every check passed. */
+      passed: boolean;
+      /** @description The checks that failed; empty when it passed. */
+      failed: ({
+          /**
+           * @description The check (docs/READINESS.md#the-receiver-check).
+           * @enum {string}
+           */
+          id: "valid" | "duplicate" | "bad_signature" | "stale_timestamp" | "unknown_type";
+          /**
+           * @description The answer a safe receiver gives.
+           * @enum {string}
+           */
+          expected: "2xx" | "4xx";
+          /** @description The status answered; null when there was no answer. */
+          status: number | null;
+          /** @description Why no fitting answer came (no connection, a timeout, a redirect...); null otherwise. */
+          error: string | null;
+          /** @description What to change. */
+          advice: string | null;
+        })[];
     };
   };
   responses: never;

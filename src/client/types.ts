@@ -2,7 +2,7 @@
 // client, so that the package's declarations (tsconfig.build.json, from src/public.ts) need
 // nothing of the server's internals.
 import type { z } from 'zod'
-import type { Control, Readiness } from './control.js'
+import type { CompanyControl, Control, Readiness } from './control.js'
 import type { paths } from './openapi.js'
 import type { settingsSchema } from '../scenarios/settings.js'
 
@@ -53,8 +53,8 @@ export interface Tenant {
   baseUrl: string
   authorization: string
   credentials: Credential
-  /** A control client scoped to this company (its Basic credentials). */
-  control: Control
+  /** A control client scoped to this company (its Basic credentials); the admin-only helpers (`reset`, `clock`) are on the sandbox's. */
+  control: CompanyControl
 }
 
 /** The body of `POST /_sandbox/companies` (generated from the control plane's OpenAPI). */

@@ -17,6 +17,20 @@ export interface NewTransfer {
 export const transferEventType = (status: Transfer['status']) =>
   status === 'success' ? 'transfer.succeeded' : `transfer.${status}`
 
+/**
+ * What a transfer's events (and so its transfer.* webhooks) carry: enough to reconcile a payout
+ * whose answer was lost, by what was sent (amount, key, description) as well as by its id.
+ */
+export const transferEventData = (t: Transfer, status: Transfer['status'], message: string | null) => ({
+  transaction_id: t.id,
+  amount: t.amount,
+  pix_key: t.pixKey,
+  pix_type: t.pixType,
+  description: t.description,
+  status,
+  message,
+})
+
 export function createTransfer(ctx: Context, who: Principal, input: NewTransfer): Transfer {
   const { store, clock, ids } = ctx
   return store.txDecided(() => {
@@ -55,7 +69,7 @@ export function createTransfer(ctx: Context, who: Principal, input: NewTransfer)
     if (debit && moveMoney(ctx, who.company.id, who.userId, -transfer.amount, 'transfer_debit', transfer.id, now) === null) {
       throw new Error(`the balance of ${who.userId} changed between the decision and the debit`)
     }
-    const data = { transaction_id: transfer.id, amount: transfer.amount, status: transfer.status, message: transfer.message }
+    const data = transferEventData(transfer, transfer.status, transfer.message)
     emit(ctx, 'transfer.created', now, transfer.companyId, data)
     emit(ctx, transferEventType(transfer.status), now, transfer.companyId, data)
   }).transfer

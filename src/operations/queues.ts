@@ -23,13 +23,23 @@ export function queueOutcome(
 
 export function injectFault(
   ctx: Context,
-  f: { companyId: string | null; operation: FaultOperation; status: 500 | 501 | 503 | null; delayMs: number; times: number | null; retryAfter: number | null },
+  f: { companyId: string | null; operation: FaultOperation; status: 500 | 501 | 503 | null; delayMs: number; times: number | null; retryAfter: number | null; after: boolean; drop: boolean },
 ): number {
   return ctx.store.tx(() => {
     assertCompany(ctx, f.companyId)
     const now = ctx.clock.now()
-    const id = ctx.store.faults.add({ companyId: f.companyId, operation: f.operation, status: f.status, delayMs: f.delayMs, remaining: f.times, createdAt: now, retryAfter: f.retryAfter })
-    emit(ctx, 'fault.injected', now, f.companyId, { id, operation: f.operation, status: f.status, delay_ms: f.delayMs, times: f.times, ...(f.retryAfter !== null && { retry_after: f.retryAfter }) })
+    const { companyId, times, ...fault } = f
+    const id = ctx.store.faults.add({ ...fault, companyId, remaining: times, createdAt: now })
+    emit(ctx, 'fault.injected', now, companyId, {
+      id,
+      operation: f.operation,
+      status: f.status,
+      delay_ms: f.delayMs,
+      times,
+      ...(f.retryAfter !== null && { retry_after: f.retryAfter }),
+      ...(f.after && { when: 'after' }),
+      ...(f.drop && { drop: true }),
+    })
     return id
   })
 }

@@ -19,6 +19,10 @@ export interface Fault {
   createdAt: Micros
   /** Seconds a 503 asks its client to wait (Retry-After); null: no header. */
   retryAfter: number | null
+  /** Strikes after the operation took effect (`when: "after"`), not before it. */
+  after: boolean
+  /** Closes the connection without an answer (after the operation took effect). */
+  drop: boolean
 }
 
 const toFault = (r: RowOf<typeof FAULTS>): Fault => ({
@@ -30,12 +34,14 @@ const toFault = (r: RowOf<typeof FAULTS>): Fault => ({
   remaining: r.remaining,
   createdAt: r.created_at,
   retryAfter: r.retry_after,
+  after: r.after_write === 1,
+  drop: r.drop_answer === 1,
 })
 
 export function faultStore(db: Db) {
   const insertStmt = db
-    .prepare(`INSERT INTO faults (company_id, operation, status, delay_ms, remaining, created_at, retry_after)
-      VALUES (@companyId, @operation, @status, @delayMs, @remaining, @createdAt, @retryAfter) RETURNING seq`)
+    .prepare(`INSERT INTO faults (company_id, operation, status, delay_ms, remaining, created_at, retry_after, after_write, drop_answer)
+      VALUES (@companyId, @operation, @status, @delayMs, @remaining, @createdAt, @retryAfter, @after, @drop) RETURNING seq`)
     .pluck()
   const nextStmt = db.prepare<[FaultOperation, string], RowOf<typeof FAULTS>>(`
     SELECT ${FAULTS.select()} FROM faults WHERE operation = ? AND (company_id IS NULL OR company_id = ?) ORDER BY seq LIMIT 1`)
@@ -44,7 +50,7 @@ export function faultStore(db: Db) {
   return {
     add(f: Omit<Fault, 'id'>): number {
       queue.added()
-      return insertStmt.get(f) as number
+      return insertStmt.get({ ...f, after: f.after ? 1 : 0, drop: f.drop ? 1 : 0 }) as number
     },
     /** Takes the oldest fault for this call and counts it down; undefined (cheaply) when none. */
     take(operation: FaultOperation, companyId: string): Fault | undefined {

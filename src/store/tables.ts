@@ -53,7 +53,7 @@ export const TABLES = {
   }),
   faults: table('faults', {
     seq: int, company_id: textOrNull, operation: text, status: intOrNull, delay_ms: int, remaining: intOrNull, created_at: int,
-    retry_after: intOrNull,
+    retry_after: intOrNull, after_write: int, drop_answer: int,
   }),
   webhooks: table('webhooks', {
     id: text, company_id: textOrNull, url: text, events: text, format: text, secret: text, chaos: textOrNull,

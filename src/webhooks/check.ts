@@ -55,6 +55,9 @@ export interface CheckOptions {
   refusal?: string | null
 }
 
+/** What each check advises when it fails. */
+export const CHECK_ADVICE = Object.fromEntries(CHECK_IDS.map((id) => [id, SPEC[id].advice])) as Record<CheckId, string>
+
 const inClass = (status: number | null, expected: Expected) => status !== null && (expected === '2xx' ? status >= 200 && status < 300 : status >= 400 && status < 500)
 const eventId = () => `evt_check_${randomBytes(12).toString('base64url')}`
 

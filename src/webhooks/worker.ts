@@ -104,7 +104,7 @@ export function createWebhookWorker(deps: WorkerDeps) {
 
   function observe(d: Delivery, sub: Subscription, r: SendResult, how: Pick<AttemptSeen, 'badSignature' | 'duplicate' | 'retried' | 'acknowledgedBefore'>): void {
     if (!deps.observe || (r.statusCode === null && !r.timedOut)) return
-    deps.observe({ companyId: d.companyId, url: sub.url, eventType: d.eventType, deliveryId: d.id, statusCode: r.statusCode, latencyMs: r.latencyMs, timedOut: r.timedOut === true, ...how })
+    deps.observe({ companyId: d.companyId, url: sub.url, eventType: d.eventType, deliveryId: d.id, statusCode: r.statusCode, latencyMs: r.latencyMs, timedOut: r.timedOut === true, signed: sub.format === 'standard', body: d.body, ...how })
   }
 
   /** Runs `list` (one subscription's deliveries) one after another, each holding a slot until the run ends. */

@@ -37,6 +37,18 @@ describe('standard format', () => {
     expect(msg!.headers['webhook-id']).toMatch(/^evt_/)
   })
 
+  it('transfer.* webhooks carry what was sent (amount, pix_key, pix_type, description), at creation and at settlement', async () => {
+    await sb.admin('POST', '/webhooks', { url: rx.url, events: ['transfer.pending', 'transfer.succeeded'] })
+    const sent = { amount: 1500, pix_key: 'pending@pix.example', pix_type: 'EMAIL', description: 'Pedido 42' }
+    const t = (await sb.request('POST', '/api/v1/hub/transactions/out', { auth: AUTH.main, json: sent })).body
+    await sb.admin('POST', `/transfers/${t.transaction_id}/settle`, { status: 'success' })
+    const messages = await rx.waitFor(2)
+    expect(messages.map((m) => m.json)).toEqual([
+      { type: 'transfer.pending', timestamp: expect.any(String), data: { transaction_id: t.transaction_id, ...sent, status: 'pending', message: t.message, company_id: 'loja-exemplo' } },
+      { type: 'transfer.succeeded', timestamp: expect.any(String), data: { transaction_id: t.transaction_id, ...sent, status: 'success', message: expect.any(String), company_id: 'loja-exemplo' } },
+    ])
+  })
+
   it('delivers only the subscribed event types of the subscribed company', async () => {
     await sb.admin('POST', '/webhooks', { url: rx.url, events: ['transfer.failed'], company_id: 'loja-exemplo' })
     await sb.request('POST', '/api/v1/hub/transactions/out', { auth: AUTH.main, json: { amount: 666, pix_key: 'a@b.co', pix_type: 'EMAIL' } })

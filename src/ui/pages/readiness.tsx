@@ -103,7 +103,8 @@ export function mountReadiness(ui: Ui): void {
                       <code class="wrap">
                         {f.example.method} {f.example.path}
                       </code>{' '}
-                      at <Time iso={f.example.time} tz={view.tz} />: {f.example.seen}
+                      at <Time iso={f.example.time} tz={view.tz} /> (wall clock <Time iso={f.example.wall_time} tz={view.tz} />
+                      {f.example.company_id && !companyId && view.scope.admin ? `, ${f.example.company_id}` : ''}): {f.example.seen}
                     </p>
                     <p class="advice">{f.advice}</p>
                   </li>
@@ -111,6 +112,24 @@ export function mountReadiness(ui: Ui): void {
               </ul>
             )}
           </Card>
+          {report.receiver_checks.some((r) => !r.passed) && (
+            <Card title="Receiver checks that failed" id="readiness-receivers" live={LIVE}>
+              <ul class="findings">
+                {report.receiver_checks
+                  .filter((r) => !r.passed)
+                  .map((r) => (
+                    <li>
+                      <code class="wrap">{r.url}</code> at <Time iso={r.wall_time} tz={view.tz} />
+                      {r.failed.map((f) => (
+                        <p class="seen">
+                          <code>{f.id}</code>: expected {f.expected}, {f.error ?? `answered ${f.status}`}. {f.advice}
+                        </p>
+                      ))}
+                    </li>
+                  ))}
+              </ul>
+            </Card>
+          )}
           <Card title="Checklist" id="readiness-checklist" live={LIVE}>
             {GROUPS.map(([prefix, title]) => (
               <>
@@ -140,6 +159,14 @@ export function mountReadiness(ui: Ui): void {
                 </Table>
               </>
             ))}
+          </Card>
+          <Card title="What the sandbox cannot see" id="readiness-not-seen">
+            <p class="muted">No report, green or not, says anything about these: test them yourself.</p>
+            <ul>
+              {report.not_seen.map((n) => (
+                <li data-id={n.id}>{n.what}</li>
+              ))}
+            </ul>
           </Card>
         </>
       ),

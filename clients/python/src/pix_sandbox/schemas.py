@@ -397,11 +397,15 @@ class FaultRequest(_FaultRequestRequired, total=False):
     status: Literal[500, 501, 503]
     """The status to answer instead (its contract `detail`)."""
     delay_ms: int
-    """Milliseconds to hold each call first."""
+    """Milliseconds to hold each call first (with `when: \"after\"`: after the write, before the answer)."""
     times: int
     """How many calls it affects; omitted: until deleted."""
     retry_after: int
     """With status 503: the seconds its answer asks the client to wait (a `Retry-After` header); omitted: no header."""
+    when: Literal["before", "after"]
+    """`before` (default): the call fails and nothing is done. `after`: the operation takes effect first (the charge or transfer exists, the balance moved, committed), then the call answers `status`: the lost answer of a real payment API. A call the contract refuses (403, 422) is answered its refusal."""
+    drop: Literal[True]
+    """Close the connection without any answer, after the operation took effect (implies `when: \"after\"`; give no `status`)."""
     company_id: str
     """Admin token only: the company it applies to (default: every company)."""
 
@@ -421,6 +425,10 @@ class Fault(TypedDict):
     """How many more calls it strikes; null: until deleted."""
     retry_after: int | None
     """The seconds its 503 asks the client to wait (`Retry-After`); null: no header."""
+    when: Literal["before", "after"]
+    """`before`: the call fails and nothing is done; `after`: the operation takes effect, then the answer is lost."""
+    drop: bool
+    """Whether it closes the connection without an answer (after the operation took effect)."""
     created_at: str
     """When it was injected (virtual time)."""
 
@@ -570,6 +578,17 @@ class Readiness(TypedDict):
     """Every behaviour of the catalog, in its order."""
     findings: list[ReadinessFinding]
     """What was seen that would hurt against the real service, most serious first; empty when nothing was."""
+    receiver_checks: list[ReadinessReceiverCheck]
+    """The newest receiver check of each receiver (`POST /_sandbox/webhooks/{id}/check`), oldest first; its failures that are findings are among `findings` too."""
+    not_seen: list[ReadinessNotSeenItem]
+    """What the sandbox cannot see: the same list in every report."""
+
+
+class ReadinessNotSeenItem(TypedDict):
+    id: Literal["amount_unit", "unknown_keys", "pending_booking", "receiver_work"]
+    """A stable id."""
+    what: str
+    """What the sandbox cannot see, and so what no report (green or not) says anything about."""
 
 
 class ReadinessCoverage(TypedDict):
@@ -584,7 +603,7 @@ class ReadinessCoverage(TypedDict):
 
 
 class ReadinessBehaviour(TypedDict):
-    id: Literal["charge.created", "charge.unauthenticated", "charge.forbidden", "charge.invalid", "charge.no_provider", "charge.unsupported", "charge.server_error", "charge.unavailable", "transfer.succeeded", "transfer.pending", "transfer.failed", "transfer.insufficient_balance", "transfer.invalid", "transfer.unauthenticated", "transfer.forbidden", "transfer.no_provider", "transfer.unsupported", "transfer.server_error", "transfer.unavailable", "company.read", "company.unauthenticated", "webhook.charge.paid", "webhook.charge.cancelled", "webhook.transfer.succeeded", "webhook.transfer.failed", "webhook.retried", "webhook.duplicate", "webhook.bad_signature_rejected"]
+    id: Literal["charge.created", "charge.unauthenticated", "charge.forbidden", "charge.invalid", "charge.invalid.fastapi", "charge.no_provider", "charge.unsupported", "charge.server_error", "charge.unavailable", "transfer.succeeded", "transfer.pending", "transfer.failed", "transfer.insufficient_balance", "transfer.invalid", "transfer.invalid.fastapi", "transfer.unauthenticated", "transfer.forbidden", "transfer.no_provider", "transfer.unsupported", "transfer.server_error", "transfer.unavailable", "transfer.answer_lost", "company.read", "company.unauthenticated", "webhook.charge.paid", "webhook.charge.cancelled", "webhook.transfer.succeeded", "webhook.transfer.failed", "transfer.pending_settled", "webhook.retried", "webhook.duplicate", "webhook.bad_signature_rejected"]
     """The behaviour's stable id (docs/READINESS.md)."""
     met: bool
     """Whether the integration has met it."""
@@ -595,7 +614,7 @@ class ReadinessBehaviour(TypedDict):
 
 
 class ReadinessFinding(TypedDict):
-    id: Literal["production_credentials", "missing_content_type", "receiver_accepts_bad_signature", "receiver_accepts_stale_timestamp", "lenient_amount", "retry_after_server_error", "ignored_retry_after", "receiver_slow", "receiver_rejects_duplicate", "trailing_slash", "missing_accept"]
+    id: Literal["production_credentials", "missing_content_type", "paid_twice", "retried_permanent_error", "receiver_accepts_bad_signature", "receiver_accepts_stale_timestamp", "receiver_rejects_valid_signature", "lenient_amount", "retry_after_server_error", "ignored_retry_after", "receiver_slow", "receiver_rejects_duplicate", "trailing_slash", "missing_accept"]
     """The finding's stable id (docs/READINESS.md)."""
     severity: Literal["error", "warning", "info"]
     """error: would fail against the real service or is unsafe; warning: would hurt; info: worth fixing."""
@@ -613,10 +632,40 @@ class ReadinessExample(TypedDict):
     """The method of the call (POST for a webhook delivery)."""
     path: str
     """The path called (for a webhook, the receiver's URL without credentials or query)."""
+    company_id: str | None
+    """The company whose report holds it; null: a call that did not authenticate, or the admin's subscriptions (the admin's report only)."""
     time: str
-    """When it was seen (virtual time)."""
+    """When it was seen, in virtual time (the sandbox's clock, which `clock/advance` moves)."""
+    wall_time: str
+    """When it was seen, in wall-clock time: what your test logs show."""
     seen: str
     """What was seen, redacted as the journal redacts."""
+
+
+class ReadinessReceiverCheck(TypedDict):
+    url: str
+    """The receiver checked, without credentials or query."""
+    time: str
+    """When it was checked (virtual time)."""
+    wall_time: str
+    """When it was checked (wall-clock time)."""
+    passed: bool
+    """Whether every check passed."""
+    failed: list[ReadinessReceiverCheckFailedItem]
+    """The checks that failed; empty when it passed."""
+
+
+class ReadinessReceiverCheckFailedItem(TypedDict):
+    id: Literal["valid", "duplicate", "bad_signature", "stale_timestamp", "unknown_type"]
+    """The check (docs/READINESS.md#the-receiver-check)."""
+    expected: Literal["2xx", "4xx"]
+    """The answer a safe receiver gives."""
+    status: int | None
+    """The status answered; null when there was no answer."""
+    error: str | None
+    """Why no fitting answer came (no connection, a timeout, a redirect...); null otherwise."""
+    advice: str | None
+    """What to change."""
 
 
 class GetEventsResponse(TypedDict):
