@@ -1,7 +1,7 @@
 // The append-only event log: written in the same transaction as the state change it records.
 import type { SandboxEvent } from '../domain/types.js'
 import type { Db } from './db.js'
-import { TABLES, type RowOf } from './tables.js'
+import { insertInto, TABLES, type RowOf } from './tables.js'
 
 const EVENTS = TABLES.events
 
@@ -16,9 +16,7 @@ export interface EventQuery {
 export const ABOUT_WINDOW = 20_000
 
 export function eventStore(db: Db) {
-  const insertStmt = db.prepare(
-    'INSERT INTO events (id, type, at, company_id, data) VALUES (?, ?, ?, ?, ?)',
-  )
+  const insertStmt = insertInto(db, EVENTS, { defaults: ['seq'] })
   const toEvent = (r: RowOf<typeof EVENTS>): SandboxEvent & { seq: number } => ({
     seq: r.seq,
     id: r.id,
@@ -38,7 +36,7 @@ export function eventStore(db: Db) {
   return {
     lastSeq: () => lastSeqStmt.get() as number,
     append(e: SandboxEvent): void {
-      insertStmt.run(e.id, e.type, e.at, e.companyId, JSON.stringify(e.data))
+      insertStmt.run({ id: e.id, type: e.type, at: e.at, company_id: e.companyId, data: JSON.stringify(e.data) })
     },
     /** A company's recent events about one charge or transfer (by transaction_id or ledger reference), oldest first. */
     about(companyId: string, transactionId: string, limit = 100): (SandboxEvent & { seq: number })[] {
