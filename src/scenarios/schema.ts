@@ -2,7 +2,7 @@
 // and the JSON Schema that editors use is generated from it (npm run schema).
 import { z } from '@hono/zod-openapi'
 import { MAX_AMOUNT } from '../domain/money.js'
-import { PIX_TYPES } from '../domain/types.js'
+import { PIX_TYPES, SETTLED_STATUSES, TRANSFER_STATUSES } from '../domain/enums.js'
 import { MAX_PIX_KEY_LENGTH, pixKeyProblem } from '../pix/keys.js'
 import { seconds, settingsSchema } from './settings.js'
 
@@ -68,13 +68,13 @@ const pixKey = z
     if (problem) ctx.addIssue({ code: 'custom', path: ['key'], message: `${k.type} key ${problem}` })
   })
 
-const transferStatus = z.enum(['success', 'pending', 'failed'])
+const transferStatus = z.enum(TRANSFER_STATUSES)
 export const transferOutcomeSchema = z
   .object({
     status: transferStatus.meta({ description: 'What the contract answers.' }),
     message: z.string().min(1).max(200).optional().meta({ description: 'The message it answers (default: the status\'s own).' }),
     settle_after_seconds: seconds.optional().meta({ description: 'For pending: settle on its own this many virtual seconds later.' }),
-    final_status: z.enum(['success', 'failed']).optional().meta({ description: 'For pending: what it settles as (default success); failed refunds.' }),
+    final_status: z.enum(SETTLED_STATUSES).optional().meta({ description: 'For pending: what it settles as (default success); failed refunds.' }),
     final_message: z.string().min(1).max(200).optional().meta({ description: 'For pending: the message it settles with.' }),
   })
   .strict()

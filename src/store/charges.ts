@@ -1,6 +1,7 @@
 // Charge records. The store persists what the domain decided; it never decides a transition.
 import type { Micros } from '../clock.js'
 import type { CancelReason, Charge, ChargeStatus, Payer } from '../domain/types.js'
+import { keepsCache } from './caches.js'
 import type { Db } from './db.js'
 import { idTakenOr } from './id-taken.js'
 import { listQuery, type ListFilter, type Page } from './paging.js'
@@ -69,6 +70,7 @@ export function chargeStore(db: Db) {
   // The newest charge's seq, for the number in qr_code_name: kept in memory, as a query per
   // charge showed in profiles. A rollback can leave it ahead, which only skips a number.
   let lastSeq: number | undefined
+  keepsCache(db, () => void (lastSeq = undefined))
   const byIdStmt = db.prepare<[string], ChargeRow>(`SELECT ${CHARGES.select()} FROM charges WHERE id = ?`)
   const byLocationStmt = db.prepare<[string], ChargeRow>(`SELECT ${CHARGES.select()} FROM charges WHERE location_id = ?`)
   const byEndToEndStmt = db.prepare<[string, string], ChargeRow>(`SELECT ${CHARGES.select()} FROM charges WHERE company_id = ? AND end_to_end_id = ?`)
@@ -91,8 +93,6 @@ export function chargeStore(db: Db) {
 
   return {
     nextSeq: () => (lastSeq ??= maxSeqStmt.get() as number) + 1,
-    /** Forgets the cached seq (after a wipe or a rollback of unknown writes). */
-    forgetSeq: () => void (lastSeq = undefined),
 
     /** `reusedCode`: the charge carries a client's code rather than one with its own location. */
     insert(c: NewCharge, reusedCode: boolean): void {

@@ -2,6 +2,7 @@
 // reads per request. Every write bumps `version` so cached principals are dropped at once.
 import type { Micros } from '../clock.js'
 import type { Company, Direction, Environment, Operation, Principal, Provider } from '../domain/types.js'
+import { keepsCache } from './caches.js'
 import type { Db } from './db.js'
 import { insertInto, TABLES, type InsertRow, type RowOf } from './tables.js'
 
@@ -96,6 +97,11 @@ export function identityStore(db: Db) {
   // The companies' count, kept as they are added (MAX_COMPANIES is checked at every tenant:
   // counting 6,500 rows each time showed in a sequential tenant's time); forgotten on any other change.
   let companies: number | undefined
+  // After a rollback or a wipe: principals and the count may hold what was undone.
+  keepsCache(db, () => {
+    bump()
+    companies = undefined
+  })
   // One row of the same columns whether or not the id exists (a dummy hash and a revoked
   // credential standing in), so a known and an unknown client id cost the same: no join, no
   // principal until the secret has matched.
@@ -136,15 +142,6 @@ export function identityStore(db: Db) {
   return {
     /** Changes whenever any identity row changes; caches compare it to stay correct. */
     version: () => version,
-    /** For writes made outside this repository (a wipe, a cascade). */
-    invalidate(): void {
-      bump()
-      companies = undefined
-    },
-    /** After a rollback: the count may hold what was undone. */
-    forgetCount(): void {
-      companies = undefined
-    },
 
     /** The stored hash of a client id's secret, or `dummyHash` when the id is unknown. */
     credentialCheck(clientId: string, dummyHash: Buffer): CredentialCheck {

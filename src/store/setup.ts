@@ -3,6 +3,7 @@
 // the cache is replaced on every write (this process is the store's only writer).
 import type { PixKeyEntry, PixType, Rules, Settings } from '../domain/types.js'
 import { DEFAULT_SETTINGS } from '../scenarios/settings.js'
+import { keepsCache } from './caches.js'
 import type { Db } from './db.js'
 import { insertInto, TABLES, type RowOf } from './tables.js'
 
@@ -34,6 +35,11 @@ export function setupStore(db: Db) {
 
   let settings: Settings = { ...DEFAULT_SETTINGS, ...meta.get<Partial<Settings>>('settings') }
   let rules = loadRules()
+  const reload = (): void => {
+    settings = { ...DEFAULT_SETTINGS, ...meta.get<Partial<Settings>>('settings') }
+    rules = loadRules()
+  }
+  keepsCache(db, reload)
 
   return {
     meta,
@@ -54,11 +60,6 @@ export function setupStore(db: Db) {
     },
     putPixKey(k: PixKeyEntry): void {
       putKeyStmt.run({ key: k.key, type: k.type, active: k.active ? 1 : 0, owner_name: k.ownerName })
-    },
-    /** Re-reads the cached values, after a rollback or a wipe. */
-    reload(): void {
-      settings = { ...DEFAULT_SETTINGS, ...meta.get<Partial<Settings>>('settings') }
-      rules = loadRules()
     },
   }
 }

@@ -1,6 +1,6 @@
 // Transfer records. Settlement writes only what the domain decided.
 import type { Micros } from '../clock.js'
-import type { PixType, Transfer, TransferStatus } from '../domain/types.js'
+import type { PixType, SettledStatus, Transfer, TransferStatus } from '../domain/types.js'
 import type { Db } from './db.js'
 import { idTakenOr } from './id-taken.js'
 import { listQuery, type ListFilter, type Page } from './paging.js'
@@ -70,7 +70,7 @@ export function transferStore(db: Db) {
     },
 
     /** Returns false if the transfer was no longer pending. */
-    settle(id: string, status: Exclude<TransferStatus, 'pending'>, message: string, at: Micros): boolean {
+    settle(id: string, status: SettledStatus, message: string, at: Micros): boolean {
       return settleStmt.run({ id, status, message, at }).changes === 1
     },
 

@@ -5,6 +5,7 @@ import type { WebhookEvent } from '../webhooks/outbox.js'
 import type { Chaos } from '../webhooks/schema.js'
 import type { Db } from './db.js'
 import { headersText } from './attempt-headers.js'
+import { keepsCache } from './caches.js'
 import { decodeCursor, pageOf, type ListFilter, type Page } from './paging.js'
 import { insertInto, TABLES, type InsertRow, type RowOf } from './tables.js'
 
@@ -27,7 +28,8 @@ export interface Subscription {
   createdAt: Micros
 }
 
-export type DeliveryStatus = 'pending' | 'delivered' | 'failed'
+export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number]
 
 export interface Delivery {
   id: string
@@ -150,6 +152,7 @@ export function webhookStore(db: Db) {
     (SELECT seq FROM delivery_attempts WHERE delivery_id = @id ORDER BY seq DESC LIMIT 1 OFFSET ${MAX_ATTEMPTS_KEPT})`)
   let active: Subscription[] | undefined
   const refresh = () => void (active = undefined)
+  keepsCache(db, refresh)
 
   return {
     add(s: Subscription): void {
@@ -237,7 +240,6 @@ export function webhookStore(db: Db) {
     retry(id: string, at: Micros): void {
       db.prepare("UPDATE deliveries SET status = 'pending', next_attempt_at = ?, delivered_at = NULL WHERE id = ?").run(at, id)
     },
-    refresh,
   }
 }
 

@@ -100,7 +100,7 @@ export const Pager = ({ base, next, params, labels = ['Newest', 'Older →'] }: 
 export const Json = ({ value }: { value: unknown }) => <pre class="body">{typeof value === 'string' ? value : JSON.stringify(value, null, 2)}</pre>
 
 /** A labelled select; an option is its value, or [value, text]. */
-export function Select({ label, name, options, selected }: { label: string; name: string; options: (string | [string, string])[]; selected?: string }) {
+export function Select({ label, name, options, selected }: { label: string; name: string; options: readonly (string | readonly [string, string])[]; selected?: string }) {
   return (
     <label>
       {label}

@@ -5,8 +5,11 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { openDb } from '../../src/store/db.js'
+import { CHARGE_STATUSES, TRANSFER_STATUSES } from '../../src/domain/enums.js'
+import { WIPE_ORDER } from '../../src/store/index.js'
 import { migrations } from '../../src/store/migrations/index.js'
 import { insertInto, TABLES } from '../../src/store/tables.js'
+import { DELIVERY_STATUSES } from '../../src/store/webhooks.js'
 
 describe('the store\'s column lists', () => {
   const db = openDb(':memory:')
@@ -19,6 +22,42 @@ describe('the store\'s column lists', () => {
   it.each(tables)('list the columns of %s exactly as the migrations built them', (name) => {
     const built = (db.prepare(`PRAGMA table_info(${name})`).all() as { name: string }[]).map((c) => c.name)
     expect(TABLES[name as keyof typeof TABLES].columns).toEqual(built)
+  })
+})
+
+describe('the statuses a table accepts', () => {
+  const db = openDb(':memory:')
+  const checked = (table: string, column: string) => {
+    const sql = db.prepare("SELECT sql FROM sqlite_schema WHERE name = ?").pluck().get(table) as string
+    const list = new RegExp(`\\b${column} TEXT NOT NULL CHECK \\(${column} IN \\(([^)]*)\\)\\)`).exec(sql)?.[1]
+    return list?.split(',').map((v) => v.trim().replace(/^'|'$/g, ''))
+  }
+
+  it.each([
+    ['charges', CHARGE_STATUSES],
+    ['transfers', TRANSFER_STATUSES],
+    ['outcomes', TRANSFER_STATUSES],
+    ['deliveries', DELIVERY_STATUSES],
+  ] as const)('are the list the code takes them from, for %s', (table, statuses) => {
+    expect(checked(table, 'status')).toEqual([...statuses])
+  })
+})
+
+describe('the wipe (a reset)', () => {
+  const db = openDb(':memory:')
+  // meta keeps the signing key, the start count and the server holding the store (its own
+  // statement in wipe); the migrations applied stay applied.
+  const kept = ['meta', 'schema_migrations']
+
+  it('empties every table but those it keeps, each once', () => {
+    expect([...WIPE_ORDER].sort()).toEqual(Object.keys(TABLES).filter((t) => !kept.includes(t)).sort())
+  })
+
+  it('empties a table only once every table whose rows point to it is empty', () => {
+    for (const [i, table] of WIPE_ORDER.entries()) {
+      const parents = (db.prepare(`PRAGMA foreign_key_list(${table})`).all() as { table: string }[]).map((fk) => fk.table)
+      for (const parent of parents) expect(WIPE_ORDER.indexOf(parent as never), `${table} points to ${parent}`).toBeGreaterThan(i)
+    }
   })
 })
 

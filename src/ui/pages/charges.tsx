@@ -3,6 +3,7 @@
 // transitions its state allows. Plus "Pay a code", which pays whatever charge a code points at.
 import { raw } from 'hono/html'
 import QRCode from 'qrcode'
+import { CHARGE_STATUSES } from '../../domain/enums.js'
 import { isoMicros } from '../../domain/time.js'
 import { Action, Badge, Card, CompanyFilter, CopyButton, Empty, Filters, Id, Money, Pager, Select, Table, Time } from '../components.js'
 import { filters } from '../fields.js'
@@ -11,7 +12,6 @@ import type { Ui } from '../router.js'
 import { UI_BASE } from '../session.js'
 import { read, type Answer, type View } from '../view.js'
 
-const STATUSES = ['pending', 'paid', 'cancelled']
 const PAGE = 25
 
 export const chargeHref = (id: string) => `${UI_BASE}/charges/${encodeURIComponent(id)}`
@@ -43,7 +43,7 @@ export function mountCharges(ui: Ui): void {
       body: (
         <>
           <Filters path="/charges">
-            <Select label="Status" name="status" options={[['', 'any'], ...STATUSES]} selected={status} />
+            <Select label="Status" name="status" options={[['', 'any'], ...CHARGE_STATUSES]} selected={status} />
             <CompanyFilter store={store} admin={view.scope.admin} selected={company} />
           </Filters>
           <Card id="charges" live="charge">

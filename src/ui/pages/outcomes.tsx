@@ -1,6 +1,7 @@
 // The transfer rules people can see and change: the queue of next outcomes (add, clear) and the
 // magic values of the scenario in force (its inactive keys and rules), as a cheat sheet.
 import type { Store } from '../../store/index.js'
+import { SETTLED_STATUSES, TRANSFER_STATUSES } from '../../domain/enums.js'
 import { KEY_NOT_FOUND } from '../../domain/transfer.js'
 import { Action, Badge, Card, Cell, ForCompany, Select, Table } from '../components.js'
 import { numberField as num, textField as text } from '../fields.js'
@@ -8,8 +9,6 @@ import { brl } from '../format.js'
 import type { Form, Ui } from '../router.js'
 import { UI_BASE } from '../session.js'
 import { read, type View } from '../view.js'
-
-export const TRANSFER_STATUSES = ['success', 'pending', 'failed']
 
 /** A rule's condition in words; amounts in cents and in reais. */
 const when = (w: object) =>
@@ -115,7 +114,7 @@ export async function Outcomes({ view, store }: { view: View; store: Store }) {
             Settle after (s)
             <input name="settle_after_seconds" size={6} inputmode="numeric" />
           </label>
-          <Select label="Final status" name="final_status" options={[['', '—'], 'success', 'failed']} />
+          <Select label="Final status" name="final_status" options={[['', '—'], ...SETTLED_STATUSES]} />
           <label>
             Only for key
             <input name="pix_key" />

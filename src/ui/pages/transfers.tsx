@@ -1,12 +1,13 @@
 // Transfers: the list, a transfer's page with its ledger entries and Settle buttons while it is
 // pending; with the queue of next outcomes and the magic values (outcomes.tsx).
+import { SETTLED_STATUSES, TRANSFER_STATUSES } from '../../domain/enums.js'
 import { isoMicros } from '../../domain/time.js'
 import { Action, Badge, Card, CompanyFilter, Empty, Filters, Id, Money, Pager, Select, Table, Time } from '../components.js'
 import { filters, textField as text } from '../fields.js'
 import type { Form, Ui } from '../router.js'
 import { UI_BASE } from '../session.js'
 import { read, type Answer } from '../view.js'
-import { CheatSheet, mountOutcomes, Outcomes, TRANSFER_STATUSES } from './outcomes.js'
+import { CheatSheet, mountOutcomes, Outcomes } from './outcomes.js'
 
 const PAGE = 25
 export const transferHref = (id: string) => `${UI_BASE}/transfers/${encodeURIComponent(id)}`
@@ -117,8 +118,9 @@ export function mountTransfers(ui: Ui): void {
             </dl>
             {t.status === 'pending' && (
               <div class="row" id="transfer-actions">
-                <Action path={`/transfers/${t.transaction_id}/settle`} label="Settle success" fields={{ status: 'success' }} tone="primary" back={here} />
-                <Action path={`/transfers/${t.transaction_id}/settle`} label="Settle failed" fields={{ status: 'failed' }} tone="danger" back={here} />
+                {SETTLED_STATUSES.map((status) => (
+                  <Action path={`/transfers/${t.transaction_id}/settle`} label={`Settle ${status}`} fields={{ status }} tone={status === 'failed' ? 'danger' : 'primary'} back={here} />
+                ))}
               </div>
             )}
           </Card>
