@@ -1,8 +1,7 @@
 // Webhook subscriptions and their persistent delivery queue. Active subscriptions are cached
 // in memory: every event checks them, and they change rarely.
 import type { Micros } from '../clock.js'
-import type { WebhookEvent } from '../webhooks/outbox.js'
-import type { Chaos } from '../webhooks/schema.js'
+import type { Chaos, WebhookEvent } from '../webhooks/schema.js'
 import type { Db } from './db.js'
 import { headersText } from './attempt-headers.js'
 import { keepsCache } from './caches.js'
