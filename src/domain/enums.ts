@@ -3,6 +3,12 @@
 // choices and the records all take the list, so a value added here reaches every one of them.
 // It imports nothing, so that a schema can import it without importing the domain's types.
 
+export const OPERATIONS = ['charge', 'transfer'] as const
+export type Operation = (typeof OPERATIONS)[number]
+
+export const ENVIRONMENTS = ['sandbox', 'production'] as const
+export type Environment = (typeof ENVIRONMENTS)[number]
+
 export const PIX_TYPES = ['CPF', 'CNPJ', 'EMAIL', 'PHONE'] as const
 export type PixType = (typeof PIX_TYPES)[number]
 
