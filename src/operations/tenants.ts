@@ -6,12 +6,13 @@ import type { Company, Operation, Provider } from '../domain/types.js'
 import { hashSecret } from './authenticate.js'
 import { assertCompaniesWithinLimit, emit, moveMoney, type Context } from './context.js'
 
+/** What a request asks; each field is named, undefined when the request left it out, so the handler that builds it cannot forget one. */
 export interface NewTenant {
-  name?: string
-  apiActive?: boolean
-  balance?: number
-  providers?: { in?: Provider | null; out?: Provider | null }
-  permissions?: Operation[]
+  name: string | undefined
+  apiActive: boolean | undefined
+  balance: number | undefined
+  providers: { in?: Provider | null; out?: Provider | null } | undefined
+  permissions: Operation[] | undefined
 }
 
 export interface Tenant {
