@@ -1,4 +1,4 @@
-// npm run test:fast: the tests a maintainer runs after each change (about a minute here on a
+// npm run test:fast: the tests a maintainer runs after each change (a minute and a half here on a
 // quiet machine): every test of `npm test` but the slow ones below, which run in `npm test` and
 // CI only. Fast is everything minus this one list, so a new test file is fast until it is named
 // here; test/structure/tiers.test.ts fails when an entry names no test file.
