@@ -65,8 +65,8 @@ export interface paths {
   };
   "/events": {
     /**
-     * The append-only log of state changes, oldest first
-     * @description Follow `next_cursor` to read on; `at` is virtual time.
+     * The append-only log of state changes, oldest first (or newest first)
+     * @description Follow `next_cursor` to read on, in the same order; `at` is virtual time. With `transaction_id`, the events about one charge or transfer, among its company's latest 20000 events.
      */
     get: {
       parameters: {
@@ -76,6 +76,10 @@ export interface paths {
           cursor?: string;
           /** @description Only events of this type. */
           type?: string;
+          /** @description Only events about this charge or transfer (their `transaction_id`, or a balance change's `reference`). */
+          transaction_id?: string;
+          /** @description `newest` reads the log from its end, newest first. */
+          order?: "oldest" | "newest";
         };
       };
       responses: {
@@ -430,7 +434,107 @@ export interface paths {
       };
     };
   };
+  "/scenario": {
+    /** The scenario in force: its settings, rules and inactive keys */
+    get: {
+      responses: {
+        /** @description What the scenario in force does. */
+        200: {
+          content: {
+            "application/json": components["schemas"]["ScenarioInForce"];
+          };
+        };
+        /** @description Missing or wrong credentials. */
+        401: {
+          content: {
+            "application/json": components["schemas"]["SandboxError"];
+          };
+        };
+        /** @description A global operation called with company credentials. */
+        403: {
+          content: {
+            "application/json": components["schemas"]["SandboxError"];
+          };
+        };
+        /** @description Unknown id, or an id of another company. */
+        404: {
+          content: {
+            "application/json": components["schemas"]["SandboxError"];
+          };
+        };
+        /** @description The state does not allow this transition. */
+        409: {
+          content: {
+            "application/json": components["schemas"]["SandboxError"];
+          };
+        };
+        /** @description A bad body or query. */
+        422: {
+          content: {
+            "application/json": components["schemas"]["SandboxError"];
+          };
+        };
+      };
+    };
+  };
   "/companies": {
+    /**
+     * List companies, with their users, balances, Providers and credential ids
+     * @description Oldest first. Company credentials see their own company only. Secrets are stored hashed: none is listed.
+     */
+    get: {
+      parameters: {
+        query?: {
+          limit?: number;
+          cursor?: string;
+        };
+      };
+      responses: {
+        /** @description A page of companies. */
+        200: {
+          content: {
+            "application/json": {
+              /** @description This page's companies, oldest first. */
+              data: components["schemas"]["CompanyListing"][];
+              /** @description Pass as `cursor` for the next page; null on the last one. */
+              next_cursor: string | null;
+              /** @description How many companies you can see in all: every one for the admin token, your own for company credentials. */
+              total: number;
+            };
+          };
+        };
+        /** @description Missing or wrong credentials. */
+        401: {
+          content: {
+            "application/json": components["schemas"]["SandboxError"];
+          };
+        };
+        /** @description A global operation called with company credentials. */
+        403: {
+          content: {
+            "application/json": components["schemas"]["SandboxError"];
+          };
+        };
+        /** @description Unknown id, or an id of another company. */
+        404: {
+          content: {
+            "application/json": components["schemas"]["SandboxError"];
+          };
+        };
+        /** @description The state does not allow this transition. */
+        409: {
+          content: {
+            "application/json": components["schemas"]["SandboxError"];
+          };
+        };
+        /** @description A bad body or query. */
+        422: {
+          content: {
+            "application/json": components["schemas"]["SandboxError"];
+          };
+        };
+      };
+    };
     /**
      * Create an isolated tenant
      * @description Defaults: active, both Providers, both permissions, balance 0. `token` is what follows `Basic `.
@@ -2529,6 +2633,264 @@ export interface components {
     };
     /**
      * @example {
+     *   "name": "default",
+     *   "settings": {
+     *     "charge_ttl_seconds": 3600,
+     *     "timezone": "America/Sao_Paulo",
+     *     "validation_errors": "simple",
+     *     "strict_content_type": true,
+     *     "insufficient_balance": "reject",
+     *     "unknown_pix_keys": "accept",
+     *     "outcome_header": true,
+     *     "webhook_retry_seconds": [
+     *       1,
+     *       5,
+     *       30,
+     *       120,
+     *       600
+     *     ]
+     *   },
+     *   "rules": {
+     *     "charges": [
+     *       {
+     *         "when": {
+     *           "amount": 4242
+     *         },
+     *         "then": {
+     *           "auto_pay_after_seconds": 5
+     *         }
+     *       }
+     *     ],
+     *     "transfers": [
+     *       {
+     *         "when": {
+     *           "pix_key": "pending@pix.example"
+     *         },
+     *         "then": {
+     *           "status": "pending",
+     *           "settle_after_seconds": 60,
+     *           "final_status": "success"
+     *         }
+     *       },
+     *       {
+     *         "when": {
+     *           "amount": 666
+     *         },
+     *         "then": {
+     *           "status": "failed",
+     *           "message": "Transfer rejected by the receiving institution"
+     *         }
+     *       },
+     *       {
+     *         "when": {
+     *           "amount": 777
+     *         },
+     *         "then": {
+     *           "status": "pending",
+     *           "settle_after_seconds": 30,
+     *           "final_status": "failed"
+     *         }
+     *       }
+     *     ]
+     *   },
+     *   "inactive_keys": [
+     *     {
+     *       "key": "failed@pix.example",
+     *       "type": "EMAIL"
+     *     }
+     *   ]
+     * }
+     */
+    ScenarioInForce: {
+      /** @description The scenario the state started from (the last reset's); null before any. Scenarios applied on top since add to what follows. */
+      name: string | null;
+      settings: components["schemas"]["Settings"];
+      /** @description The rules, in the order they are tried. */
+      rules: {
+        /** @description Charge rules: the first whose `when` matches applies. */
+        charges: components["schemas"]["ChargeRule"][];
+        /** @description Transfer rules: the first whose `when` matches applies. */
+        transfers: components["schemas"]["TransferRule"][];
+      };
+      /** @description Keys of the key directory that transfers fail on ("Pix key not found or inactive"), at most 100. */
+      inactive_keys: components["schemas"]["InactiveKey"][];
+    };
+    /** @description Every setting, as in force. */
+    Settings: {
+      /** @description How long a charge stays payable, in seconds: expiration_date = creation + this. */
+      charge_ttl_seconds: number;
+      /** @description The time zone of expiration_date (local time without an offset, as the contract writes it) and of the dashboard. */
+      timezone: string;
+      /**
+       * @description simple: {"detail": "<field>: <reason>"}; fastapi: the list of pydantic errors the real server's framework sends.
+       * @enum {string}
+       */
+      validation_errors: "simple" | "fastapi";
+      /** @description true: a contract body is read as JSON only with a JSON Content-Type (application/json or application/*+json), as FastAPI 0.132 and later do; false: a body without Content-Type is read as JSON too, as FastAPI 0.122-0.131 did. */
+      strict_content_type: boolean;
+      /**
+       * @description reject: 422 "Insufficient balance"; failed: 200 with status failed, recorded, no debit.
+       * @enum {string}
+       */
+      insufficient_balance: "reject" | "failed";
+      /**
+       * @description What a transfer to a key missing from pix_keys does: accept it, or fail it ("Pix key not found or inactive").
+       * @enum {string}
+       */
+      unknown_pix_keys: "accept" | "reject";
+      /** @description Honour the X-Sandbox-Outcome request header on transfers. */
+      outcome_header: boolean;
+      /** @description The delay before each webhook retry, in virtual seconds; its length is the number of retries. */
+      webhook_retry_seconds: number[];
+    };
+    ChargeRule: {
+      /** @description Which charges it applies to: all of its conditions hold (none: every charge). */
+      when: {
+        /** @description A charge of exactly this amount, in cents. */
+        amount?: number;
+        /** @description A charge whose description contains this text. */
+        description_contains?: string;
+      };
+      /** @description What happens to such a charge. */
+      then: {
+        /** @description Paid on its own this many virtual seconds after creation. */
+        auto_pay_after_seconds?: number;
+        /** @description Cancelled on its own this many virtual seconds after creation. */
+        auto_cancel_after_seconds?: number;
+      };
+    };
+    TransferRule: {
+      /** @description Which transfers it applies to: all of its conditions hold (none: every transfer). */
+      when: {
+        /** @description A transfer to exactly this key. */
+        pix_key?: string;
+        /**
+         * @description A transfer to a key of this type.
+         * @enum {string}
+         */
+        pix_type?: "CPF" | "CNPJ" | "EMAIL" | "PHONE";
+        /** @description A transfer of exactly this amount, in cents. */
+        amount?: number;
+        /** @description A transfer of at least this amount, in cents. */
+        amount_gte?: number;
+      };
+      /** @description What such a transfer answers. */
+      then: {
+        /**
+         * @description What the contract answers.
+         * @enum {string}
+         */
+        status: "success" | "pending" | "failed";
+        /** @description The message it answers (default: the status's own). */
+        message?: string;
+        /** @description For pending: settle on its own this many virtual seconds later. */
+        settle_after_seconds?: number;
+        /**
+         * @description For pending: what it settles as (default success); failed refunds.
+         * @enum {string}
+         */
+        final_status?: "success" | "failed";
+        /** @description For pending: the message it settles with. */
+        final_message?: string;
+      };
+    };
+    InactiveKey: {
+      /** @description The PIX key. */
+      key: string;
+      /**
+       * @description Its type.
+       * @enum {string}
+       */
+      type: "CPF" | "CNPJ" | "EMAIL" | "PHONE";
+    };
+    /**
+     * @example {
+     *   "company_id": "loja-inativa",
+     *   "name": "Loja Inativa Ltda",
+     *   "api_active": false,
+     *   "users": [
+     *     {
+     *       "user_id": "loja-inativa-user",
+     *       "name": "Loja Inativa (API)",
+     *       "permissions": [
+     *         "charge",
+     *         "transfer"
+     *       ],
+     *       "balance": 100000,
+     *       "providers": {
+     *         "in": {
+     *           "name": "Banco Exemplo",
+     *           "operations": [
+     *             "charge"
+     *           ]
+     *         },
+     *         "out": {
+     *           "name": "Banco Exemplo",
+     *           "operations": [
+     *             "transfer"
+     *           ]
+     *         }
+     *       },
+     *       "credentials": [
+     *         {
+     *           "client_id": "inactive",
+     *           "environment": "sandbox",
+     *           "revoked": false
+     *         }
+     *       ]
+     *     }
+     *   ]
+     * }
+     */
+    CompanyListing: {
+      /** @description The company's id. */
+      company_id: string;
+      /** @description Its name. */
+      name: string;
+      /** @description false: both POSTs of the contract answer 403. */
+      api_active: boolean;
+      /** @description Its users, oldest first (at most 500 on a page, all its companies together). */
+      users: components["schemas"]["UserListing"][];
+    };
+    UserListing: {
+      /** @description The user's id (balances are per user). */
+      user_id: string;
+      /** @description The user's name. */
+      name: string;
+      /** @description What its credentials may do; an operation missing answers 403. */
+      permissions: ("charge" | "transfer")[];
+      /** @description Cents (1000 = R$ 10,00). */
+      balance: number;
+      /** @description Its Providers, per direction. */
+      providers: {
+        /** @description The charges Provider; null when none. */
+        in: components["schemas"]["Provider"] | null;
+        /** @description The transfers Provider; null when none. */
+        out: components["schemas"]["Provider"] | null;
+      };
+      /** @description Its credentials, oldest first. */
+      credentials: components["schemas"]["CredentialListing"][];
+    };
+    /** @description A Provider: its name and the operations it supports. */
+    Provider: {
+      /** @description The Provider's name. */
+      name: string;
+      /** @description What it supports: charge, transfer; an operation missing answers 501. */
+      operations: ("charge" | "transfer")[];
+    };
+    CredentialListing: {
+      /** @description The credential's client id (its secret is stored hashed). */
+      client_id: string;
+      /**
+       * @description production keys are refused by the sandbox (401).
+       * @enum {string}
+       */
+      environment: "sandbox" | "production";
+      /** @description true: refused (401). */
+      revoked: boolean;
+    };
+    /**
+     * @example {
      *   "company_id": "co_oEms1WESabwlIwu4sklBbDzO",
      *   "user_id": "usr_VlsOibVZGlEup8V5kIuNmGgE",
      *   "client_id": "ck_tPMdEkOzRSsg7OshpIM4l3ph",
@@ -2576,13 +2938,6 @@ export interface components {
       };
       /** @description Its user's permissions (default: both); one missing answers 403. */
       permissions?: ("charge" | "transfer")[];
-    };
-    /** @description A Provider: its name and the operations it supports. */
-    Provider: {
-      /** @description The Provider's name. */
-      name: string;
-      /** @description What it supports: charge, transfer; an operation missing answers 501. */
-      operations: ("charge" | "transfer")[];
     };
     /**
      * @example {

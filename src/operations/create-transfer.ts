@@ -5,13 +5,14 @@ import { decideTransfer, firstTransferRule, type OutcomeSources } from '../domai
 import type { PixType, Principal, Transfer, TransferOutcome } from '../domain/types.js'
 import { emit, moveMoney, SANDBOX_ISPB, type Context } from './context.js'
 
+/** What a request asks; each field is named, undefined when the request left it out, so the handler that builds it cannot forget one. */
 export interface NewTransfer {
   amount: number
   pixKey: string
   pixType: PixType
-  description?: string | null
+  description: string | null | undefined
   /** The outcome a test suite picked with `X-Sandbox-Outcome`, when the scenario honours it. */
-  headerOutcome?: TransferOutcome
+  headerOutcome: TransferOutcome | undefined
 }
 
 export const transferEventType = (status: Transfer['status']) =>

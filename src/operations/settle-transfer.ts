@@ -3,14 +3,14 @@
 import type { Micros } from '../clock.js'
 import { notFound } from '../domain/errors.js'
 import { settleTransfer } from '../domain/transfer.js'
-import type { Transfer } from '../domain/types.js'
+import type { SettledStatus, Transfer } from '../domain/types.js'
 import { emit, moveMoney, type Context } from './context.js'
 import { transferEventData, transferEventType } from './create-transfer.js'
 
 export function settleTransferNow(
   ctx: Context,
   transferId: string,
-  status: 'success' | 'failed',
+  status: SettledStatus,
   message?: string,
   at?: Micros,
 ): Transfer {

@@ -3,7 +3,7 @@
 import { isValidCnpj } from '@brazilian-utils/brazilian-utils/is-valid-cnpj'
 import { isValidCpf } from '@brazilian-utils/brazilian-utils/is-valid-cpf'
 import { isValidEmail } from '@brazilian-utils/brazilian-utils/is-valid-email'
-import type { PixType } from '../domain/types.js'
+import type { PixType } from '../domain/enums.js'
 
 const PHONE = /^\+[1-9]\d{1,14}$/
 /** The longest key of any type (an email address). */

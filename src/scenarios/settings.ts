@@ -59,6 +59,15 @@ export type Settings = z.output<typeof allSettings>
 
 export const DEFAULT_SETTINGS: Settings = Object.freeze(allSettings.parse({}))
 
+/** The settings in force, every field set: what the control plane answers (GET /scenario). */
+export const settingsInForceSchema = z
+  .object(
+    Object.fromEntries(Object.entries(settingFields).map(([key, field]) => [key, field.unwrap().meta({ description: field.meta()?.description })])) as {
+      [K in keyof SettingFields]: ReturnType<SettingFields[K]['unwrap']>
+    },
+  )
+  .strict()
+
 /** A scenario's settings: each field optional, its default shown to editors but not applied. */
 export const settingsSchema = z
   .object(

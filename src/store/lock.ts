@@ -10,6 +10,7 @@ import { closeSync, openSync, realpathSync, statSync } from 'node:fs'
 import { hostname } from 'node:os'
 import Database from 'better-sqlite3'
 import type { Db } from './db.js'
+import { insertInto, TABLES } from './tables.js'
 
 export interface Holder {
   pid: number
@@ -68,7 +69,7 @@ export function lockStore(path: string): StoreLock {
   return {
     claim(db) {
       const holder: Holder = { pid: process.pid, host: hostname(), since: new Date().toISOString() }
-      db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run('server', JSON.stringify(holder))
+      insertInto(db, TABLES.meta, { onConflict: ['key'] }).run({ key: 'server', value: JSON.stringify(holder) })
     },
     release() {
       if (lock.open) lock.close() // closing ends the transaction, and with it the lock

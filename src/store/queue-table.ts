@@ -1,6 +1,7 @@
 // What the tables of queued behaviour (outcomes, faults) share: rows optionally owned by a
 // company, listed and cleared per company, and a cheap "is anything queued?" flag that lets the
 // hot path skip the query when nothing is.
+import { keepsCache } from './caches.js'
 import type { Db } from './db.js'
 import { decodeCursor, pageOf, type ListFilter, type Page } from './paging.js'
 import type { Table } from './tables.js'
@@ -16,6 +17,7 @@ export function queueTable<Row extends { seq: number }, T>({ name: table, select
   const dropLastStmt = db.prepare(`DELETE FROM ${table} WHERE seq = ? AND remaining IS NOT NULL`)
   let any = (countStmt.get() as number) > 0
   const refresh = () => void (any = (countStmt.get() as number) > 0)
+  keepsCache(db, refresh)
   return {
     /** False only when the table is surely empty (a stale true costs one query). */
     any: () => any,

@@ -1,12 +1,12 @@
 // Webhook subscriptions and their persistent delivery queue. Active subscriptions are cached
 // in memory: every event checks them, and they change rarely.
 import type { Micros } from '../clock.js'
-import type { WebhookEvent } from '../webhooks/outbox.js'
-import type { Chaos } from '../webhooks/schema.js'
+import type { Chaos, WebhookEvent } from '../webhooks/schema.js'
 import type { Db } from './db.js'
 import { headersText } from './attempt-headers.js'
+import { keepsCache } from './caches.js'
 import { decodeCursor, pageOf, type ListFilter, type Page } from './paging.js'
-import { TABLES, type RowOf } from './tables.js'
+import { insertInto, TABLES, type InsertRow, type RowOf } from './tables.js'
 
 const { webhooks: WEBHOOKS, deliveries: DELIVERIES, delivery_attempts: ATTEMPTS } = TABLES
 
@@ -27,7 +27,8 @@ export interface Subscription {
   createdAt: Micros
 }
 
-export type DeliveryStatus = 'pending' | 'delivered' | 'failed'
+export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number]
 
 export interface Delivery {
   id: string
@@ -43,6 +44,9 @@ export interface Delivery {
   deliveredAt: Micros | null
   lastError: string | null
 }
+
+/** What queueing a delivery is told; the rest of its row is a new delivery's (deliveryRow). */
+export type NewDelivery = Omit<Delivery, 'status' | 'attempts' | 'deliveredAt' | 'lastError'>
 
 export interface Attempt {
   at: Micros
@@ -90,21 +94,56 @@ const toDelivery = (r: RowOf<typeof DELIVERIES>): Delivery & { seq: number } => 
   lastError: r.last_error,
 })
 
+const subRow = (s: Subscription): InsertRow<typeof WEBHOOKS> => ({
+  id: s.id,
+  company_id: s.companyId,
+  url: s.url,
+  events: JSON.stringify(s.events),
+  format: s.format,
+  secret: s.secret,
+  chaos: s.chaos && JSON.stringify(s.chaos),
+  disabled_at: s.disabledAt,
+  disabled_reason: s.disabledReason,
+  created_at: s.createdAt,
+})
+
+/** A delivery as it is queued: pending, never attempted. */
+const deliveryRow = (d: NewDelivery): InsertRow<typeof DELIVERIES, 'seq'> => ({
+  id: d.id,
+  webhook_id: d.webhookId,
+  event_id: d.eventId,
+  event_type: d.eventType,
+  company_id: d.companyId,
+  body: d.body,
+  status: 'pending',
+  attempts: 0,
+  next_attempt_at: d.nextAttemptAt,
+  created_at: d.createdAt,
+  delivered_at: null,
+  last_error: null,
+})
+
+const attemptRow = (deliveryId: string, a: Attempt): InsertRow<typeof ATTEMPTS, 'seq'> => ({
+  delivery_id: deliveryId,
+  at: a.at,
+  status_code: a.statusCode,
+  latency_ms: a.latencyMs,
+  error: a.error,
+  chaos: a.chaos,
+  headers: a.headers && headersText(a.headers),
+})
+
 export function webhookStore(db: Db) {
-  const insertSub = db.prepare(`INSERT INTO webhooks (id, company_id, url, events, format, secret, chaos, created_at)
-    VALUES (@id, @companyId, @url, @events, @format, @secret, @chaos, @createdAt)`)
+  const insertSub = insertInto(db, WEBHOOKS)
   const subStmt = db.prepare<[string], RowOf<typeof WEBHOOKS>>(`SELECT ${WEBHOOKS.select()} FROM webhooks WHERE id = ?`)
-  const insertDelivery = db.prepare(`INSERT INTO deliveries (id, webhook_id, event_id, event_type, company_id, body, status, next_attempt_at, created_at)
-    VALUES (@id, @webhookId, @eventId, @eventType, @companyId, @body, 'pending', @nextAttemptAt, @createdAt)`)
+  const insertDelivery = insertInto(db, DELIVERIES, { defaults: ['seq'] })
   const dueStmt = db.prepare<[string, Micros, number], RowOf<typeof DELIVERIES>>(
     `SELECT ${DELIVERIES.select()} FROM deliveries WHERE webhook_id = ? AND status = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at, seq LIMIT ?`,
   )
   const countOwn = db.prepare('SELECT count(*) FROM webhooks WHERE company_id = ?').pluck()
   const countGlobal = db.prepare('SELECT count(*) FROM webhooks WHERE company_id IS NULL').pluck()
   const deliveryStmt = db.prepare<[string], RowOf<typeof DELIVERIES>>(`SELECT ${DELIVERIES.select()} FROM deliveries WHERE id = ?`)
-  const attemptStmt = db.prepare(
-    'INSERT INTO delivery_attempts (delivery_id, at, status_code, latency_ms, error, chaos, headers) VALUES (?, ?, ?, ?, ?, ?, ?)',
-  )
+  const attemptStmt = insertInto(db, ATTEMPTS, { defaults: ['seq'] })
   const updateDelivery = db.prepare(`UPDATE deliveries SET status = @status, attempts = attempts + @counted,
     next_attempt_at = @nextAttemptAt, delivered_at = @deliveredAt, last_error = @lastError WHERE id = @id`)
   const attemptsStmt = db.prepare<[string], RowOf<typeof ATTEMPTS>>(`SELECT ${ATTEMPTS.select()} FROM delivery_attempts WHERE delivery_id = ? ORDER BY seq`)
@@ -112,10 +151,11 @@ export function webhookStore(db: Db) {
     (SELECT seq FROM delivery_attempts WHERE delivery_id = @id ORDER BY seq DESC LIMIT 1 OFFSET ${MAX_ATTEMPTS_KEPT})`)
   let active: Subscription[] | undefined
   const refresh = () => void (active = undefined)
+  keepsCache(db, refresh)
 
   return {
     add(s: Subscription): void {
-      insertSub.run({ ...s, events: JSON.stringify(s.events), chaos: s.chaos && JSON.stringify(s.chaos) })
+      insertSub.run(subRow(s))
       refresh()
     },
     get(id: string): Subscription | undefined {
@@ -155,8 +195,8 @@ export function webhookStore(db: Db) {
       active ??= db.prepare<[], RowOf<typeof WEBHOOKS>>(`SELECT ${WEBHOOKS.select()} FROM webhooks WHERE disabled_at IS NULL`).all().map(toSub)
       return active
     },
-    enqueue(d: Omit<Delivery, 'status' | 'attempts' | 'deliveredAt' | 'lastError'>): void {
-      insertDelivery.run(d)
+    enqueue(d: NewDelivery): void {
+      insertDelivery.run(deliveryRow(d))
     },
     /** One subscription's deliveries due at `now`, oldest due first. */
     dueFor(webhookId: string, now: Micros, limit: number) {
@@ -170,7 +210,7 @@ export function webhookStore(db: Db) {
     record(id: string, attempt: Attempt, next: { status: DeliveryStatus; nextAttemptAt: Micros | null; deliveredAt: Micros | null; lastError: string | null; counted: boolean }): boolean {
       return db.transaction(() => {
         if (!deliveryStmt.get(id)) return false
-        attemptStmt.run(id, attempt.at, attempt.statusCode, attempt.latencyMs, attempt.error, attempt.chaos, attempt.headers && headersText(attempt.headers))
+        attemptStmt.run(attemptRow(id, attempt))
         pruneAttempts.run({ id })
         updateDelivery.run({ id, ...next, counted: next.counted ? 1 : 0 })
         return true
@@ -199,7 +239,6 @@ export function webhookStore(db: Db) {
     retry(id: string, at: Micros): void {
       db.prepare("UPDATE deliveries SET status = 'pending', next_attempt_at = ?, delivered_at = NULL WHERE id = ?").run(at, id)
     },
-    refresh,
   }
 }
 

@@ -8,9 +8,6 @@ import { companyKey } from '../pix/location.js'
 import type { Store } from '../store/index.js'
 import type { Subscription } from '../store/webhooks.js'
 
-export const WEBHOOK_EVENTS = ['charge.paid', 'charge.cancelled', 'transfer.succeeded', 'transfer.failed', 'transfer.pending'] as const
-export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number]
-
 /** The body a subscription receives for an event, or null when its format has no such message. */
 export function webhookBody(sub: Subscription, e: SandboxEvent): string | null {
   if (sub.format === 'standard') {

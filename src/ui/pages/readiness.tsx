@@ -9,7 +9,7 @@ import { filters } from '../fields.js'
 import { checkFlash } from '../receiver-check.js'
 import type { Form, Ui } from '../router.js'
 import { UI_BASE } from '../session.js'
-import { read, Refused, type View } from '../view.js'
+import { companyChoices, read, Refused, type View } from '../view.js'
 
 const GROUPS: [prefix: string, title: string][] = [
   ['charge.', 'Charges: POST /api/v1/hub/transactions/in'],
@@ -54,12 +54,14 @@ function SetUp({ id, setup, view, hooks, companyId, back }: { id: string; setup:
 }
 
 export function mountReadiness(ui: Ui): void {
-  const { store } = ui.deps.sandbox
-
   ui.page('/readiness', '/readiness', async (view, c) => {
     const companyId = view.scope.admin ? filters(c, 'company_id').company_id : undefined
     const back = `${UI_BASE}/readiness${query({ company_id: companyId })}`
-    const [report, subs] = await Promise.all([read(view, '/readiness', { query: { company_id: companyId } }), read(view, '/webhooks', { query: { company_id: companyId, limit: 100 } })])
+    const [report, subs, choices] = await Promise.all([
+      read(view, '/readiness', { query: { company_id: companyId } }),
+      read(view, '/webhooks', { query: { company_id: companyId, limit: 100 } }),
+      companyChoices(view),
+    ])
     const hooks: Hook[] = subs.data.filter((w) => w.format === 'standard' && !w.disabled_at)
     const setups = new Map<string, Setup | undefined>(BEHAVIOURS.map((b) => [b.id, 'setup' in b ? b.setup : undefined]))
     const counts = ['error', 'warning', 'info'].map((s) => [s, report.findings.filter((f) => f.severity === s).length] as const).filter(([, n]) => n > 0)
@@ -69,7 +71,7 @@ export function mountReadiness(ui: Ui): void {
         <>
           {view.scope.admin && (
             <Filters path="/readiness">
-              <CompanyFilter store={store} admin selected={companyId} />
+              <CompanyFilter admin choices={choices} selected={companyId} />
             </Filters>
           )}
           <Card id="readiness-coverage" live={LIVE}>

@@ -114,6 +114,170 @@ class ScenarioSummary(TypedDict):
     """What it sets up (its `description`)."""
 
 
+class ScenarioInForce(TypedDict):
+    name: str | None
+    """The scenario the state started from (the last reset's); null before any. Scenarios applied on top since add to what follows."""
+    settings: Settings
+    rules: ScenarioInForceRules
+    """The rules, in the order they are tried."""
+    inactive_keys: list[InactiveKey]
+    """Keys of the key directory that transfers fail on (\"Pix key not found or inactive\"), at most 100."""
+
+
+class ScenarioInForceRules(TypedDict):
+    """The rules, in the order they are tried."""
+
+    charges: list[ChargeRule]
+    """Charge rules: the first whose `when` matches applies."""
+    transfers: list[TransferRule]
+    """Transfer rules: the first whose `when` matches applies."""
+
+
+class Settings(TypedDict):
+    """Every setting, as in force."""
+
+    charge_ttl_seconds: int
+    """How long a charge stays payable, in seconds: expiration_date = creation + this."""
+    timezone: str
+    """The time zone of expiration_date (local time without an offset, as the contract writes it) and of the dashboard."""
+    validation_errors: Literal["simple", "fastapi"]
+    """simple: {\"detail\": \"<field>: <reason>\"}; fastapi: the list of pydantic errors the real server's framework sends."""
+    strict_content_type: bool
+    """true: a contract body is read as JSON only with a JSON Content-Type (application/json or application/*+json), as FastAPI 0.132 and later do; false: a body without Content-Type is read as JSON too, as FastAPI 0.122-0.131 did."""
+    insufficient_balance: Literal["reject", "failed"]
+    """reject: 422 \"Insufficient balance\"; failed: 200 with status failed, recorded, no debit."""
+    unknown_pix_keys: Literal["accept", "reject"]
+    """What a transfer to a key missing from pix_keys does: accept it, or fail it (\"Pix key not found or inactive\")."""
+    outcome_header: bool
+    """Honour the X-Sandbox-Outcome request header on transfers."""
+    webhook_retry_seconds: list[int]
+    """The delay before each webhook retry, in virtual seconds; its length is the number of retries."""
+
+
+class ChargeRule(TypedDict):
+    when: ChargeRuleWhen
+    """Which charges it applies to: all of its conditions hold (none: every charge)."""
+    then: ChargeRuleThen
+    """What happens to such a charge."""
+
+
+class ChargeRuleWhen(TypedDict, total=False):
+    """Which charges it applies to: all of its conditions hold (none: every charge)."""
+
+    amount: int
+    """A charge of exactly this amount, in cents."""
+    description_contains: str
+    """A charge whose description contains this text."""
+
+
+class ChargeRuleThen(TypedDict, total=False):
+    """What happens to such a charge."""
+
+    auto_pay_after_seconds: int
+    """Paid on its own this many virtual seconds after creation."""
+    auto_cancel_after_seconds: int
+    """Cancelled on its own this many virtual seconds after creation."""
+
+
+class TransferRule(TypedDict):
+    when: TransferRuleWhen
+    """Which transfers it applies to: all of its conditions hold (none: every transfer)."""
+    then: TransferRuleThen
+    """What such a transfer answers."""
+
+
+class TransferRuleWhen(TypedDict, total=False):
+    """Which transfers it applies to: all of its conditions hold (none: every transfer)."""
+
+    pix_key: str
+    """A transfer to exactly this key."""
+    pix_type: Literal["CPF", "CNPJ", "EMAIL", "PHONE"]
+    """A transfer to a key of this type."""
+    amount: int
+    """A transfer of exactly this amount, in cents."""
+    amount_gte: int
+    """A transfer of at least this amount, in cents."""
+
+
+class _TransferRuleThenRequired(TypedDict):
+    status: Literal["success", "pending", "failed"]
+    """What the contract answers."""
+
+
+class TransferRuleThen(_TransferRuleThenRequired, total=False):
+    """What such a transfer answers."""
+
+    message: str
+    """The message it answers (default: the status's own)."""
+    settle_after_seconds: int
+    """For pending: settle on its own this many virtual seconds later."""
+    final_status: Literal["success", "failed"]
+    """For pending: what it settles as (default success); failed refunds."""
+    final_message: str
+    """For pending: the message it settles with."""
+
+
+class InactiveKey(TypedDict):
+    key: str
+    """The PIX key."""
+    type: Literal["CPF", "CNPJ", "EMAIL", "PHONE"]
+    """Its type."""
+
+
+class CompanyListing(TypedDict):
+    company_id: str
+    """The company's id."""
+    name: str
+    """Its name."""
+    api_active: bool
+    """false: both POSTs of the contract answer 403."""
+    users: list[UserListing]
+    """Its users, oldest first (at most 500 on a page, all its companies together)."""
+
+
+class UserListing(TypedDict):
+    user_id: str
+    """The user's id (balances are per user)."""
+    name: str
+    """The user's name."""
+    permissions: list[Literal["charge", "transfer"]]
+    """What its credentials may do; an operation missing answers 403."""
+    balance: int
+    """Cents (1000 = R$ 10,00)."""
+    providers: UserListingProviders
+    """Its Providers, per direction."""
+    credentials: list[CredentialListing]
+    """Its credentials, oldest first."""
+
+
+# Its Providers, per direction.
+UserListingProviders = TypedDict(
+    "UserListingProviders",
+    {
+        "in": "Provider | None",  # The charges Provider; null when none.
+        "out": "Provider | None",  # The transfers Provider; null when none.
+    },
+)
+
+
+class Provider(TypedDict):
+    """A Provider: its name and the operations it supports."""
+
+    name: str
+    """The Provider's name."""
+    operations: list[Literal["charge", "transfer"]]
+    """What it supports: charge, transfer; an operation missing answers 501."""
+
+
+class CredentialListing(TypedDict):
+    client_id: str
+    """The credential's client id (its secret is stored hashed)."""
+    environment: Literal["sandbox", "production"]
+    """production keys are refused by the sandbox (401)."""
+    revoked: bool
+    """true: refused (401)."""
+
+
 class Tenant(TypedDict):
     company_id: str
     """The new company's id."""
@@ -149,15 +313,6 @@ NewCompanyProviders = TypedDict(
     },
     total=False,
 )
-
-
-class Provider(TypedDict):
-    """A Provider: its name and the operations it supports."""
-
-    name: str
-    """The Provider's name."""
-    operations: list[Literal["charge", "transfer"]]
-    """What it supports: charge, transfer; an operation missing answers 501."""
 
 
 class CompanyRecord(TypedDict):
@@ -692,6 +847,15 @@ class PostScenariosBody(TypedDict, total=False):
     """A scenario of the scenarios folder."""
     document: dict[str, Any]
     """A scenario document inline (the same shape as a file)."""
+
+
+class GetCompaniesResponse(TypedDict):
+    data: list[CompanyListing]
+    """This page's companies, oldest first."""
+    next_cursor: str | None
+    """Pass as `cursor` for the next page; null on the last one."""
+    total: int
+    """How many companies you can see in all: every one for the admin token, your own for company credentials."""
 
 
 class PatchCompaniesCompanyIdBody(TypedDict, total=False):
