@@ -1,6 +1,6 @@
 // Whether a readiness report passes a CI gate: coverage at least --min-coverage, and no finding
 // at or above --fail-on (F3). Used by `exec`, by `readiness` and by the JUnit file.
-import type { Readiness } from '../client/control.js'
+import type { Readiness } from '../http/sandbox/records/readiness.js'
 import { SEVERITIES, severityRank } from './catalog.js'
 
 export const FAIL_ON = [...SEVERITIES.filter((s) => s !== 'info'), 'never'] as const

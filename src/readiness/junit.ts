@@ -3,7 +3,7 @@
 // passed; seen at or above --fail-on: failed; below: skipped, with its example and advice), and
 // one for the coverage gate when --min-coverage is given. Written by hand: a dozen lines of
 // escaping, where a JUnit library would bring a dependency for the same text.
-import type { Readiness } from '../client/control.js'
+import type { Readiness } from '../http/sandbox/records/readiness.js'
 import { FINDINGS } from './catalog.js'
 import { failsOn, underCoverage, type Gate } from './gate.js'
 

@@ -4,7 +4,7 @@
 // see, and the verdict. Plain text for a terminal or a CI log. The report may come from elsewhere
 // (`readiness --url` reads any server, perhaps an older one): every string of it is escaped
 // before it is laid out (terminal.ts), and a list it lacks is taken as empty.
-import type { Readiness } from '../client/control.js'
+import type { Readiness } from '../http/sandbox/records/readiness.js'
 import { escapeStrings } from '../terminal.js'
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`
