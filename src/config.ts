@@ -1,4 +1,4 @@
-// Configuration from the environment (Part E of the specification), validated once at start so
+// Configuration from the environment (README.md#configuration), validated once at start so
 // a typo fails loudly with the variable's name instead of surfacing later as odd behaviour.
 import { z } from 'zod'
 import type { Micros } from './clock.js'

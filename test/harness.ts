@@ -17,7 +17,7 @@ export const T0 = Date.UTC(2026, 2, 1, 12, 0, 0) * 1000
 export const basic = (clientId: string, secret: string) =>
   `Basic ${Buffer.from(`${clientId}:${secret}`).toString('base64')}`
 
-/** The default scenario's credentials (Part C). */
+/** The default scenario's credentials (README.md#default-credentials). */
 export const AUTH = {
   main: basic('sandbox-client', 'sandbox-secret'),
   noProvider: basic('no-provider', 'no-provider-secret'),

@@ -1,4 +1,5 @@
-// Transfer rules (A6): balance, then the destination key, then the outcome; and settlement.
+// Transfer rules: balance, then the destination key, then the outcome; and settlement
+// (docs/CONTRACT.md#where-the-contract-is-silent: business order, money).
 import type { Micros } from '../clock.js'
 import { AppError, conflict } from './errors.js'
 import { SECOND_US } from './time.js'

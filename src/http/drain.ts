@@ -1,5 +1,5 @@
-// Stopping the HTTP server without cutting off what has reached it (docs/DESIGN.md, "Shutdown
-// drains keep-alive connections"). Node's http `close()` destroys at once every connection with
+// Stopping the HTTP server without cutting off what has reached it
+// (docs/decisions/2026-11-24-shutdown-drain.md). Node's http `close()` destroys at once every connection with
 // no request in progress, a request already sent on it but not yet read included: under load,
 // each keep-alive client lost the one it had just sent (a reset). Here the server stops
 // accepting, every answer from then on says `Connection: close` (so a busy connection ends

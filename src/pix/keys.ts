@@ -1,4 +1,4 @@
-// Whether a PIX key matches its declared type (Part A3). Returns the reason when it does not.
+// Whether a PIX key matches its declared type (docs/CONTRACT.md#body-rules). Returns the reason when it does not.
 // Per-function entry points: the package root loads all of it (cities, banks...), ~18 MB.
 import { isValidCnpj } from '@brazilian-utils/brazilian-utils/is-valid-cnpj'
 import { isValidCpf } from '@brazilian-utils/brazilian-utils/is-valid-cpf'

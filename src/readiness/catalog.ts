@@ -1,4 +1,4 @@
-// The readiness catalog (Part F): the behaviours of the contract a suite can meet, each with a
+// The readiness catalog (docs/READINESS.md#the-catalog): the behaviours of the contract a suite can meet, each with a
 // one-line "how" that a test follows literally on a fresh sandbox (test/readiness/catalog.test.ts),
 // and the findings, each with its severity and advice. Ids are stable: reports, CI gates and
 // docs/READINESS.md name them. `setup` is what the dashboard's button for a behaviour asks the

@@ -1,5 +1,6 @@
-// The scenario document (Part C), as one zod schema: it validates files and inline documents,
-// and the JSON Schema that editors use is generated from it (npm run schema).
+// The scenario document (docs/CONTROL-PLANE.md#scenario-files), as one zod schema: it validates
+// files and inline documents, and the JSON Schema that editors use is generated from it
+// (npm run schema).
 import { z } from '@hono/zod-openapi'
 import { MAX_AMOUNT } from '../domain/money.js'
 import { ENVIRONMENTS, OPERATIONS, PIX_TYPES, SETTLED_STATUSES, TRANSFER_STATUSES } from '../domain/enums.js'

@@ -1,6 +1,6 @@
-// The sandbox's settings (Part C): each field's rule and default, written once. The domain's
-// `Settings` type and `DEFAULT_SETTINGS` derive from here; a scenario's `settings` is the same
-// fields, each optional.
+// The sandbox's settings (docs/CONTROL-PLANE.md#scenario-files): each field's rule and default,
+// written once. The domain's `Settings` type and `DEFAULT_SETTINGS` derive from here; a
+// scenario's `settings` is the same fields, each optional.
 import { z } from '@hono/zod-openapi'
 import { isValidTimeZone } from '../domain/time.js'
 

@@ -5,7 +5,8 @@
 // operating system releases when the process ends, killed or not, so no lock is ever stale. Who
 // holds it is written in the store itself (`meta.server`), which a refused start reads to name
 // the other process. The lock is the real file's, whatever symbolic links name it; a store with
-// hard links is refused (lockPath). docs/DESIGN.md says why this and not locking_mode or a pid file.
+// hard links is refused (lockPath). docs/decisions/2026-11-24-store-lock.md says why this and not
+// locking_mode or a pid file.
 import { closeSync, openSync, realpathSync, statSync } from 'node:fs'
 import { hostname } from 'node:os'
 import Database from 'better-sqlite3'

@@ -1,9 +1,10 @@
-// The receiver check (F4): a fixed battery of Standard Webhooks messages sent to one receiver, to
-// see whether it takes what it must (a correctly signed delivery, the same webhook-id again, an
-// event type it does not know) and refuses what it must (a bad signature, a timestamp 10 minutes
-// old), each within 5 s. Used by POST /_sandbox/webhooks/{id}/check (the subscription's own URL
-// and secret) and by `pix-sandbox check-receiver`, which needs no sandbox. Redirects are never
-// followed; every message carries `"test": true` in `data`.
+// The receiver check (docs/READINESS.md#the-receiver-check): a fixed battery of Standard
+// Webhooks messages sent to one receiver, to see whether it takes what it must (a correctly
+// signed delivery, the same webhook-id again, an event type it does not know) and refuses what it
+// must (a bad signature, a timestamp 10 minutes old), each within 5 s. Used by
+// POST /_sandbox/webhooks/{id}/check (the subscription's own URL and secret) and by
+// `pix-sandbox check-receiver`, which needs no sandbox. Redirects are never followed; every
+// message carries `"test": true` in `data`.
 import { randomBytes } from 'node:crypto'
 import { realTime } from '../clock.js'
 import { newSecret, sign } from './sign.js'

@@ -2,7 +2,7 @@
 // retries on the scenario's schedule (virtual time, with up to 10% jitter, or what Retry-After
 // asks within the schedule's bounds), disables a subscription that answers 410, refuses hosts
 // outside WEBHOOK_ALLOWED_HOSTS, and applies each subscription's chaos.
-// Scheduling (docs/DESIGN.md, "Webhook scheduling"): a round asks each subscription for its own
+// Scheduling (docs/decisions/2026-11-23-webhook-scheduling.md): a round asks each subscription for its own
 // due deliveries, as many as it has free slots (limits.ts); nothing waits for unrelated sends,
 // and a finished send starts the next round at once.
 import type { Clock, Micros } from '../clock.js'
@@ -32,7 +32,7 @@ export interface WorkerDeps {
    * dashboard's live stream shows attempts as they happen; called often, so it must be cheap.
    */
   onRecorded?: (d: Delivery, sub: Subscription, disabled: boolean) => void
-  /** Told of each send that reached a receiver (or timed out there): readiness (Part F). */
+  /** Told of each send that reached a receiver (or timed out there): readiness (docs/READINESS.md). */
   observe?: (seen: AttemptSeen) => void
 }
 

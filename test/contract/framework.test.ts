@@ -1,4 +1,4 @@
-// A8: everything else, as the real server's framework does it.
+// Everything else, as the real server's framework does it (docs/CONTRACT.md#the-framework).
 import { mkdtempSync, rmSync } from 'node:fs'
 import http from 'node:http'
 import net from 'node:net'

@@ -1,4 +1,4 @@
-// The receiver check (F4), through POST /_sandbox/webhooks/{id}/check and `pix-sandbox
+// The receiver check (docs/READINESS.md#the-receiver-check), through POST /_sandbox/webhooks/{id}/check and `pix-sandbox
 // check-receiver`: a correct receiver passes every check, a careless one fails bad_signature and
 // stale_timestamp (and they become findings); it sends only to the subscription's own URL,
 // respects WEBHOOK_ALLOWED_HOSTS, never follows a redirect, and a closed port, a TLS error or a

@@ -1,6 +1,7 @@
 // What may import what in src/: no import cycles (type imports included), and each layer imports
-// only the layers below it, so a change low down never needs one higher up. docs/DESIGN.md
-// ("Layers") draws the same picture; the import graph is read by ./imports.ts.
+// only the layers below it, so a change low down never needs one higher up. docs/ARCHITECTURE.md
+// and docs/DESIGN.md ("Layers") draw the same picture (test/structure/docs.test.ts compares the
+// first with LAYERS below); the import graph is read by ./imports.ts.
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { importGraph, type Edge } from './imports.js'
@@ -35,7 +36,7 @@ const DOMAIN_MAY_IMPORT = [/^src\/domain\//, /^src\/clock$/]
 const DOMAIN_MAY_TYPE = [/^src\/scenarios\/(schema|settings)$/]
 
 /**
- * The dashboard reads through the control plane (docs/DESIGN.md): it imports the HTTP layer (the
+ * The dashboard reads through the control plane (docs/DESIGN.md#the-dashboard): it imports the HTTP layer (the
  * control routes, called in process), the control client's types, the pure domain and the
  * readiness catalog (whose set-ups name control calls). Beside those, each file below names what
  * it takes and why.

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { addressFor, ConfigError, loadConfig } from '../../src/config.js'
 
-describe('configuration from the environment (Part E)', () => {
+describe('configuration from the environment (README.md#configuration)', () => {
   it('has the documented defaults', () => {
     expect(loadConfig({})).toEqual({
       port: 8080,

@@ -1,4 +1,4 @@
-// Part D: deliveries to a real receiver on loopback, verified with the standardwebhooks package.
+// Webhooks (docs/WEBHOOKS.md): deliveries to a real receiver on loopback, verified with the standardwebhooks package.
 import { Webhook } from 'standardwebhooks'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { AUTH, startTestSandbox, type TestSandbox } from '../harness.js'

@@ -1,4 +1,4 @@
-// POST /hub/transactions/in: create a charge and its dynamic BR Code (A5).
+// POST /hub/transactions/in: create a charge and its dynamic BR Code (docs/CONTRACT.md#where-the-contract-is-silent).
 import { createRoute, type OpenAPIHono, type z } from '@hono/zod-openapi'
 import { assertProvider } from '../../domain/access.js'
 import { localDateTime } from '../../domain/time.js'

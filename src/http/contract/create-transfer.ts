@@ -1,4 +1,4 @@
-// POST /hub/transactions/out: send a transfer to a PIX key (A6).
+// POST /hub/transactions/out: send a transfer to a PIX key (docs/CONTRACT.md#where-the-contract-is-silent).
 import { createRoute, type OpenAPIHono, type z } from '@hono/zod-openapi'
 import { assertProvider } from '../../domain/access.js'
 import { AppError } from '../../domain/errors.js'

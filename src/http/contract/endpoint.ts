@@ -1,4 +1,4 @@
-// A contract route as one Hono handler: the edge rules, the journal, the order of checks of A3,
+// A contract route as one Hono handler: the edge rules, the journal, the order of checks (docs/CONTRACT.md#order-of-checks),
 // the handler and the wait for the commit, in one function. Hono runs a lone handler without
 // composing a chain of async middleware, and each step here returns a promise only when it has
 // to wait: a company call answers without one, and a charge waits only for its commit. On two
@@ -40,7 +40,7 @@ export interface Endpoint {
   /** The operation whose permission the caller needs; null for the company (any caller). */
   op: Operation | null
   body?: { schema: z.ZodType; laxIntFields?: readonly string[] }
-  /** Steps 5-7 of A3 and the answer, for a caller who passed the checks; `input` is the validated body. */
+  /** The checks after the body schema (docs/CONTRACT.md#order-of-checks) and the answer, for a caller who passed the checks; `input` is the validated body. */
   handle: (c: Context<AppEnv>, who: Principal, input: unknown) => Response
 }
 
@@ -70,7 +70,7 @@ export function contractEndpoint(deps: HttpDeps, edge: Edge, endpoint: Endpoint)
   const { op, body, handle } = endpoint
   const faultOp = op ?? 'company'
 
-  /** Steps 1-4 of A3 once the body (if any) is read, then the handler. */
+  /** The checks up to the body schema (docs/CONTRACT.md#order-of-checks) once the body (if any) is read, then the handler. */
   const checked = (c: Context<AppEnv>, span: Span, raw: RawBody | undefined): Answer => {
     const style = store.setup.settings().validation_errors
     if (raw) rejectInvalidJson(raw, style)

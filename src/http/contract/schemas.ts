@@ -1,4 +1,4 @@
-// The contract's request and response bodies (Part A). These schemas validate requests and are
+// The contract's request and response bodies (docs/CONTRACT.md#body-rules). These schemas validate requests and are
 // what /openapi.json publishes, so the document and the behaviour cannot disagree.
 import { z } from '@hono/zod-openapi'
 import { MAX_AMOUNT } from '../../domain/money.js'

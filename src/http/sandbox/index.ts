@@ -1,4 +1,4 @@
-// The control plane (Part B) under /_sandbox, and its own OpenAPI document.
+// The control plane (docs/CONTROL-PLANE.md) under /_sandbox, and its own OpenAPI document.
 import { OpenAPIHono } from '@hono/zod-openapi'
 import type { AppEnv, HttpDeps } from '../env.js'
 import { mountCharges } from './charges.js'

@@ -1,4 +1,4 @@
-// Outbound webhooks (Part D): subscriptions, deliveries with every attempt, retries, test
+// Outbound webhooks (docs/WEBHOOKS.md): subscriptions, deliveries with every attempt, retries, test
 // messages and chaos.
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi'
 import { AppError } from '../../domain/errors.js'

@@ -1,4 +1,4 @@
-// Readiness (Part F): coverage, the findings with their example and advice, and the checklist of
+// Readiness (docs/READINESS.md): coverage, the findings with their example and advice, and the checklist of
 // behaviours with how to meet each, live; where the control plane can set a behaviour up (a
 // fault, an outcome, chaos, the receiver check, the clock), a button asks it to. The admin sees
 // every company's report or one company's; a company its own.
