@@ -3195,7 +3195,7 @@ export interface components {
     NewWebhook: {
       /**
        * Format: uri
-       * @description Where to POST deliveries (the bcb format posts to `<url>/pix`).
+       * @description Where to POST deliveries (the bcb format posts to `<url>/pix`); no `user:password@`.
        */
       url: string;
       /** @description The event types to receive (default: all). */

@@ -21,6 +21,14 @@ describe('webhook subscriptions', () => {
     expect(await subscribe(AUTH.main, { url: url(100_000) })).toMatchObject({ status: 422, body: { detail: 'url: must be at most 2048 characters' } })
   })
 
+  it('refuse a URL with a user or password: it could never be sent, and would show the password in every list', async () => {
+    for (const u of ['http://user:pass@127.0.0.1:9/hooks', 'http://user@127.0.0.1:9/hooks', 'https://:secret@hooks.example/x']) {
+      expect(await subscribe(AUTH.main, { url: u })).toMatchObject({ status: 422, body: { detail: 'url: must not contain a user or password (user:password@)' } })
+    }
+    expect((await sb.admin('GET', '/webhooks')).body.data).toEqual([])
+    expect(JSON.stringify((await sb.admin('GET', '/events?limit=500')).body)).not.toContain('pass')
+  })
+
   it('are at most 20 per company; the admin\'s global ones have their own 20', async () => {
     for (let i = 0; i < 20; i++) expect((await subscribe(AUTH.main, { url: url(40 + i) })).status).toBe(201)
     const refused = await subscribe(AUTH.main, { url: url(30) })
