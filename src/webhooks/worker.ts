@@ -119,9 +119,7 @@ export function createWebhookWorker(deps: WorkerDeps) {
           inFlight.delete(d.id)
           slots.give(sub)
         }
-        finished.fire()
-        finished = signal()
-        if (store.db.open) kick()
+        freed()
       })
     for (const d of list) inFlight.set(d.id, done)
     return done
@@ -146,6 +144,13 @@ export function createWebhookWorker(deps: WorkerDeps) {
       else for (const d of due) started.push({ done: run(sub, [d]), delayed })
     }
     return started
+  }
+
+  /** After slots were given back: whoever waits for one looks again, and due sends start. */
+  function freed(): void {
+    finished.fire()
+    finished = signal()
+    if (store.db.open) kick()
   }
 
   function kick(): void {
@@ -191,6 +196,22 @@ export function createWebhookWorker(deps: WorkerDeps) {
         }
         // A slot of its subscription or company is taken: waiting ends when one frees.
         await finished.promise
+      }
+    },
+    /**
+     * Takes one send slot of this subscription (and of its owner) for a send from outside the
+     * queue (the receiver check), waiting for one to free as `deliver` does; answers the
+     * function that gives it back. So nothing sends to a subscription's URL beyond its limits.
+     */
+    async slot(sub: Subscription): Promise<() => void> {
+      while (slots.free(sub) === 0) await finished.promise
+      slots.take(sub)
+      let given = false
+      return () => {
+        if (given) return
+        given = true
+        slots.give(sub)
+        freed()
       }
     },
     /** Sends what was just queued on the next turn of the event loop, without waiting for the ticker. */

@@ -163,6 +163,7 @@ export function mountWebhooks(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
         companyId: sub.companyId,
         bodyTime: isoMillis(ctx.clock.now()),
         refusal: hostRefusal(sub.url, deps.webhookAllowedHosts),
+        slot: () => deps.webhooks.slot(sub),
       })
       ctx.readiness?.checked(sub.companyId, sub.url, result)
       return c.json(receiverCheckRecord(result), 200)
