@@ -86,6 +86,35 @@ describe('other control records', () => {
     expect((await sb.admin('POST', '/reset', { scenario: 'x'.repeat(201) })).status).toBe(422)
   })
 
+  it.each([
+    ['outcomes', { status: 'failed', times: 5 }],
+    ['faults', { operation: 'transfer', status: 503, times: 5 }],
+  ] as const)('queued %s are at most 1,000 per company; the admin\'s global ones have their own 1,000', async (what, body) => {
+    const post = (auth: string, json: Record<string, unknown>) => sb.request('POST', `/_sandbox/${what}`, { auth, json })
+    // The first 999 straight through the store, as the control plane would queue them.
+    const { store, clock } = sb.sandbox
+    const queue = what === 'outcomes' ? store.outcomes : store.faults
+    const row = (companyId: string | null) =>
+      what === 'outcomes'
+        ? store.outcomes.add({ companyId, outcome: { status: 'failed' }, match: {}, remaining: 5, createdAt: clock.now() })
+        : store.faults.add({ companyId, operation: 'transfer', status: 503, delayMs: 0, remaining: 5, createdAt: clock.now(), retryAfter: null })
+    store.tx(() => {
+      for (let i = 0; i < 999; i++) row('loja-exemplo'), row(null)
+    })
+    expect((await post(AUTH.main, body)).status).toBe(201)
+    const refused = { status: 422, body: { detail: `at most 1000 ${what} queued per company: clear them (DELETE /_sandbox/${what}) or let some be used` } }
+    expect(await post(AUTH.main, body)).toMatchObject(refused)
+    expect(await sb.admin('POST', `/${what}`, { ...body, company_id: 'loja-exemplo' })).toMatchObject(refused)
+    expect(queue.count('loja-exemplo')).toBe(1000)
+    // Another company, and the admin's global rows, are not affected.
+    expect((await post(OTHER, body)).status).toBe(201)
+    expect((await sb.admin('POST', `/${what}`, body)).status).toBe(201)
+    expect((await sb.admin('POST', `/${what}`, body)).body.detail).toBe(`at most 1000 global ${what} (admin, no company_id): clear them (DELETE /_sandbox/${what}) or let some be used`)
+    // Clearing makes room again.
+    expect((await sb.request('DELETE', `/_sandbox/${what}`, { auth: AUTH.main })).status).toBe(204)
+    expect((await post(AUTH.main, body)).status).toBe(201)
+  })
+
   it('queued outcomes and faults page in the store, oldest first', async () => {
     const ids: number[] = []
     for (let i = 0; i < 7; i++) ids.push((await sb.request('POST', '/_sandbox/outcomes', { auth: AUTH.main, json: { status: 'failed', match: { amount: 100 + i } } })).body.id)
