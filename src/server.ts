@@ -17,6 +17,7 @@ import type { Context } from './operations/context.js'
 import { runDue } from './operations/run-due.js'
 import { createWebhookWorker } from './webhooks/worker.js'
 import { drainable } from './http/drain.js'
+import { guardHosts, hostAllowance } from './http/host-guard.js'
 import { createRedactor } from './http/redact.js'
 import { createRequestJournal } from './http/request-journal.js'
 import { createReadiness } from './readiness/recorder.js'
@@ -153,7 +154,7 @@ export async function startSandbox(config: Config, opts: { log?: Log; clock?: Cl
   }, signer)
 
   const server: ServerType = await new Promise<ServerType>((resolve, reject) => {
-    const s = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () => resolve(s))
+    const s = serve({ fetch: guardHosts(app.fetch, hostAllowance(config)), port: config.port, hostname: config.host }, () => resolve(s))
     s.once('error', reject)
   }).catch(async (err: NodeJS.ErrnoException) => {
     readiness.close()
