@@ -1,5 +1,5 @@
 // Webhook subscriptions and their persistent delivery queue. Active subscriptions are cached
-// in memory: every event checks them, and they change rarely.
+// in memory, per company: every event checks its company's, and they change rarely.
 import type { Micros } from '../clock.js'
 import type { WebhookEvent } from '../webhooks/outbox.js'
 import type { Chaos } from '../webhooks/schema.js'
@@ -9,6 +9,9 @@ import { decodeCursor, pageOf, type ListFilter, type Page } from './paging.js'
 import { TABLES, type RowOf } from './tables.js'
 
 const { webhooks: WEBHOOKS, deliveries: DELIVERIES, delivery_attempts: ATTEMPTS } = TABLES
+
+/** Companies whose subscriptions are remembered at once; beyond it the memory starts over. */
+const MAX_COMPANIES_REMEMBERED = 20_000
 
 export type WebhookFormat = 'standard' | 'bcb'
 
@@ -110,13 +113,30 @@ export function webhookStore(db: Db) {
   const attemptsStmt = db.prepare<[string], RowOf<typeof ATTEMPTS>>(`SELECT ${ATTEMPTS.select()} FROM delivery_attempts WHERE delivery_id = ? ORDER BY seq`)
   const pruneAttempts = db.prepare(`DELETE FROM delivery_attempts WHERE delivery_id = @id AND seq <=
     (SELECT seq FROM delivery_attempts WHERE delivery_id = @id ORDER BY seq DESC LIMIT 1 OFFSET ${MAX_ATTEMPTS_KEPT})`)
+  const activeForStmt = db.prepare<[string | null], RowOf<typeof WEBHOOKS>>(
+    `SELECT ${WEBHOOKS.select()} FROM webhooks WHERE (company_id = ? OR company_id IS NULL) AND disabled_at IS NULL ORDER BY rowid`,
+  )
+  const ownerStmt = db.prepare('SELECT company_id FROM webhooks WHERE id = ?').pluck()
   let active: Subscription[] | undefined
-  const refresh = () => void (active = undefined)
+  // Per company (null: events of no company), the active subscriptions its events go to, read
+  // through webhooks_company when first asked: an event never looks at other companies' ones.
+  const activeFor = new Map<string | null, Subscription[]>()
+  const refresh = () => {
+    active = undefined
+    activeFor.clear()
+  }
+  /** After a change to one subscription: forgets what it may be part of. */
+  const changed = (owner: string | null | undefined) => {
+    active = undefined
+    if (owner === null || owner === undefined) activeFor.clear()
+    else activeFor.delete(owner)
+  }
+  const ownerOf = (id: string) => ownerStmt.get(id) as string | null | undefined
 
   return {
     add(s: Subscription): void {
       insertSub.run({ ...s, events: JSON.stringify(s.events), chaos: s.chaos && JSON.stringify(s.chaos) })
-      refresh()
+      changed(s.companyId)
     },
     get(id: string): Subscription | undefined {
       const r = subStmt.get(id)
@@ -137,23 +157,33 @@ export function webhookStore(db: Db) {
       return (companyId === null ? countGlobal.get() : countOwn.get(companyId)) as number
     },
     remove(id: string): boolean {
+      const owner = ownerOf(id)
       const n = db.prepare('DELETE FROM webhooks WHERE id = ?').run(id).changes
-      refresh()
+      changed(owner)
       return n > 0
     },
     setChaos(id: string, chaos: Chaos | null): void {
       db.prepare('UPDATE webhooks SET chaos = ? WHERE id = ?').run(chaos && JSON.stringify(chaos), id)
-      refresh()
+      changed(ownerOf(id))
     },
     disable(id: string, at: Micros, reason: string): void {
       db.prepare('UPDATE webhooks SET disabled_at = ?, disabled_reason = ? WHERE id = ?').run(at, reason, id)
       db.prepare("UPDATE deliveries SET status = 'failed', next_attempt_at = NULL, last_error = ? WHERE webhook_id = ? AND status = 'pending'").run(reason, id)
-      refresh()
+      changed(ownerOf(id))
     },
     /** Subscriptions that receive events: not disabled. */
     active(): Subscription[] {
       active ??= db.prepare<[], RowOf<typeof WEBHOOKS>>(`SELECT ${WEBHOOKS.select()} FROM webhooks WHERE disabled_at IS NULL`).all().map(toSub)
       return active
+    },
+    /** The active subscriptions a company's events may go to (its own and the admin's global ones), oldest first; null: the global ones. */
+    activeFor(companyId: string | null): Subscription[] {
+      let subs = activeFor.get(companyId)
+      if (!subs) {
+        if (activeFor.size >= MAX_COMPANIES_REMEMBERED) activeFor.clear()
+        activeFor.set(companyId, (subs = activeForStmt.all(companyId).map(toSub)))
+      }
+      return subs
     },
     enqueue(d: Omit<Delivery, 'status' | 'attempts' | 'deliveredAt' | 'lastError'>): void {
       insertDelivery.run(d)

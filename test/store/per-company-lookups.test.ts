@@ -7,6 +7,7 @@
 import Database from 'better-sqlite3'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { MAX_QUEUED } from '../../src/operations/queues.js'
+import { subscribe } from '../../src/operations/webhooks.js'
 import { AUTH, startTestSandbox, tenantDoc, type TestSandbox } from '../harness.js'
 
 interface Ran {
@@ -51,8 +52,9 @@ beforeAll(async () => {
   sb = await startTestSandbox()
   sb.apply({ companies: [tenantDoc('vizinha', { balance: 100_000 })] })
   const { store, clock } = sb.sandbox
-  // The neighbour at its limits, the admin with global rows that match nobody's transfers, and
-  // one row of the measured company's own, so that every lookup has something to look at.
+  // The neighbour at its limits (queues and webhook subscriptions), the admin with global rows
+  // that match nobody's transfers, and one row of the measured company's own, so that every
+  // lookup has something to look at.
   store.tx(() => {
     for (let i = 0; i < MAX_QUEUED; i++) {
       for (const companyId of ['vizinha', null]) {
@@ -60,6 +62,7 @@ beforeAll(async () => {
         if (companyId) store.faults.add({ companyId, operation: 'transfer', status: 503, delayMs: 0, remaining: 5, createdAt: clock.now(), retryAfter: null })
       }
     }
+    for (let i = 0; i < 20; i++) subscribe(sb.sandbox, { url: `http://127.0.0.1:9/hooks/${i}`, companyId: 'vizinha' })
     store.outcomes.add({ companyId: 'loja-exemplo', outcome: { status: 'failed' }, match: { amount: 78 }, remaining: 5, createdAt: clock.now() })
     store.faults.add({ companyId: 'loja-exemplo', operation: 'charge', status: null, delayMs: 1, remaining: 100, createdAt: clock.now(), retryAfter: null })
   })
