@@ -18,6 +18,7 @@ import { runDue } from './operations/run-due.js'
 import { createWebhookWorker } from './webhooks/worker.js'
 import { drainable } from './http/drain.js'
 import { guardHosts, hostAllowance } from './http/host-guard.js'
+import { limitConnections, SERVER_LIMITS, serverOptions, type ServerLimits } from './http/server-limits.js'
 import { createRedactor } from './http/redact.js'
 import { createRequestJournal } from './http/request-journal.js'
 import { createReadiness } from './readiness/recorder.js'
@@ -53,8 +54,9 @@ export interface RunningSandbox {
   close(): Promise<void>
 }
 
-export async function startSandbox(config: Config, opts: { log?: Log; clock?: Clock } = {}): Promise<RunningSandbox> {
+export async function startSandbox(config: Config, opts: { log?: Log; clock?: Clock; limits?: Partial<ServerLimits> } = {}): Promise<RunningSandbox> {
   const log = opts.log ?? createLog(config.logLevel)
+  const limits = { ...SERVER_LIMITS, ...opts.limits }
   let store: ReturnType<typeof openStore>
   try {
     store = openStore(config.database)
@@ -154,7 +156,7 @@ export async function startSandbox(config: Config, opts: { log?: Log; clock?: Cl
   }, signer)
 
   const server: ServerType = await new Promise<ServerType>((resolve, reject) => {
-    const s = serve({ fetch: guardHosts(app.fetch, hostAllowance(config)), port: config.port, hostname: config.host }, () => resolve(s))
+    const s = serve({ fetch: guardHosts(app.fetch, hostAllowance(config)), port: config.port, hostname: config.host, serverOptions: serverOptions(limits) }, () => resolve(s))
     s.once('error', reject)
   }).catch(async (err: NodeJS.ErrnoException) => {
     readiness.close()
@@ -163,6 +165,7 @@ export async function startSandbox(config: Config, opts: { log?: Log; clock?: Cl
     throw new StartupError(`${config.host}:${config.port} ${reason}`)
   })
   const port = (server.address() as AddressInfo).port
+  limitConnections(server as HttpServer, limits)
   const draining = drainable(server as HttpServer)
   publicUrl = publicUrlFor(config, port)
   sandbox.locationBase = locationBase(publicUrl)

@@ -2,6 +2,8 @@
 // absent, raw text otherwise, and an empty body as no body at all.
 import type { IncomingMessage } from 'node:http'
 import type { Context } from 'hono'
+import { readBounded } from './body-budget.js'
+import { bodyRefused, MAX_BODY_BYTES } from './body-limit.js'
 import { header } from './headers.js'
 import type { RawBody } from './validation.js'
 
@@ -29,13 +31,24 @@ type Incoming = IncomingMessage & { rawBody?: Buffer }
  * parses the rest of the packet after, so a small body sent with its headers is in the stream's
  * buffer one microtask later: when the buffer holds Content-Length bytes, they are taken from it
  * at once, instead of through the stream's events and a promise per chunk (a sixteenth of a
- * charge's CPU). Otherwise (a body still on its way, chunked, or off Node), through Hono.
+ * charge's CPU). A body still on its way is read within the process's budget (body-budget.ts):
+ * over it, a 503 and the connection closed. Chunked ones were read by refuseLargeBody; off Node,
+ * through Hono.
  */
 export function readBodyText(c: Context): string | Promise<string> {
   const incoming = (c.env as { incoming?: Incoming } | undefined)?.incoming
   const length = incoming?.headers['content-length']
   if (!incoming || length === undefined || incoming.headers['transfer-encoding'] !== undefined) return c.req.text()
-  return takeBuffered(incoming, Number(length)) ?? Promise.resolve().then(() => takeBuffered(incoming, Number(length)) ?? c.req.text())
+  return takeBuffered(incoming, Number(length)) ?? Promise.resolve().then(() => takeBuffered(incoming, Number(length)) ?? readArriving(c, incoming))
+}
+
+/** The rest of a body still on its way, within the budget; a refusal is thrown as its answer. */
+async function readArriving(c: Context, incoming: Incoming): Promise<string> {
+  if (incoming.rawBody || incoming.readableEnded) return c.req.text()
+  const body = await readBounded(incoming, MAX_BODY_BYTES)
+  if (typeof body === 'string') throw bodyRefused(c, body)
+  incoming.rawBody = body
+  return utf8.decode(body)
 }
 
 /** The whole body from the stream's buffer, if it is all there and nothing has read it. */

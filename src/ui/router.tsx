@@ -6,6 +6,7 @@ import { csrf } from 'hono/csrf'
 import type { Child } from 'hono/jsx'
 import { isoMicros } from '../domain/time.js'
 import type { HttpDeps } from '../http/env.js'
+import { readBodyText } from '../http/body.js'
 import { PAGE_HEADERS } from '../http/page-headers.js'
 import { detailOf, type Control, type ControlReply } from './control.js'
 import { htmlPage } from './html.js'
@@ -47,6 +48,12 @@ export function createUiRouter(deps: HttpDeps & { publicUrl: () => string }, con
   app.use(async (c, next) => {
     await next()
     for (const [k, v] of Object.entries(PAGE_HEADERS)) if (!c.res.headers.has(k)) c.res.headers.set(k, v)
+  })
+  // A form is read within the process's budget for bodies before anything reads it (the
+  // sign-in form is read before anyone is signed in: body-budget.ts).
+  app.use(async (c, next) => {
+    if (c.req.method !== 'GET' && c.req.method !== 'HEAD') await readBodyText(c)
+    await next()
   })
   // Cross-site form posts are refused (Origin checked against the dashboard's own).
   app.use(csrf())
