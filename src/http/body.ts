@@ -45,7 +45,7 @@ export function readBodyText(c: Context): string | Promise<string> {
 /** The rest of a body still on its way, within the budget; a refusal is thrown as its answer. */
 async function readArriving(c: Context, incoming: Incoming): Promise<string> {
   if (incoming.rawBody || incoming.readableEnded) return c.req.text()
-  const body = await readBounded(incoming, MAX_BODY_BYTES)
+  const body = await readBounded(incoming, MAX_BODY_BYTES, Number(incoming.headers['content-length']))
   if (typeof body === 'string') throw bodyRefused(c, body)
   incoming.rawBody = body
   return utf8.decode(body)
