@@ -16,7 +16,7 @@ import { createAuthenticator } from './operations/authenticate.js'
 import type { Context } from './operations/context.js'
 import { runDue } from './operations/run-due.js'
 import { createWebhookWorker } from './webhooks/worker.js'
-import { drainable } from './http/drain.js'
+import { drainable, QUIET_MS, SIGNAL_QUIET_MS } from './http/drain.js'
 import { guardHosts, hostAllowance } from './http/host-guard.js'
 import { limitConnections, SERVER_LIMITS, serverOptions, type ServerLimits } from './http/server-limits.js'
 import { createRedactor } from './http/redact.js'
@@ -51,7 +51,12 @@ export interface RunningSandbox {
   scenarioLoaded: string | null
   sandbox: Context
   log: Log
-  close(): Promise<void>
+  close(opts?: CloseOptions): Promise<void>
+}
+
+export interface CloseOptions {
+  /** Stopping on a signal: clients may still be sending, so idle connections get longer to send again (http/drain.ts). */
+  signal?: boolean
 }
 
 export async function startSandbox(config: Config, opts: { log?: Log; clock?: Clock; limits?: Partial<ServerLimits> } = {}): Promise<RunningSandbox> {
@@ -181,12 +186,12 @@ export async function startSandbox(config: Config, opts: { log?: Log; clock?: Cl
   ticker.unref()
 
   let closing: Promise<void> | undefined
-  const close = () =>
+  const close = (opts: CloseOptions = {}) =>
     (closing ??= new Promise<void>((resolve) => {
       clearInterval(ticker)
       stopping.abort()
       // Every request that has reached the server is answered (http/drain.ts).
-      draining.drain(DRAIN_GRACE_MS, () => {
+      draining.drain(DRAIN_GRACE_MS, opts.signal ? SIGNAL_QUIET_MS : QUIET_MS, () => {
         // Sends under way get a few seconds; unsent deliveries stay queued for the next start.
         const settled = Promise.race([webhooks.idle(), new Promise((r) => setTimeout(r, WEBHOOK_GRACE_MS).unref())])
         // What readiness has not stored yet is stored before the store closes.
