@@ -55,7 +55,7 @@ export function createStore(db: Db, { inMemory = false }: StoreOptions = {}) {
       for (let attempt = 1; ; attempt++) {
         try {
           // Caches may hold values of any use case of the abandoned group.
-          return txs.transactDecided(decide, (decision) => recorded(decision, record), () => store.refreshCaches())
+          return txs.transactDecided(decide, (decision) => recorded(decision, record), () => store.afterRollback())
         } catch (err) {
           if (!(err instanceof IdTaken) || attempt === ID_ATTEMPTS) throw err
         }
@@ -130,6 +130,7 @@ export function createStore(db: Db, { inMemory = false }: StoreOptions = {}) {
     /** After a rolled-back group commit: the caches may hold its values. */
     afterRollback(): void {
       store.identity.invalidate()
+      store.webhooks.reloadDue()
       store.refreshCaches()
     },
     /** Runs `fn` outside any transaction: now, or right after the pending commit. */
@@ -150,6 +151,7 @@ export function createStore(db: Db, { inMemory = false }: StoreOptions = {}) {
       for (const statement of wipeStatements) statement.run()
       store.identity.invalidate()
       store.charges.forgetSeq()
+      store.webhooks.reloadDue()
       setup.reload()
     },
     /** Re-reads every in-memory cache from the database. */

@@ -5,6 +5,7 @@ import type { WebhookEvent } from '../webhooks/outbox.js'
 import type { Chaos } from '../webhooks/schema.js'
 import type { Db } from './db.js'
 import { headersText } from './attempt-headers.js'
+import { dueWebhooks } from './due-webhooks.js'
 import { decodeCursor, pageOf, type ListFilter, type Page } from './paging.js'
 import { TABLES, type RowOf } from './tables.js'
 
@@ -132,6 +133,8 @@ export function webhookStore(db: Db) {
     else activeFor.delete(owner)
   }
   const ownerOf = (id: string) => ownerStmt.get(id) as string | null | undefined
+  const due = dueWebhooks(db)
+  const retryStmt = db.prepare("UPDATE deliveries SET status = 'pending', next_attempt_at = ?, delivered_at = NULL WHERE id = ? RETURNING webhook_id").pluck()
 
   return {
     add(s: Subscription): void {
@@ -160,6 +163,7 @@ export function webhookStore(db: Db) {
       const owner = ownerOf(id)
       const n = db.prepare('DELETE FROM webhooks WHERE id = ?').run(id).changes
       changed(owner)
+      due.forget(id)
       return n > 0
     },
     setChaos(id: string, chaos: Chaos | null): void {
@@ -170,6 +174,7 @@ export function webhookStore(db: Db) {
       db.prepare('UPDATE webhooks SET disabled_at = ?, disabled_reason = ? WHERE id = ?').run(at, reason, id)
       db.prepare("UPDATE deliveries SET status = 'failed', next_attempt_at = NULL, last_error = ? WHERE webhook_id = ? AND status = 'pending'").run(reason, id)
       changed(ownerOf(id))
+      due.forget(id)
     },
     /** Subscriptions that receive events: not disabled. */
     active(): Subscription[] {
@@ -187,7 +192,14 @@ export function webhookStore(db: Db) {
     },
     enqueue(d: Omit<Delivery, 'status' | 'attempts' | 'deliveredAt' | 'lastError'>): void {
       insertDelivery.run(d)
+      due.note(d.webhookId, d.nextAttemptAt)
     },
+    /** Subscriptions with deliveries due at `now` (due-webhooks.ts): what a round visits. */
+    dueSubscriptions: due.due,
+    /** After a visit started nothing: when the subscription has something due next, read again. */
+    settleDue: due.settle,
+    /** After a whole group of writes was rolled back, or a reset: the due times are read again. */
+    reloadDue: due.reload,
     /** One subscription's deliveries due at `now`, oldest due first. */
     dueFor(webhookId: string, now: Micros, limit: number) {
       return dueStmt.all(webhookId, now, limit).map(toDelivery)
@@ -199,10 +211,12 @@ export function webhookStore(db: Db) {
     /** Records an attempt and the delivery's new state; false if the delivery is gone (a reset). */
     record(id: string, attempt: Attempt, next: { status: DeliveryStatus; nextAttemptAt: Micros | null; deliveredAt: Micros | null; lastError: string | null; counted: boolean }): boolean {
       return db.transaction(() => {
-        if (!deliveryStmt.get(id)) return false
+        const delivery = deliveryStmt.get(id)
+        if (!delivery) return false
         attemptStmt.run(id, attempt.at, attempt.statusCode, attempt.latencyMs, attempt.error, attempt.chaos, attempt.headers && headersText(attempt.headers))
         pruneAttempts.run({ id })
         updateDelivery.run({ id, ...next, counted: next.counted ? 1 : 0 })
+        if (next.status === 'pending') due.note(delivery.webhook_id, next.nextAttemptAt)
         return true
       })()
     },
@@ -227,7 +241,8 @@ export function webhookStore(db: Db) {
       return (db.prepare(sql).all(...args, f.limit) as RowOf<typeof DELIVERIES>[]).map(toDelivery)
     },
     retry(id: string, at: Micros): void {
-      db.prepare("UPDATE deliveries SET status = 'pending', next_attempt_at = ?, delivered_at = NULL WHERE id = ?").run(at, id)
+      const webhookId = retryStmt.get(at, id) as string | undefined
+      if (webhookId !== undefined) due.note(webhookId, at)
     },
     refresh,
   }

@@ -125,20 +125,32 @@ export function createWebhookWorker(deps: WorkerDeps) {
     return done
   }
 
-  /** One round: every subscription starts as many of its due deliveries as it has free slots. */
+  /**
+   * One round: every subscription with deliveries due starts as many of them as it has free
+   * slots. Only those are visited (store/due-webhooks.ts): a round costs what there is to send,
+   * not a query per subscription of every company.
+   */
   function round(now: Micros = clock.now()): Started[] {
     if (!store.db.open) return []
-    const subs = store.webhooks.active()
+    const ids = store.webhooks.dueSubscriptions(now)
     const started: Started[] = []
     // A different first subscription each round, so an owner's slots go to each of its subscriptions in turn.
-    const first = subs.length ? turn++ % subs.length : 0
-    for (let i = 0; i < subs.length; i++) {
-      const sub = subs[(first + i) % subs.length]!
+    const first = ids.length ? turn++ % ids.length : 0
+    for (let i = 0; i < ids.length; i++) {
+      const id = ids[(first + i) % ids.length]!
+      const sub = store.webhooks.get(id)
+      if (!sub || sub.disabledAt !== null) {
+        store.webhooks.settleDue(id)
+        continue
+      }
       const free = slots.free(sub)
       if (free === 0) continue
       // At most `held` of the rows are its own sends under way: ask for that many more.
       const due = store.webhooks.dueFor(sub.id, now, free + slots.held(sub)).filter((d) => !inFlight.has(d.id)).slice(0, free)
-      if (!due.length) continue
+      if (!due.length) {
+        if (slots.held(sub) === 0) store.webhooks.settleDue(id)
+        continue
+      }
       const delayed = Boolean(sub.chaos?.delay_ms)
       if (sub.chaos?.reorder) started.push({ done: run(sub, due.reverse()), delayed })
       else for (const d of due) started.push({ done: run(sub, [d]), delayed })
@@ -187,8 +199,8 @@ export function createWebhookWorker(deps: WorkerDeps) {
         const mine = inFlight.get(id)
         if (mine) return mine
         const d = store.db.open ? store.webhooks.delivery(id) : undefined
-        const sub = d && store.webhooks.active().find((s) => s.id === d.webhookId)
-        if (!sub || d.status !== 'pending' || d.nextAttemptAt === null || d.nextAttemptAt > clock.now()) return
+        const sub = d && store.webhooks.get(d.webhookId)
+        if (!sub || sub.disabledAt !== null || d.status !== 'pending' || d.nextAttemptAt === null || d.nextAttemptAt > clock.now()) return
         if (slots.free(sub) > 0) {
           const done = run(sub, [d])
           round()
