@@ -4,7 +4,8 @@
 // holding as many queued outcomes and faults as it may, beside the admin's global outcomes, and
 // on a store of 10,000 companies (one webhook subscription each) and 150,000 charges.
 // `npx tsx bench/tenants.ts` (builds first); TENANTS_SECONDS, TENANTS_COMPANIES, TENANTS_CHARGES,
-// TENANTS_QUEUED (default 1,000: the limit) and TENANTS_MAIN change it. Not part of `npm run bench`.
+// TENANTS_QUEUED (default 1,000: the limit), TENANTS_MAIN and TENANTS_CROWD_ONLY change it. Not
+// part of `npm run bench`.
 import { execSync } from 'node:child_process'
 import Database from 'better-sqlite3'
 import { mkdtempSync, rmSync } from 'node:fs'
@@ -60,8 +61,14 @@ async function measure(url: string): Promise<Row> {
 
 // TENANTS_MAIN: another build's main.js to measure (an earlier commit's, for a before/after).
 const ARGS = process.env.TENANTS_MAIN ? [...SERVER_ARGS.slice(0, -1), process.env.TENANTS_MAIN] : SERVER_ARGS
+// Room for the crowd beside the scenario's own companies.
 const start = (dir: string, name: string) =>
-  startProcess(ARGS, { DATABASE: join(dir, `${name}.db`), LOG_LEVEL: 'warn', SANDBOX_ADMIN_TOKEN: ADMIN_TOKEN, SCENARIOS_DIR: join(ROOT, 'scenarios') }, '/_sandbox/health', 60_000)
+  startProcess(
+    ARGS,
+    { DATABASE: join(dir, `${name}.db`), LOG_LEVEL: 'warn', SANDBOX_ADMIN_TOKEN: ADMIN_TOKEN, SCENARIOS_DIR: join(ROOT, 'scenarios'), MAX_COMPANIES: String(COMPANIES + 100) },
+    '/_sandbox/health',
+    60_000,
+  )
 
 /** Another company, with as many queued outcomes and faults as it may hold (neither ever matches the main company). */
 async function noisyNeighbour(s: Proc): Promise<string> {
@@ -127,7 +134,8 @@ async function main(): Promise<void> {
     for (const [route, f] of Object.entries(row)) process.stdout.write(`  ${route.padEnd(16)} ${cell(f)}\n`)
   }
   try {
-    for (const [i, [name, setUp]] of stages.entries()) {
+    // TENANTS_CROWD_ONLY=1: the last measurement alone.
+    for (const [i, [name, setUp]] of process.env.TENANTS_CROWD_ONLY ? [] : stages.entries()) {
       const s = await start(dir, `stage${i}`)
       try {
         const what = await setUp(s)
