@@ -20,7 +20,7 @@ async function main(): Promise<void> {
   // handler ends the process on the spot, without closing the store.
   const stop = (signal: string) => {
     running.log.info(`${signal} received, finishing in-flight requests`)
-    running.close().then(() => process.exit(0))
+    running.close({ signal: true }).then(() => process.exit(0))
   }
   process.once('SIGTERM', () => stop('SIGTERM'))
   process.once('SIGINT', () => stop('SIGINT'))

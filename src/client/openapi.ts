@@ -1446,7 +1446,7 @@ export interface paths {
     };
     /**
      * Queue outcomes for the next matching transfers
-     * @description With the admin token it applies to every company unless `company_id` names one; with company credentials, to that company.
+     * @description With the admin token it applies to every company unless `company_id` names one; with company credentials, to that company. At most 1000 per company (the admin's global ones have their own 1000).
      */
     post: {
       requestBody: {
@@ -1595,7 +1595,7 @@ export interface paths {
     };
     /**
      * Inject failures or latency into the contract's operations
-     * @description With the admin token it applies to every company unless `company_id` names one; with company credentials, to that company.
+     * @description With the admin token it applies to every company unless `company_id` names one; with company credentials, to that company. At most 1000 per company (the admin's global ones have their own 1000).
      */
     post: {
       requestBody: {
@@ -3571,7 +3571,7 @@ export interface components {
     NewWebhook: {
       /**
        * Format: uri
-       * @description Where to POST deliveries (the bcb format posts to `<url>/pix`).
+       * @description Where to POST deliveries (the bcb format posts to `<url>/pix`); no `user:password@`.
        */
       url: string;
       /** @description The event types to receive (default: all). */

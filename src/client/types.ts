@@ -35,6 +35,12 @@ export interface StartOptions {
   /** Port (default 0: a free one) and interface (default 127.0.0.1). */
   port?: number
   host?: string
+  /**
+   * Host names answered beyond 127.0.0.1, localhost, [::1] and `publicUrl`'s (`.example.com`: it
+   * and every name under it; `*`: any): on a loopback `host`, any other `Host` is refused (421), a
+   * guard against DNS rebinding (docs/SECURITY.md).
+   */
+  allowedHosts?: string[]
   /** Log level, written to stdout (default `silent`). */
   logLevel?: LogLevel
 }

@@ -7,6 +7,7 @@ import type { Context, MiddlewareHandler } from 'hono'
 import { CONTRACT_PREFIX, type RequestSeen } from '../readiness/recorder.js'
 import { parseBasic } from './auth.js'
 import type { AppEnv, HttpDeps } from './env.js'
+import { readBodyText } from './body.js'
 import { header, rawHeaders, rawUrl } from './headers.js'
 import { JsonText } from './json-text.js'
 import type { Arrival, JournalRecord } from './request-journal.js'
@@ -42,10 +43,11 @@ const JSON_TYPE = Object.freeze({ 'Content-Type': 'application/json' })
 
 /**
  * The body of a request whose handler did not read it, as the journal keeps it: none for a GET
- * or a 413 (never read), otherwise read now, while it is still small enough.
+ * or a 413 (never read), otherwise read now, while it is still small enough, within the
+ * process's budget for bodies (body-budget.ts).
  */
 const unreadBody = (c: Context<AppEnv>, status: number): null | Promise<string | null> =>
-  status === 413 || c.req.method === 'GET' ? null : c.req.text().catch(() => null)
+  status === 413 || c.req.method === 'GET' ? null : Promise.resolve().then(() => readBodyText(c)).catch(() => null)
 
 /** A recorder bound to the dependencies: `open` a span as a request starts, `close` it with the answer. */
 export function createJournaling(deps: HttpDeps) {

@@ -43,24 +43,29 @@ export function faultStore(db: Db) {
     .prepare(`INSERT INTO faults (company_id, operation, status, delay_ms, remaining, created_at, retry_after, after_write, drop_answer)
       VALUES (@companyId, @operation, @status, @delayMs, @remaining, @createdAt, @retryAfter, @after, @drop) RETURNING seq`)
     .pluck()
-  const nextStmt = db.prepare<[FaultOperation, string], RowOf<typeof FAULTS>>(`
-    SELECT ${FAULTS.select()} FROM faults WHERE operation = ? AND (company_id IS NULL OR company_id = ?) ORDER BY seq LIMIT 1`)
+  // The oldest of the company's own and the admin's global faults for the operation: two seeks
+  // in faults_company, whatever other companies hold.
+  const nextStmt = db.prepare<{ operation: FaultOperation; companyId: string }, RowOf<typeof FAULTS>>(`
+    SELECT ${FAULTS.select()} FROM faults WHERE seq = (SELECT min(seq) FROM (
+      SELECT min(seq) AS seq FROM faults WHERE company_id = @companyId AND operation = @operation
+      UNION ALL SELECT min(seq) FROM faults WHERE company_id IS NULL AND operation = @operation))`)
   const queue = queueTable(FAULTS, db, toFault)
 
   return {
     add(f: Omit<Fault, 'id'>): number {
-      queue.added()
+      queue.added(f.companyId)
       return insertStmt.get({ ...f, after: f.after ? 1 : 0, drop: f.drop ? 1 : 0 }) as number
     },
     /** Takes the oldest fault for this call and counts it down; undefined (cheaply) when none. */
     take(operation: FaultOperation, companyId: string): Fault | undefined {
-      if (!queue.any()) return undefined
-      const r = nextStmt.get(operation, companyId)
+      if (!queue.queuedFor(companyId)) return undefined
+      const r = nextStmt.get({ operation, companyId })
       if (!r) return undefined
       const fault = toFault(r)
       queue.use(fault.id)
       return fault
     },
+    count: queue.count,
     list: queue.list,
     clear: queue.clear,
     refresh: queue.refresh,

@@ -58,7 +58,7 @@ export function createStore(db: Db, { inMemory = false }: StoreOptions = {}) {
       for (let attempt = 1; ; attempt++) {
         try {
           // Caches may hold values of any use case of the abandoned group.
-          return txs.transactDecided(decide, (decision) => recorded(decision, record), () => store.refreshCaches())
+          return txs.transactDecided(decide, (decision) => recorded(decision, record), () => store.afterRollback())
         } catch (err) {
           if (!(err instanceof IdTaken) || attempt === ID_ATTEMPTS) throw err
         }

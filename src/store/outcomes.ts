@@ -35,18 +35,21 @@ export function outcomeStore(db: Db) {
       match_pix_key, match_pix_type, match_amount, remaining, created_at)
     VALUES (@companyId, @status, @message, @settle, @finalStatus, @finalMessage, @key, @type, @amount, @remaining, @at)
     RETURNING seq`).pluck()
-  const nextStmt = db.prepare<{ companyId: string; key: string; type: PixType; amount: number }, RowOf<typeof OUTCOMES>>(`
-    SELECT ${OUTCOMES.select()} FROM outcomes
-    WHERE (company_id IS NULL OR company_id = @companyId)
-      AND (match_pix_key IS NULL OR match_pix_key = @key)
+  const matches = `(match_pix_key IS NULL OR match_pix_key = @key)
       AND (match_pix_type IS NULL OR match_pix_type = @type)
-      AND (match_amount IS NULL OR match_amount = @amount)
+      AND (match_amount IS NULL OR match_amount = @amount)`
+  // The oldest match among the company's own and the admin's global outcomes: each side read in
+  // order from outcomes_company, so other companies' rows are never read.
+  const nextStmt = db.prepare<{ companyId: string; key: string; type: PixType; amount: number }, RowOf<typeof OUTCOMES>>(`
+    SELECT * FROM (SELECT ${OUTCOMES.select()} FROM outcomes WHERE company_id = @companyId AND ${matches} ORDER BY seq LIMIT 1)
+    UNION ALL
+    SELECT * FROM (SELECT ${OUTCOMES.select()} FROM outcomes WHERE company_id IS NULL AND ${matches} ORDER BY seq LIMIT 1)
     ORDER BY seq LIMIT 1`)
   const queue = queueTable(OUTCOMES, db, toQueued)
 
   return {
     add(q: Omit<QueuedOutcome, 'id'>): number {
-      queue.added()
+      queue.added(q.companyId)
       const o = q.outcome
       return insertStmt.get({
         companyId: q.companyId,
@@ -64,11 +67,12 @@ export function outcomeStore(db: Db) {
     },
     /** The oldest outcome queued for this transfer, if any (a cheap no-op when none is queued). */
     next(companyId: string, t: { pixKey: string; pixType: PixType; amount: number }): QueuedOutcome | undefined {
-      if (!queue.any()) return undefined
+      if (!queue.queuedFor(companyId)) return undefined
       const r = nextStmt.get({ companyId, key: t.pixKey, type: t.pixType, amount: t.amount })
       return r ? toQueued(r) : undefined
     },
     use: queue.use,
+    count: queue.count,
     list: queue.list,
     clear: queue.clear,
     refresh: queue.refresh,

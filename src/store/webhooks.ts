@@ -1,14 +1,18 @@
 // Webhook subscriptions and their persistent delivery queue. Active subscriptions are cached
-// in memory: every event checks them, and they change rarely.
+// in memory, per company: every event checks its company's, and they change rarely.
 import type { Micros } from '../clock.js'
 import type { Chaos, WebhookEvent } from '../webhooks/schema.js'
 import type { Db } from './db.js'
 import { headersText } from './attempt-headers.js'
 import { keepsCache } from './caches.js'
+import { dueWebhooks } from './due-webhooks.js'
 import { decodeCursor, pageOf, type ListFilter, type Page } from './paging.js'
 import { insertInto, TABLES, type InsertRow, type RowOf } from './tables.js'
 
 const { webhooks: WEBHOOKS, deliveries: DELIVERIES, delivery_attempts: ATTEMPTS } = TABLES
+
+/** Companies whose subscriptions are remembered at once; beyond it the memory starts over. */
+const MAX_COMPANIES_REMEMBERED = 20_000
 
 export type WebhookFormat = 'standard' | 'bcb'
 
@@ -149,14 +153,33 @@ export function webhookStore(db: Db) {
   const attemptsStmt = db.prepare<[string], RowOf<typeof ATTEMPTS>>(`SELECT ${ATTEMPTS.select()} FROM delivery_attempts WHERE delivery_id = ? ORDER BY seq`)
   const pruneAttempts = db.prepare(`DELETE FROM delivery_attempts WHERE delivery_id = @id AND seq <=
     (SELECT seq FROM delivery_attempts WHERE delivery_id = @id ORDER BY seq DESC LIMIT 1 OFFSET ${MAX_ATTEMPTS_KEPT})`)
+  const activeForStmt = db.prepare<[string | null], RowOf<typeof WEBHOOKS>>(
+    `SELECT ${WEBHOOKS.select()} FROM webhooks WHERE (company_id = ? OR company_id IS NULL) AND disabled_at IS NULL ORDER BY rowid`,
+  )
+  const ownerStmt = db.prepare('SELECT company_id FROM webhooks WHERE id = ?').pluck()
   let active: Subscription[] | undefined
-  const refresh = () => void (active = undefined)
+  // Per company (null: events of no company), the active subscriptions its events go to, read
+  // through webhooks_company when first asked: an event never looks at other companies' ones.
+  const activeFor = new Map<string | null, Subscription[]>()
+  const refresh = () => {
+    active = undefined
+    activeFor.clear()
+  }
   keepsCache(db, refresh)
+  /** After a change to one subscription: forgets what it may be part of. */
+  const changed = (owner: string | null | undefined) => {
+    active = undefined
+    if (owner === null || owner === undefined) activeFor.clear()
+    else activeFor.delete(owner)
+  }
+  const ownerOf = (id: string) => ownerStmt.get(id) as string | null | undefined
+  const due = dueWebhooks(db)
+  const retryStmt = db.prepare("UPDATE deliveries SET status = 'pending', next_attempt_at = ?, delivered_at = NULL WHERE id = ? RETURNING webhook_id").pluck()
 
   return {
     add(s: Subscription): void {
       insertSub.run(subRow(s))
-      refresh()
+      changed(s.companyId)
     },
     get(id: string): Subscription | undefined {
       const r = subStmt.get(id)
@@ -177,27 +200,44 @@ export function webhookStore(db: Db) {
       return (companyId === null ? countGlobal.get() : countOwn.get(companyId)) as number
     },
     remove(id: string): boolean {
+      const owner = ownerOf(id)
       const n = db.prepare('DELETE FROM webhooks WHERE id = ?').run(id).changes
-      refresh()
+      changed(owner)
+      due.forget(id)
       return n > 0
     },
     setChaos(id: string, chaos: Chaos | null): void {
       db.prepare('UPDATE webhooks SET chaos = ? WHERE id = ?').run(chaos && JSON.stringify(chaos), id)
-      refresh()
+      changed(ownerOf(id))
     },
     disable(id: string, at: Micros, reason: string): void {
       db.prepare('UPDATE webhooks SET disabled_at = ?, disabled_reason = ? WHERE id = ?').run(at, reason, id)
       db.prepare("UPDATE deliveries SET status = 'failed', next_attempt_at = NULL, last_error = ? WHERE webhook_id = ? AND status = 'pending'").run(reason, id)
-      refresh()
+      changed(ownerOf(id))
+      due.forget(id)
     },
     /** Subscriptions that receive events: not disabled. */
     active(): Subscription[] {
       active ??= db.prepare<[], RowOf<typeof WEBHOOKS>>(`SELECT ${WEBHOOKS.select()} FROM webhooks WHERE disabled_at IS NULL`).all().map(toSub)
       return active
     },
+    /** The active subscriptions a company's events may go to (its own and the admin's global ones), oldest first; null: the global ones. */
+    activeFor(companyId: string | null): Subscription[] {
+      let subs = activeFor.get(companyId)
+      if (!subs) {
+        if (activeFor.size >= MAX_COMPANIES_REMEMBERED) activeFor.clear()
+        activeFor.set(companyId, (subs = activeForStmt.all(companyId).map(toSub)))
+      }
+      return subs
+    },
     enqueue(d: NewDelivery): void {
       insertDelivery.run(deliveryRow(d))
+      due.note(d.webhookId, d.nextAttemptAt)
     },
+    /** Subscriptions with deliveries due at `now` (due-webhooks.ts): what a round visits. */
+    dueSubscriptions: due.due,
+    /** After a visit started nothing: when the subscription has something due next, read again. */
+    settleDue: due.settle,
     /** One subscription's deliveries due at `now`, oldest due first. */
     dueFor(webhookId: string, now: Micros, limit: number) {
       return dueStmt.all(webhookId, now, limit).map(toDelivery)
@@ -209,10 +249,12 @@ export function webhookStore(db: Db) {
     /** Records an attempt and the delivery's new state; false if the delivery is gone (a reset). */
     record(id: string, attempt: Attempt, next: { status: DeliveryStatus; nextAttemptAt: Micros | null; deliveredAt: Micros | null; lastError: string | null; counted: boolean }): boolean {
       return db.transaction(() => {
-        if (!deliveryStmt.get(id)) return false
+        const delivery = deliveryStmt.get(id)
+        if (!delivery) return false
         attemptStmt.run(attemptRow(id, attempt))
         pruneAttempts.run({ id })
         updateDelivery.run({ id, ...next, counted: next.counted ? 1 : 0 })
+        if (next.status === 'pending') due.note(delivery.webhook_id, next.nextAttemptAt)
         return true
       })()
     },
@@ -237,7 +279,8 @@ export function webhookStore(db: Db) {
       return (db.prepare(sql).all(...args, f.limit) as RowOf<typeof DELIVERIES>[]).map(toDelivery)
     },
     retry(id: string, at: Micros): void {
-      db.prepare("UPDATE deliveries SET status = 'pending', next_attempt_at = ?, delivered_at = NULL WHERE id = ?").run(at, id)
+      const webhookId = retryStmt.get(at, id) as string | undefined
+      if (webhookId !== undefined) due.note(webhookId, at)
     },
   }
 }

@@ -54,6 +54,8 @@ export interface CheckOptions {
   timeoutMs?: number
   /** Refuses a URL before anything is sent (WEBHOOK_ALLOWED_HOSTS): every check fails with it. */
   refusal?: string | null
+  /** Waits for a send slot of the subscription, and answers the function that gives it back (worker.ts). */
+  slot?: () => Promise<() => void>
 }
 
 /** What each check advises when it fails. */
@@ -103,6 +105,7 @@ export async function checkReceiver(o: CheckOptions): Promise<ReceiverCheck> {
       'webhook-timestamp': String(timestamp),
       'webhook-signature': sign(message.secret ?? o.secret, message.eventId, timestamp, message.body),
     }
+    const release = await o.slot?.()
     const started = performance.now()
     try {
       const res = await doFetch(o.url, { method: 'POST', headers, body: message.body, redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) })
@@ -116,6 +119,8 @@ export async function checkReceiver(o: CheckOptions): Promise<ReceiverCheck> {
     } catch (err) {
       const { error, advice: why } = failure(err, timeoutMs)
       return result(null, performance.now() - started, error, why)
+    } finally {
+      release?.()
     }
   }
 

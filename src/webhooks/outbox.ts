@@ -37,7 +37,7 @@ const wants = (sub: Subscription, e: SandboxEvent) =>
 /** Queues the event for every subscription that wants it; `delayUs` holds it back (reorder chaos). */
 export function enqueueEvent(store: Store, newId: () => string, e: SandboxEvent): number {
   let queued = 0
-  for (const sub of store.webhooks.active()) {
+  for (const sub of store.webhooks.activeFor(e.companyId)) {
     if (!wants(sub, e)) continue
     const body = webhookBody(sub, e)
     if (body === null) continue

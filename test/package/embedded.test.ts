@@ -2,7 +2,7 @@
 // control client, per-test tenants, reset(), and a close() that leaves nothing running.
 import { execFile } from 'node:child_process'
 import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
-import { createServer, type Server } from 'node:http'
+import { createServer, request as httpRequest, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -157,6 +157,23 @@ describe('startSandbox(options)', () => {
     } finally {
       await sb.close()
     }
+  })
+
+  it('answers only to its own names unless allowedHosts adds some (DNS rebinding)', async () => {
+    const get = (url: string, host: string) =>
+      new Promise<number>((resolve, reject) => {
+        const u = new URL(url)
+        httpRequest({ host: u.hostname, port: u.port, path: '/_sandbox/health', headers: { host } }, (res) => resolve(res.resume().statusCode!)).on('error', reject).end()
+      })
+    const sb = await startSandbox({ allowedHosts: ['app.test'] })
+    try {
+      expect(await get(sb.url, new URL(sb.url).host)).toBe(200)
+      expect(await get(sb.url, 'app.test:3000')).toBe(200)
+      expect(await get(sb.url, 'rebind.example')).toBe(421)
+    } finally {
+      await sb.close()
+    }
+    await expect(startSandbox({ allowedHosts: ['http://app.test'] })).rejects.toThrow(/ALLOWED_HOSTS: "http:\/\/app.test" is not a host name/)
   })
 
   it('bad options are refused with the configuration message', async () => {

@@ -89,6 +89,18 @@ describe('queued outcomes', () => {
     expect((await send({}, OTHER)).body.status).toBe('failed')
   })
 
+  it('a company\'s own and the admin\'s global outcomes are taken oldest first', async () => {
+    await sb.admin('POST', '/outcomes', { status: 'failed', message: 'global 1' })
+    await sb.request('POST', '/_sandbox/outcomes', { auth: AUTH.main, json: { status: 'failed', message: 'own' } })
+    await sb.admin('POST', '/outcomes', { status: 'failed', message: 'global 2' })
+    await sb.request('POST', '/_sandbox/outcomes', { auth: OTHER, json: { status: 'pending', message: 'theirs' } })
+    expect((await send()).body.message).toBe('global 1')
+    expect((await send()).body.message).toBe('own')
+    expect((await send()).body.message).toBe('global 2')
+    expect((await send()).body.status).toBe('success')
+    expect((await send({}, OTHER)).body.message).toBe('theirs')
+  })
+
   it('can be listed and cleared', async () => {
     await sb.admin('POST', '/outcomes', { status: 'failed', times: 3 })
     expect((await sb.admin('GET', '/outcomes')).body.data).toEqual([expect.objectContaining({ status: 'failed', times: 3, company_id: null })])
@@ -128,6 +140,20 @@ describe('injected faults', () => {
     // Without `times`, a fault is never used up.
     expect((await send()).status).toBe(500)
     expect((await sb.admin('GET', '/faults')).body.data).toHaveLength(1)
+  })
+
+  it('a company\'s own and the admin\'s global faults strike oldest first, each on its own operation', async () => {
+    const charge = () => sb.request('POST', '/api/v1/hub/transactions/in', { auth: AUTH.main, json: { amount: 100 } })
+    await sb.admin('POST', '/faults', { operation: 'transfer', status: 503, times: 1 })
+    await sb.request('POST', '/_sandbox/faults', { auth: AUTH.main, json: { operation: 'charge', status: 501, times: 1 } })
+    await sb.request('POST', '/_sandbox/faults', { auth: AUTH.main, json: { operation: 'transfer', status: 500, times: 1 } })
+    await sb.admin('POST', '/faults', { operation: 'transfer', status: 501, times: 1, company_id: 'other' })
+    expect((await send()).status).toBe(503)
+    expect((await send()).status).toBe(500)
+    expect((await send()).status).toBe(200)
+    expect((await charge()).status).toBe(501)
+    expect((await charge()).status).toBe(200)
+    expect((await send({}, OTHER)).status).toBe(501)
   })
 
   it('posted by a company hit only that company; cleared by DELETE', async () => {

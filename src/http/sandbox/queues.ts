@@ -1,6 +1,6 @@
 // Queued transfer outcomes and injected faults: add, list, clear (per company with company credentials).
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi'
-import { injectFault, queueOutcome } from '../../operations/queues.js'
+import { injectFault, MAX_QUEUED, queueOutcome } from '../../operations/queues.js'
 import type { ListFilter, Page } from '../../store/paging.js'
 import type { AppEnv, HttpDeps } from '../env.js'
 import { controlRoute, noContent, type Output } from './control-route.js'
@@ -96,7 +96,7 @@ function mountQueue<B extends typeof OutcomeBody | typeof FaultBody, R extends z
       method: 'post',
       path: `/${q.name}`,
       summary: q.summary,
-      description: 'With the admin token it applies to every company unless `company_id` names one; with company credentials, to that company.',
+      description: `With the admin token it applies to every company unless \`company_id\` names one; with company credentials, to that company. At most ${MAX_QUEUED} per company (the admin's global ones have their own ${MAX_QUEUED}).`,
       // Written out, not jsonBody(q.body): through the helper the compiler loses the generic body's type.
       request: { body: { required: true, content: { 'application/json': { schema: q.body } } } },
       responses: { 201: jsonAnswer('Queued.', Queued) },

@@ -642,7 +642,7 @@ class WebhookChaos(TypedDict, total=False):
 
 class _NewWebhookRequired(TypedDict):
     url: str
-    """Where to POST deliveries (the bcb format posts to `<url>/pix`)."""
+    """Where to POST deliveries (the bcb format posts to `<url>/pix`); no `user:password@`."""
 
 
 class NewWebhook(_NewWebhookRequired, total=False):
