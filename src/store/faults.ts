@@ -2,7 +2,7 @@
 import type { Micros } from '../clock.js'
 import type { Db } from './db.js'
 import { queueTable } from './queue-table.js'
-import { TABLES, type RowOf } from './tables.js'
+import { insertInto, TABLES, type InsertRow, type RowOf } from './tables.js'
 
 const FAULTS = TABLES.faults
 
@@ -38,11 +38,20 @@ const toFault = (r: RowOf<typeof FAULTS>): Fault => ({
   drop: r.drop_answer === 1,
 })
 
+const toRow = (f: Omit<Fault, 'id'>): InsertRow<typeof FAULTS, 'seq'> => ({
+  company_id: f.companyId,
+  operation: f.operation,
+  status: f.status,
+  delay_ms: f.delayMs,
+  remaining: f.remaining,
+  created_at: f.createdAt,
+  retry_after: f.retryAfter,
+  after_write: f.after ? 1 : 0,
+  drop_answer: f.drop ? 1 : 0,
+})
+
 export function faultStore(db: Db) {
-  const insertStmt = db
-    .prepare(`INSERT INTO faults (company_id, operation, status, delay_ms, remaining, created_at, retry_after, after_write, drop_answer)
-      VALUES (@companyId, @operation, @status, @delayMs, @remaining, @createdAt, @retryAfter, @after, @drop) RETURNING seq`)
-    .pluck()
+  const insertStmt = insertInto(db, FAULTS, { defaults: ['seq'] })
   // The oldest of the company's own and the admin's global faults for the operation: two seeks
   // in faults_company, whatever other companies hold.
   const nextStmt = db.prepare<{ operation: FaultOperation; companyId: string }, RowOf<typeof FAULTS>>(`
@@ -54,7 +63,7 @@ export function faultStore(db: Db) {
   return {
     add(f: Omit<Fault, 'id'>): number {
       queue.added(f.companyId)
-      return insertStmt.get({ ...f, after: f.after ? 1 : 0, drop: f.drop ? 1 : 0 }) as number
+      return Number(insertStmt.run(toRow(f)).lastInsertRowid)
     },
     /** Takes the oldest fault for this call and counts it down; undefined (cheaply) when none. */
     take(operation: FaultOperation, companyId: string): Fault | undefined {
