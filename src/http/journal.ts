@@ -11,6 +11,7 @@ import { readBodyText } from './body.js'
 import { header, rawHeaders, rawUrl } from './headers.js'
 import { JsonText } from './json-text.js'
 import type { Arrival, JournalRecord } from './request-journal.js'
+import { isJsonContentType } from './fastapi-body.js'
 
 const SKIP = /^\/(?:_sandbox\/(?:requests|health|openapi\.json|ui)|docs|openapi\.json|favicon\.ico)(?:\/|$)/
 
@@ -114,7 +115,7 @@ export type Journaling = ReturnType<typeof createJournaling>
 
 // One object filled again for every contract call: readiness reads it at once and keeps nothing of it.
 const scratch: RequestSeen = {
-  method: '', path: '', status: 0, companyId: null, clientId: null, claimed: null, contentType: undefined, accept: undefined,
+  method: '', path: '', status: 0, companyId: null, clientId: null, claimed: null, contentType: undefined, jsonType: false, accept: undefined,
   requestBody: null, responseBody: null, retryAfter: null, errorCode: null, dropped: false, fault: null, effectStatus: 0, effectBody: null,
   closedMs: -1, at: 0, arrivedMs: 0,
 }
@@ -128,6 +129,8 @@ function seen(c: Context<AppEnv>, e: JournalRecord, span: Span, dropped: boolean
   // The credentials a call that did not authenticate named: whose 401 it is, and production keys.
   scratch.claimed = e.companyId === null ? parseBasic(header(c, 'authorization')) : null
   scratch.contentType = header(c, 'content-type')
+  // As the real service reads it (FastAPI 0.132 and later), whatever strict_content_type says here.
+  scratch.jsonType = e.requestBody ? isJsonContentType(scratch.contentType, true) : false
   scratch.accept = header(c, 'accept')
   scratch.requestBody = e.requestBody
   scratch.responseBody = e.responseBody

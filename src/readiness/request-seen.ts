@@ -14,6 +14,8 @@ export interface RequestSeen {
   /** The Basic credentials a call that did not authenticate named (whose 401 it is, production keys); null otherwise. */
   claimed: { clientId: string; secret: string } | null
   contentType: string | undefined
+  /** The request's Content-Type names JSON as the real service reads it (`application/json`, `application/<x>+json`). */
+  jsonType: boolean
   accept: string | undefined
   requestBody: string | null
   responseBody: string | null

@@ -29,8 +29,6 @@ const transferStatus = (body: string | null): number =>
   : body.startsWith('{"status":"failed"') ? B['transfer.failed']
   : -1
 
-const JSON_TYPE = /^\s*application\/json\s*(?:;|$)/i
-const isJsonType = (v: string | undefined) => v !== undefined && (v === 'application/json' || JSON_TYPE.test(v))
 /** Media ranges that admit JSON, compared case-insensitively: only a call that leaves JSON out (or says nothing) is told. */
 const ACCEPTS_JSON = /(?:^|,)\s*(?:application\/json|application\/\*|\*\/\*)\s*(?:;|,|$)/i
 const acceptsJson = (v: string | undefined) => v !== undefined && (v === 'application/json' || v === '*/*' || ACCEPTS_JSON.test(v))
@@ -121,7 +119,7 @@ export function requestObserver(observing: Observing, adminSteps: Steps, keyOwne
     if (!acceptsJson(o.accept)) noted(owner, e, F.missing_accept, o, () => (o.accept === undefined ? 'no accept header' : `accept: ${o.accept}`))
     const body = o.requestBody
     if (operation !== 'company' && body) {
-      if (!isJsonType(o.contentType)) {
+      if (!o.jsonType) {
         noted(owner, e, F.missing_content_type, o, () => `a ${Buffer.byteLength(body)}-byte body ${o.contentType === undefined ? 'without content-type' : `with content-type: ${o.contentType}`}`)
       }
       const lenient = o.effectStatus === 200 ? lenientAmount(body) : null

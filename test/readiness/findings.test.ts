@@ -74,6 +74,8 @@ const CASES: Partial<Record<FindingId, Case>> = {
     correct: async () => {
       await raw('POST', '/api/v1/hub/transactions/in', { accept: 'application/json', 'content-type': 'application/json; charset=utf-8' }, '{"amount": 1000}')
       await raw('POST', '/api/v1/hub/transactions/in', { accept: 'application/json', 'Content-Type': 'Application/JSON' }, '{"amount": 1000}')
+      // Any application/<x>+json is JSON to the real service, and answered as such.
+      await raw('POST', '/api/v1/hub/transactions/in', { accept: 'application/json', 'content-type': 'application/vnd.api+json' }, '{"amount": 1000}')
       // No body, nothing to type (a 422 of its own).
       await raw('POST', '/api/v1/hub/transactions/in', { accept: 'application/json' })
     },

@@ -18,7 +18,7 @@ function recorder() {
   const call = (o: Partial<RequestSeen>) =>
     r.request({
       method: 'POST', path: '/api/v1/hub/transactions/out', status: 200, companyId: 'loja-exemplo', clientId: 'sandbox-client', claimed: null,
-      contentType: 'application/json', accept: 'application/json', requestBody: '{"amount": 1000, "pix_key": "a@b.co", "pix_type": "EMAIL"}',
+      contentType: 'application/json', jsonType: true, accept: 'application/json', requestBody: '{"amount": 1000, "pix_key": "a@b.co", "pix_type": "EMAIL"}',
       responseBody: '{"status":"success","transaction_id":"E1","message":"ok"}', retryAfter: null, errorCode: null, dropped: false, fault: null,
       effectStatus: o.status ?? 200, effectBody: o.responseBody ?? '{"status":"success","transaction_id":"E1","message":"ok"}', closedMs: -1, at: 0, arrivedMs: now, ...o,
     })
