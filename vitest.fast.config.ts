@@ -31,6 +31,9 @@ export const SLOW = [
   'test/readiness/example.test.ts',
   'test/readiness/readiness-command.test.ts',
   'test/readiness/persistence.test.ts',
+  // Run other toolchains (Maven, Go) or a whole merchant integration, in orders, under exec.
+  'test/readiness/languages.test.ts',
+  'test/readiness/integrations.test.ts',
   // Wait on the wall clock: real timers, a receiver's 5 s limit, chaos held for seconds.
   'test/sandbox/real-timer.test.ts',
   'test/readiness/receiver-check.test.ts',
