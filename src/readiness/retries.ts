@@ -17,7 +17,6 @@
 // Calls are remembered only when they may be judged: a lost or refused answer, or while a fault
 // holds one of the company's calls (its retries may be answered before it is); the common call
 // costs one comparison.
-import type { Micros } from '../clock.js'
 import type { Entry } from './book.js'
 import { F } from './catalog.js'
 import type { Observing } from './observing.js'

@@ -96,7 +96,7 @@ export function chargeStore(db: Db) {
 
     /** `reusedCode`: the charge carries a client's code rather than one with its own location. */
     insert(c: NewCharge, reusedCode: boolean): void {
-      let inserted
+      let inserted: { lastInsertRowid: number | bigint }
       try {
         inserted = insertStmt.run(toRow(c, reusedCode))
       } catch (err) {

@@ -2,7 +2,7 @@
 // headers, content types, bodies, their combinations, and malformed HTTP. The same seed gives
 // the same bytes. Each case carries tags that name what it exercises, which the deviations
 // (deviations.ts) read.
-import { Rng } from './rng.js'
+import type { Rng } from './rng.js'
 import { bodies, type BodyCase } from './bodies.js'
 
 export interface Case {

@@ -1,6 +1,6 @@
 // Webhooks (docs/WEBHOOKS.md): deliveries to a real receiver on loopback, verified with the standardwebhooks package.
 import { Webhook } from 'standardwebhooks'
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { AUTH, startTestSandbox, type TestSandbox } from '../harness.js'
 import { startReceiver, type Receiver } from './receiver.js'
 import { recorded } from './settle.js'

@@ -2,7 +2,7 @@
 // what /openapi.json publishes, so the document and the behaviour cannot disagree.
 import { z } from '@hono/zod-openapi'
 import { MAX_AMOUNT } from '../../domain/money.js'
-import { PIX_TYPES, TRANSFER_STATUSES, type PixType } from '../../domain/enums.js'
+import { PIX_TYPES, TRANSFER_STATUSES } from '../../domain/enums.js'
 import { parseBrCode } from '../../pix/brcode.js'
 import { pixKeyProblem } from '../../pix/keys.js'
 import { hasLoneSurrogate } from '../python-dumps.js'

@@ -5,7 +5,7 @@ import type { ListFilter, Page } from '../../store/paging.js'
 import type { AppEnv, HttpDeps } from '../env.js'
 import { controlRoute, noContent, type Output } from './control-route.js'
 import { FAULT_EXAMPLE, FaultRecord, faultRecord, OUTCOME_EXAMPLE, OutcomeMatch, OutcomeRecord, outcomeRecord } from './records/queue.js'
-import { jsonAnswer, jsonBody, listQuery, Outcome, page } from './schemas.js'
+import { jsonAnswer, listQuery, Outcome, page } from './schemas.js'
 import { companyFilter } from './scope.js'
 
 const forCompany = z.string().max(200).optional().openapi({ description: 'Admin token only: the company it applies to (default: every company).' })
