@@ -55,6 +55,7 @@ export function bannerLines(config: Config, running: RunningSandbox, env: Record
     `port ${running.port} (${from('PORT')})`,
     `host ${config.host} (${from('HOST')})`,
     ...(config.publicUrl ? [`public URL ${config.publicUrl} (${from('PUBLIC_URL')})`] : []),
+    ...(config.allowedHosts ? [`allowed hosts ${config.allowedHosts.join(', ')} (${from('ALLOWED_HOSTS')})`] : []),
     `log level ${config.logLevel} (${from('LOG_LEVEL')})`,
     config.seed === undefined ? 'no seed' : `seed ${config.seed} (${from('SEED')})`,
   ]

@@ -1,4 +1,4 @@
-// Configuration from the environment (Part E of the specification), validated once at start so
+// Configuration from the environment (README.md#configuration), validated once at start so
 // a typo fails loudly with the variable's name instead of surfacing later as odd behaviour.
 import { z } from 'zod'
 import type { Micros } from './clock.js'
@@ -41,6 +41,16 @@ const envSchema = z.object({
     })
     .optional(),
   WEBHOOK_ALLOWED_HOSTS: z.string().optional(),
+  ALLOWED_HOSTS: z
+    .string()
+    .transform((text, ctx) => {
+      const entries = text.split(',').map((h) => h.trim().toLowerCase()).filter(Boolean)
+      const bad = entries.find((h) => h !== '*' && !/^(\.?[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?(\.[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?)*|\[[0-9a-f:.]+\])$/.test(h))
+      if (bad === undefined) return entries
+      ctx.addIssue({ code: 'custom', message: `"${bad}" is not a host name: give names such as app.test, .example.com (it and every name under it) or *, without scheme or port` })
+      return z.NEVER
+    })
+    .optional(),
   MAX_COMPANIES: z.coerce.number().int().min(1).max(1_000_000).default(DEFAULT_MAX_COMPANIES),
 })
 
@@ -64,6 +74,8 @@ export interface Config {
   maxCompanies: number
   /** Hosts (`name` or `name:port`) webhooks may be sent to; undefined allows any. */
   webhookAllowedHosts: string[] | undefined
+  /** ALLOWED_HOSTS: Host names the server answers to beyond loopback's and PUBLIC_URL's (http/host-guard.ts). */
+  allowedHosts: string[] | undefined
 }
 
 export class ConfigError extends Error {}
@@ -98,6 +110,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     startTime: e.START_TIME,
     maxCompanies: e.MAX_COMPANIES,
     webhookAllowedHosts: e.WEBHOOK_ALLOWED_HOSTS?.split(',').map((h) => h.trim().toLowerCase()).filter(Boolean),
+    allowedHosts: e.ALLOWED_HOSTS?.length ? e.ALLOWED_HOSTS : undefined,
   }
 }
 

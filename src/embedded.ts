@@ -27,6 +27,7 @@ export async function startSandbox(options: StartOptions = {}): Promise<Sandbox>
     SEED: options.seed,
     START_TIME: options.startTime,
     MAX_COMPANIES: options.maxCompanies === undefined ? undefined : String(options.maxCompanies),
+    ALLOWED_HOSTS: options.allowedHosts?.join(','),
   })
   const running = await startServer(config, { log: createLog(config.logLevel) })
   const settings = options.settings && validateScenario({ settings: options.settings }, 'settings')

@@ -10,7 +10,7 @@ import { escapeControls } from './terminal.js'
 // survive a scavenge. Requests that wait for a group commit survive one now and then, so the
 // sites of body parsing and validation got pretenured: under load their garbage filled the old
 // generation, which grew the heap by ~30 MB between full collections at no gain in speed
-// (docs/DESIGN.md, "Memory"). Set before any request is served.
+// (docs/decisions/2026-11-22-v8-memory-flags.md). Set before any request is served.
 setFlagsFromString('--no-allocation-site-pretenuring')
 
 async function main(): Promise<void> {
@@ -20,7 +20,7 @@ async function main(): Promise<void> {
   // handler ends the process on the spot, without closing the store.
   const stop = (signal: string) => {
     running.log.info(`${signal} received, finishing in-flight requests`)
-    running.close().then(() => process.exit(0))
+    running.close({ signal: true }).then(() => process.exit(0))
   }
   process.once('SIGTERM', () => stop('SIGTERM'))
   process.once('SIGINT', () => stop('SIGINT'))

@@ -12,11 +12,13 @@ import { createIds, seedForStart } from './ids.js'
 import { createLog, type Log } from './log.js'
 import { AppError } from './domain/errors.js'
 import { applyScenario } from './operations/apply-scenario.js'
-import { createAuthenticator } from './operations/authenticate.js'
+import { createAuthenticator, keyOwner } from './operations/authenticate.js'
 import type { Context } from './operations/context.js'
 import { runDue } from './operations/run-due.js'
 import { createWebhookWorker } from './webhooks/worker.js'
-import { drainable } from './http/drain.js'
+import { drainable, QUIET_MS, SIGNAL_QUIET_MS } from './http/drain.js'
+import { guardHosts, hostAllowance } from './http/host-guard.js'
+import { limitConnections, SERVER_LIMITS, serverOptions, type ServerLimits } from './http/server-limits.js'
 import { uvicornLikeServer } from './http/uvicorn/server.js'
 import { createRedactor } from './http/redact.js'
 import { createRequestJournal } from './http/request-journal.js'
@@ -50,11 +52,17 @@ export interface RunningSandbox {
   scenarioLoaded: string | null
   sandbox: Context
   log: Log
-  close(): Promise<void>
+  close(opts?: CloseOptions): Promise<void>
 }
 
-export async function startSandbox(config: Config, opts: { log?: Log; clock?: Clock } = {}): Promise<RunningSandbox> {
+export interface CloseOptions {
+  /** Stopping on a signal: clients may still be sending, so idle connections get longer to send again (http/drain.ts). */
+  signal?: boolean
+}
+
+export async function startSandbox(config: Config, opts: { log?: Log; clock?: Clock; limits?: Partial<ServerLimits> } = {}): Promise<RunningSandbox> {
   const log = opts.log ?? createLog(config.logLevel)
+  const limits = { ...SERVER_LIMITS, ...opts.limits }
   let store: ReturnType<typeof openStore>
   try {
     store = openStore(config.database)
@@ -117,6 +125,7 @@ export async function startSandbox(config: Config, opts: { log?: Log; clock?: Cl
     clock,
     persistent: config.database !== ':memory:',
     redact: (text) => redactor.body(text) ?? '',
+    keyOwner: keyOwner(store),
     onError: (err) => log.error('readiness could not be stored', { error: String(err) }),
   })
   sandbox.readiness = readiness
@@ -154,7 +163,7 @@ export async function startSandbox(config: Config, opts: { log?: Log; clock?: Cl
   }, signer)
 
   const server: ServerType = await new Promise<ServerType>((resolve, reject) => {
-    const s = serve({ fetch: app.fetch, port: config.port, hostname: config.host, createServer: uvicornLikeServer }, () => resolve(s))
+    const s = serve({ fetch: guardHosts(app.fetch, hostAllowance(config)), port: config.port, hostname: config.host, createServer: uvicornLikeServer, serverOptions: serverOptions(limits) }, () => resolve(s))
     s.once('error', reject)
   }).catch(async (err: NodeJS.ErrnoException) => {
     readiness.close()
@@ -163,6 +172,7 @@ export async function startSandbox(config: Config, opts: { log?: Log; clock?: Cl
     throw new StartupError(`${config.host}:${config.port} ${reason}`)
   })
   const port = (server.address() as AddressInfo).port
+  limitConnections(server as HttpServer, limits)
   const draining = drainable(server as HttpServer)
   publicUrl = publicUrlFor(config, port)
   sandbox.locationBase = locationBase(publicUrl)
@@ -178,12 +188,12 @@ export async function startSandbox(config: Config, opts: { log?: Log; clock?: Cl
   ticker.unref()
 
   let closing: Promise<void> | undefined
-  const close = () =>
+  const close = (opts: CloseOptions = {}) =>
     (closing ??= new Promise<void>((resolve) => {
       clearInterval(ticker)
       stopping.abort()
       // Every request that has reached the server is answered (http/drain.ts).
-      draining.drain(DRAIN_GRACE_MS, () => {
+      draining.drain(DRAIN_GRACE_MS, opts.signal ? SIGNAL_QUIET_MS : QUIET_MS, () => {
         // Sends under way get a few seconds; unsent deliveries stay queued for the next start.
         const settled = Promise.race([webhooks.idle(), new Promise((r) => setTimeout(r, WEBHOOK_GRACE_MS).unref())])
         // What readiness has not stored yet is stored before the store closes.

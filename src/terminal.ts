@@ -8,7 +8,7 @@
 const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]/g
 const UNSAFE_BUT_LINES = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]/g
 
-const escape = (ch: string) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`
+const escapeChar = (ch: string) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`
 
 /**
  * `text` safe to print: every control character escaped. `keepLines` keeps line feeds, for a
@@ -16,7 +16,7 @@ const escape = (ch: string) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '
  * that a value cannot start a line of its own.
  */
 export function escapeControls(text: string, { keepLines = false } = {}): string {
-  return text.replace(keepLines ? UNSAFE_BUT_LINES : UNSAFE, escape)
+  return text.replace(keepLines ? UNSAFE_BUT_LINES : UNSAFE, escapeChar)
 }
 
 /**

@@ -56,11 +56,11 @@ export function conformance(doc: Json): Conformance {
         if (!seen.has(key)) seen.set(key, new Set())
         seen.get(key)!.add(status)
       }
-      // The framework's redirect of a trailing slash (A8) has no body and no declaration.
+      // The framework's redirect of a trailing slash (docs/CONTRACT.md#the-framework) has no body and no declaration.
       if (status === 307 && body === undefined) return []
       const declared = template && doc.paths[template][m].responses[String(status)]
       if (!declared) {
-        // The framework's 307 to a path without its trailing slash (A8) answers a path no
+        // The framework's 307 to a path without its trailing slash answers a path no
         // operation declares (a URL such as /clock/advance/.. that fetch resolves to /clock/), not an operation.
         if (!template && status === 307 && body === undefined) return []
         if (status < 400) return [`${method} ${path} answered ${status}, which ${template ? 'its declaration' : 'no declaration'} lists`]

@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { freePort, SERVER_ARGS } from '../bench/processes.js'
 import { commandOf, flagsOf, noVariables, parseEnv, parseStages, words, type Stage } from './dockerfile.js'
-import { AUTH, request } from './harness.js'
+import { AUTH, type Reply, request } from './harness.js'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const BUILD_TIMEOUT = 8 * 60_000 // npm ci compiles better-sqlite3 from source
@@ -372,7 +372,7 @@ describe('the Dockerfile recipe, followed on the host', () => {
     const [cmd, ...args] = image.cmd!
     let env = envFor(0)
     let base = ''
-    let health
+    let health: Reply | undefined
     // A free port can be taken by another test between freePort() and the server's listen: then
     // the server says so and exits, and it is started again on another port.
     for (let attempt = 1; ; attempt++) {

@@ -117,7 +117,7 @@ export function parseEnv(ins: Instruction): Record<string, string> {
 export function flagsOf(args: string): { flags: Record<string, string>; rest: string } {
   const flags: Record<string, string> = {}
   let rest = args
-  for (let m; (m = /^--([a-z-]+)(?:=(\S*))?\s*/.exec(rest)); rest = rest.slice(m[0].length)) flags[m[1]!] = m[2] ?? ''
+  for (let m: RegExpExecArray | null; (m = /^--([a-z-]+)(?:=(\S*))?\s*/.exec(rest)); rest = rest.slice(m[0].length)) flags[m[1]!] = m[2] ?? ''
   return { flags, rest }
 }
 

@@ -4,6 +4,7 @@
 import { fileURLToPath } from 'node:url'
 import { createManualClock, type Clock } from '../src/clock.js'
 import { loadConfig, type Config } from '../src/config.js'
+import type { ServerLimits } from '../src/http/server-limits.js'
 import { silentLog } from '../src/log.js'
 import { applyScenario } from '../src/operations/apply-scenario.js'
 import { validateScenario } from '../src/scenarios/loader.js'
@@ -17,7 +18,7 @@ export const T0 = Date.UTC(2026, 2, 1, 12, 0, 0) * 1000
 export const basic = (clientId: string, secret: string) =>
   `Basic ${Buffer.from(`${clientId}:${secret}`).toString('base64')}`
 
-/** The default scenario's credentials (Part C). */
+/** The default scenario's credentials (README.md#default-credentials). */
 export const AUTH = {
   main: basic('sandbox-client', 'sandbox-secret'),
   noProvider: basic('no-provider', 'no-provider-secret'),
@@ -86,9 +87,9 @@ const CONTROL = '/_sandbox'
 /** Paths of the control plane's JSON API (not its dashboard, document or reference page). */
 const isControlApi = (path: string) => path.startsWith(`${CONTROL}/`) && !/^\/_sandbox\/(ui|openapi\.json|docs)(\/|\?|$)/.test(path)
 
-export async function startTestSandbox(overrides: Partial<Config> = {}): Promise<TestSandbox> {
+export async function startTestSandbox(overrides: Partial<Config> = {}, opts: { limits?: Partial<ServerLimits> } = {}): Promise<TestSandbox> {
   const clock = createManualClock(T0)
-  const running = await startSandbox(testConfig(overrides), { log: silentLog, clock })
+  const running = await startSandbox(testConfig(overrides), { log: silentLog, clock, limits: opts.limits })
   return {
     ...running,
     clock,

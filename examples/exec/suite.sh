@@ -42,10 +42,20 @@ check() {
   fi
 }
 
-# A fault for the next call of an operation, through the sandbox's control plane.
-fault() {
+# control PATH BODY: a call of the sandbox's control plane, with the admin token.
+control() {
   curl -s -o /dev/null -H "authorization: Bearer $PIX_SANDBOX_ADMIN_TOKEN" -H 'content-type: application/json' \
-    --data "{\"operation\": \"$1\", \"status\": $2, \"times\": 1}" "$PIX_SANDBOX_URL/_sandbox/faults"
+    --data "$2" "$PIX_SANDBOX_URL/_sandbox$1"
+}
+
+# A fault for the next call of an operation (a status, and when: before or after the write).
+fault() {
+  control /faults "{\"operation\": \"$1\", \"status\": $2, \"when\": \"${3:-before}\", \"times\": 1}"
+}
+
+# The validation errors of the real server's framework (a list), or the contract's documented ones.
+style() {
+  control /scenarios "{\"document\": {\"settings\": {\"validation_errors\": \"$1\"}}}"
 }
 
 echo "TAP version 13"
@@ -57,6 +67,8 @@ check 'no Provider is 422' 422 'Provider' -- no-provider:no-provider-secret POST
 fault charge 500 && check 'a 500 is said as such' 500 '' -- "$ME" POST /hub/transactions/in '{"amount": 1001}'
 fault charge 501 && check 'a 501 is said as such' 501 '' -- "$ME" POST /hub/transactions/in '{"amount": 1002}'
 fault charge 503 && check 'a 503 is said as such' 503 '' -- "$ME" POST /hub/transactions/in '{"amount": 1003}'
+style fastapi && check 'amount 0 is 422, as the framework lists it' 422 '"loc":["body","amount"]' -- "$ME" POST /hub/transactions/in '{"amount": 0}'
+style simple
 
 check 'a transfer succeeds' 200 '"status":"success"' -- "$ME" POST /hub/transactions/out "$TRANSFER}"
 check 'a transfer can pend' 200 '"status":"pending"' -- "$ME" POST /hub/transactions/out "$TRANSFER, \"description\": \"p\"}" 'X-Sandbox-Outcome: pending'
@@ -70,6 +82,11 @@ check 'a Provider without transfers is 501' 501 '' -- charges-only:charges-only-
 # A failed transfer is never sent again as it was: the API has no idempotency key.
 fault transfer 500 && check 'a 500 on a transfer' 500 '' -- "$ME" POST /hub/transactions/out "$TRANSFER, \"description\": \"a\"}"
 fault transfer 503 && check 'a 503 on a transfer' 503 '' -- "$ME" POST /hub/transactions/out "$TRANSFER, \"description\": \"b\"}"
+# Its answer is lost after it went through: a client must reconcile (its webhook, its records),
+# never send it again as it is; a transfer no other test sends.
+fault transfer 500 after && check 'a transfer whose answer is lost' 500 '' -- "$ME" POST /hub/transactions/out '{"amount": 1500, "pix_key": "lost@pix.example", "pix_type": "EMAIL"}'
+style fastapi && check 'a key of another type is 422, as the framework lists it' 422 '"loc":["body","pix_key"]' -- "$ME" POST /hub/transactions/out '{"amount": 1000, "pix_key": "maria@example.com", "pix_type": "CPF"}'
+style simple
 
 check 'the company is active' 200 '"api_active":true' -- "$ME" GET /user/company
 check 'the company needs credentials' 401 '' -- '' GET /user/company

@@ -3,7 +3,7 @@
 // compiler API, which TypeScript 7, this project's compiler, no longer ships; Stryker 10 speaks
 // TypeScript 7 but needs Node 22. Until the machines run Node 22, Stryker alone gets TypeScript 6,
 // installed by `pretest:mutation` outside the lockfile, so that its `tsc` never replaces the
-// project's. See docs/DESIGN.md, "Mutation testing".
+// project's. See docs/decisions/2026-11-23-mutation-testing.md.
 import { register } from 'node:module'
 
 register('./typescript-6-hooks.mjs', import.meta.url)

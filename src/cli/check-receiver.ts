@@ -1,6 +1,6 @@
-// `pix-sandbox check-receiver URL --secret whsec_...`: the receiver check (F4) from this machine,
-// without a sandbox: a table (or JSON) of how the receiver took each message; exit 0 when all
-// passed, 1 otherwise.
+// `pix-sandbox check-receiver URL --secret whsec_...`: the receiver check from this machine,
+// without a sandbox (docs/READINESS.md#the-receiver-check): a table (or JSON) of how the receiver
+// took each message; exit 0 when all passed, 1 otherwise.
 import { VERSION } from '../server.js'
 import { escapeControls, escapeStrings, terminalJson } from '../terminal.js'
 import { checkReceiver, type ReceiverCheck } from '../webhooks/check.js'

@@ -31,7 +31,8 @@ export function execCommand(rawArgs: () => string[], done: (code: number) => voi
   const cmd = withServerFlags(new Command('exec'), execHelp)
     .description(
       'run COMMAND (a test suite in any language) against a fresh sandbox, then print its readiness summary to stderr.\n' +
-        'COMMAND gets PIX_SANDBOX_URL, PIX_BASE_URL, PIX_SANDBOX_ADMIN_TOKEN, PIX_CLIENT_ID and PIX_CLIENT_SECRET.\n' +
+        'COMMAND gets PIX_SANDBOX_URL, PIX_BASE_URL, PIX_SANDBOX_ADMIN_TOKEN, PIX_CLIENT_ID and PIX_CLIENT_SECRET, and\n' +
+        'PIX_SANDBOX_EXEC_ID, which marks what it starts: everything still running at the end is stopped.\n' +
         "Exit code: COMMAND's if it failed; otherwise 1 if coverage is under --min-coverage or a finding is at or above --fail-on; otherwise 0.",
     )
     .usage('[server flags] [--report FILE.json] [--junit FILE.xml] [--min-coverage PCT] [--fail-on error|warning|never] -- COMMAND [ARGS...]')

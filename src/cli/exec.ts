@@ -1,4 +1,5 @@
-// `pix-sandbox exec -- COMMAND`: runs any language's test suite against a fresh sandbox (F3).
+// `pix-sandbox exec -- COMMAND`: runs any language's test suite against a fresh sandbox
+// (docs/READINESS.md#exec-any-suite-in-ci).
 // The sandbox runs in this process; COMMAND gets its address and credentials in the environment,
 // runs in a process group of its own (so that what it starts can be found and stopped when it
 // ends, even when it is killed, or when exec is: cli/supervisor.ts), and receives SIGINT, SIGTERM,

@@ -16,6 +16,7 @@ export const SERVER_FLAGS: [flag: string, key: string, variable: string, help: s
   ['--seed <seed>', 'seed', 'SEED', 'makes ids, generated data and webhook chaos deterministic'],
   ['--start-time <instant>', 'startTime', 'START_TIME', "a new store's clock starts frozen at this ISO 8601 instant, e.g. 2026-03-01T12:00:00Z"],
   ['--max-companies <n>', 'maxCompanies', 'MAX_COMPANIES', 'companies the sandbox holds at most, tenants and scenarios alike (default 10000)'],
+  ['--allowed-hosts <names>', 'allowedHosts', 'ALLOWED_HOSTS', 'Host names answered beyond 127.0.0.1, localhost, [::1] and the public URL\'s, comma-separated (.example.com: it and its subdomains; *: any)'],
   ['--log-level <level>', 'logLevel', 'LOG_LEVEL', 'debug, info, warn, error or silent (default info)'],
 ]
 

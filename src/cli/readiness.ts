@@ -1,7 +1,8 @@
 // `pix-sandbox readiness --url URL --admin-token TOKEN`: the readiness report of a sandbox already
 // running (Docker, a CI service), as a summary or JSON; with --min-coverage or --fail-on it gates
 // like exec (exit 1). Anything at URL that is not a sandbox is said to be so, exit 1.
-import { Readiness } from '../http/sandbox/records/readiness.js'
+import { z } from '@hono/zod-openapi'
+import { Readiness, ReadinessExample, ReadinessFinding } from '../http/sandbox/records/readiness.js'
 import { gateFailures, type Gate } from '../readiness/gate.js'
 import { summaryText } from '../readiness/summary.js'
 import { escapeControls, terminalJson } from '../terminal.js'
@@ -20,6 +21,17 @@ const TIMEOUT_MS = 10_000
 export const sandboxRoot = (url: string) => url.replace(/\/+$/, '').replace(/\/(?:api\/v1|_sandbox)$/, '')
 
 class NotReady extends Error {}
+
+/**
+ * The report as this version reads it from any sandbox: an older one sends no receiver checks,
+ * no `not_seen`, and examples without the company and the wall-clock time (the summary shows
+ * what there is).
+ */
+const Accepted = Readiness.extend({
+  findings: z.array(ReadinessFinding.extend({ example: ReadinessExample.partial({ company_id: true, wall_time: true }) })),
+  receiver_checks: Readiness.shape.receiver_checks.optional(),
+  not_seen: Readiness.shape.not_seen.optional(),
+})
 
 async function fetchReport(o: ReadinessOptions): Promise<Readiness> {
   const root = sandboxRoot(o.url)
@@ -42,8 +54,8 @@ async function fetchReport(o: ReadinessOptions): Promise<Readiness> {
   const detail = (body as { detail?: unknown } | undefined)?.detail
   if (res.status === 401) throw new NotReady(`${root} refused the admin token (401): pass the token the sandbox was started with (--admin-token, or SANDBOX_ADMIN_TOKEN)`)
   if (res.status === 404 && detail === 'Company not found') throw new NotReady(`${root} has no company ${o.companyId}`)
-  const parsed = Readiness.safeParse(body)
-  if (res.status === 200 && parsed.success) return parsed.data
+  const parsed = Accepted.safeParse(body)
+  if (res.status === 200 && parsed.success) return parsed.data as Readiness
   const type = res.headers.get('content-type') ?? 'no content type'
   throw new NotReady(`${root} is not a pix-sandbox with readiness: GET /_sandbox/readiness answered ${res.status} (${type.split(';')[0]})`)
 }

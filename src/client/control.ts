@@ -44,6 +44,7 @@ export interface Control {
   /** The raw openapi-fetch client: every control endpoint, typed. */
   api: Client<paths>
   health(): Promise<Schemas['Health']>
+  /** Admin token only (a company's credentials answer 403): everything back to a fresh start. */
   reset(scenario?: string): Promise<void>
   /**
    * A user's balance in cents. Company credentials (a tenant's `control`) read their own user's
@@ -60,7 +61,9 @@ export interface Control {
     get(id: string): Promise<Schemas['TransferRecord']>
     settle(id: string, outcome: 'success' | 'failed', message?: string): Promise<Schemas['TransferRecord']>
   }
+  /** Admin token only (a company's credentials answer 403): the clock is every company's. */
   clock: {
+    /** Moves virtual time on, running what became due (expiries, payments, settlements, webhook retries). */
     advance(seconds: number): Promise<{ now: string; events: Schemas['Event'][] }>
   }
   outcomes: {
@@ -68,6 +71,7 @@ export interface Control {
     clear(): Promise<void>
   }
   faults: {
+    /** `{ operation: 'transfer', status: 500, when: 'after' }` loses the answer after the write; `drop: true` closes the connection instead. */
     add(fault: Body<'/faults'>): Promise<{ id: number }>
     clear(): Promise<void>
   }
@@ -90,6 +94,15 @@ export interface Control {
     waitForDelivery(match: DeliveryMatch): Promise<Delivery>
   }
 }
+
+/** The helpers that need the admin token: with a company's credentials they answer 403. */
+export type AdminOnly = 'reset' | 'clock'
+/**
+ * A control client with a company's credentials (a tenant's `control`): that company's charges,
+ * transfers, balance, outcomes, faults, webhooks and readiness. The helpers that need the admin
+ * token are not on it; they are on the sandbox's `control`.
+ */
+export type CompanyControl = Omit<Control, AdminOnly>
 
 type Result<T> = { data?: T; error?: unknown; response: Response }
 

@@ -65,8 +65,8 @@ export interface paths {
   };
   "/events": {
     /**
-     * The append-only log of state changes, oldest first
-     * @description Follow `next_cursor` to read on; `at` is virtual time.
+     * The append-only log of state changes, oldest first (or newest first)
+     * @description Follow `next_cursor` to read on, in the same order; `at` is virtual time. With `transaction_id`, the events about one charge or transfer, among its company's latest 20000 events.
      */
     get: {
       parameters: {
@@ -76,6 +76,10 @@ export interface paths {
           cursor?: string;
           /** @description Only events of this type. */
           type?: string;
+          /** @description Only events about this charge or transfer (their `transaction_id`, or a balance change's `reference`). */
+          transaction_id?: string;
+          /** @description `newest` reads the log from its end, newest first. */
+          order?: "oldest" | "newest";
         };
       };
       responses: {
@@ -430,7 +434,107 @@ export interface paths {
       };
     };
   };
+  "/scenario": {
+    /** The scenario in force: its settings, rules and inactive keys */
+    get: {
+      responses: {
+        /** @description What the scenario in force does. */
+        200: {
+          content: {
+            "application/json": components["schemas"]["ScenarioInForce"];
+          };
+        };
+        /** @description Missing or wrong credentials. */
+        401: {
+          content: {
+            "application/json": components["schemas"]["SandboxError"];
+          };
+        };
+        /** @description A global operation called with company credentials. */
+        403: {
+          content: {
+            "application/json": components["schemas"]["SandboxError"];
+          };
+        };
+        /** @description Unknown id, or an id of another company. */
+        404: {
+          content: {
+            "application/json": components["schemas"]["SandboxError"];
+          };
+        };
+        /** @description The state does not allow this transition. */
+        409: {
+          content: {
+            "application/json": components["schemas"]["SandboxError"];
+          };
+        };
+        /** @description A bad body or query. */
+        422: {
+          content: {
+            "application/json": components["schemas"]["SandboxError"];
+          };
+        };
+      };
+    };
+  };
   "/companies": {
+    /**
+     * List companies, with their users, balances, Providers and credential ids
+     * @description Oldest first. Company credentials see their own company only. Secrets are stored hashed: none is listed.
+     */
+    get: {
+      parameters: {
+        query?: {
+          limit?: number;
+          cursor?: string;
+        };
+      };
+      responses: {
+        /** @description A page of companies. */
+        200: {
+          content: {
+            "application/json": {
+              /** @description This page's companies, oldest first. */
+              data: components["schemas"]["CompanyListing"][];
+              /** @description Pass as `cursor` for the next page; null on the last one. */
+              next_cursor: string | null;
+              /** @description How many companies you can see in all: every one for the admin token, your own for company credentials. */
+              total: number;
+            };
+          };
+        };
+        /** @description Missing or wrong credentials. */
+        401: {
+          content: {
+            "application/json": components["schemas"]["SandboxError"];
+          };
+        };
+        /** @description A global operation called with company credentials. */
+        403: {
+          content: {
+            "application/json": components["schemas"]["SandboxError"];
+          };
+        };
+        /** @description Unknown id, or an id of another company. */
+        404: {
+          content: {
+            "application/json": components["schemas"]["SandboxError"];
+          };
+        };
+        /** @description The state does not allow this transition. */
+        409: {
+          content: {
+            "application/json": components["schemas"]["SandboxError"];
+          };
+        };
+        /** @description A bad body or query. */
+        422: {
+          content: {
+            "application/json": components["schemas"]["SandboxError"];
+          };
+        };
+      };
+    };
     /**
      * Create an isolated tenant
      * @description Defaults: active, both Providers, both permissions, balance 0. `token` is what follows `Basic `.
@@ -1342,7 +1446,7 @@ export interface paths {
     };
     /**
      * Queue outcomes for the next matching transfers
-     * @description With the admin token it applies to every company unless `company_id` names one; with company credentials, to that company.
+     * @description With the admin token it applies to every company unless `company_id` names one; with company credentials, to that company. At most 1000 per company (the admin's global ones have their own 1000).
      */
     post: {
       requestBody: {
@@ -1491,7 +1595,7 @@ export interface paths {
     };
     /**
      * Inject failures or latency into the contract's operations
-     * @description With the admin token it applies to every company unless `company_id` names one; with company credentials, to that company.
+     * @description With the admin token it applies to every company unless `company_id` names one; with company credentials, to that company. At most 1000 per company (the admin's global ones have their own 1000).
      */
     post: {
       requestBody: {
@@ -2316,7 +2420,7 @@ export interface paths {
   "/readiness": {
     /**
      * Is the integration ready? Behaviours met and findings
-     * @description Since the company was created or the sandbox reset. With the admin token: every company's (and calls that named no known company) together, or one company's with `company_id`; with company credentials, that company's.
+     * @description Since the company was created or the sandbox reset. With the admin token: every company's (and calls that did not authenticate) together, or one company's with `company_id`; with company credentials, that company's. A company's own report names its own credentials in its `how`s; every report says what the sandbox cannot see (`not_seen`).
      */
     get: {
       parameters: {
@@ -2529,6 +2633,264 @@ export interface components {
     };
     /**
      * @example {
+     *   "name": "default",
+     *   "settings": {
+     *     "charge_ttl_seconds": 3600,
+     *     "timezone": "America/Sao_Paulo",
+     *     "validation_errors": "simple",
+     *     "strict_content_type": true,
+     *     "insufficient_balance": "reject",
+     *     "unknown_pix_keys": "accept",
+     *     "outcome_header": true,
+     *     "webhook_retry_seconds": [
+     *       1,
+     *       5,
+     *       30,
+     *       120,
+     *       600
+     *     ]
+     *   },
+     *   "rules": {
+     *     "charges": [
+     *       {
+     *         "when": {
+     *           "amount": 4242
+     *         },
+     *         "then": {
+     *           "auto_pay_after_seconds": 5
+     *         }
+     *       }
+     *     ],
+     *     "transfers": [
+     *       {
+     *         "when": {
+     *           "pix_key": "pending@pix.example"
+     *         },
+     *         "then": {
+     *           "status": "pending",
+     *           "settle_after_seconds": 60,
+     *           "final_status": "success"
+     *         }
+     *       },
+     *       {
+     *         "when": {
+     *           "amount": 666
+     *         },
+     *         "then": {
+     *           "status": "failed",
+     *           "message": "Transfer rejected by the receiving institution"
+     *         }
+     *       },
+     *       {
+     *         "when": {
+     *           "amount": 777
+     *         },
+     *         "then": {
+     *           "status": "pending",
+     *           "settle_after_seconds": 30,
+     *           "final_status": "failed"
+     *         }
+     *       }
+     *     ]
+     *   },
+     *   "inactive_keys": [
+     *     {
+     *       "key": "failed@pix.example",
+     *       "type": "EMAIL"
+     *     }
+     *   ]
+     * }
+     */
+    ScenarioInForce: {
+      /** @description The scenario the state started from (the last reset's); null before any. Scenarios applied on top since add to what follows. */
+      name: string | null;
+      settings: components["schemas"]["Settings"];
+      /** @description The rules, in the order they are tried. */
+      rules: {
+        /** @description Charge rules: the first whose `when` matches applies. */
+        charges: components["schemas"]["ChargeRule"][];
+        /** @description Transfer rules: the first whose `when` matches applies. */
+        transfers: components["schemas"]["TransferRule"][];
+      };
+      /** @description Keys of the key directory that transfers fail on ("Pix key not found or inactive"), at most 100. */
+      inactive_keys: components["schemas"]["InactiveKey"][];
+    };
+    /** @description Every setting, as in force. */
+    Settings: {
+      /** @description How long a charge stays payable, in seconds: expiration_date = creation + this. */
+      charge_ttl_seconds: number;
+      /** @description The time zone of expiration_date (local time without an offset, as the contract writes it) and of the dashboard. */
+      timezone: string;
+      /**
+       * @description simple: {"detail": "<field>: <reason>"}; fastapi: the list of pydantic errors the real server's framework sends.
+       * @enum {string}
+       */
+      validation_errors: "simple" | "fastapi";
+      /** @description true: a contract body is read as JSON only with a JSON Content-Type (application/json or application/*+json), as FastAPI 0.132 and later do; false: a body without Content-Type is read as JSON too, as FastAPI 0.122-0.131 did. */
+      strict_content_type: boolean;
+      /**
+       * @description reject: 422 "Insufficient balance"; failed: 200 with status failed, recorded, no debit.
+       * @enum {string}
+       */
+      insufficient_balance: "reject" | "failed";
+      /**
+       * @description What a transfer to a key missing from pix_keys does: accept it, or fail it ("Pix key not found or inactive").
+       * @enum {string}
+       */
+      unknown_pix_keys: "accept" | "reject";
+      /** @description Honour the X-Sandbox-Outcome request header on transfers. */
+      outcome_header: boolean;
+      /** @description The delay before each webhook retry, in virtual seconds; its length is the number of retries. */
+      webhook_retry_seconds: number[];
+    };
+    ChargeRule: {
+      /** @description Which charges it applies to: all of its conditions hold (none: every charge). */
+      when: {
+        /** @description A charge of exactly this amount, in cents. */
+        amount?: number;
+        /** @description A charge whose description contains this text. */
+        description_contains?: string;
+      };
+      /** @description What happens to such a charge. */
+      then: {
+        /** @description Paid on its own this many virtual seconds after creation. */
+        auto_pay_after_seconds?: number;
+        /** @description Cancelled on its own this many virtual seconds after creation. */
+        auto_cancel_after_seconds?: number;
+      };
+    };
+    TransferRule: {
+      /** @description Which transfers it applies to: all of its conditions hold (none: every transfer). */
+      when: {
+        /** @description A transfer to exactly this key. */
+        pix_key?: string;
+        /**
+         * @description A transfer to a key of this type.
+         * @enum {string}
+         */
+        pix_type?: "CPF" | "CNPJ" | "EMAIL" | "PHONE";
+        /** @description A transfer of exactly this amount, in cents. */
+        amount?: number;
+        /** @description A transfer of at least this amount, in cents. */
+        amount_gte?: number;
+      };
+      /** @description What such a transfer answers. */
+      then: {
+        /**
+         * @description What the contract answers.
+         * @enum {string}
+         */
+        status: "success" | "pending" | "failed";
+        /** @description The message it answers (default: the status's own). */
+        message?: string;
+        /** @description For pending: settle on its own this many virtual seconds later. */
+        settle_after_seconds?: number;
+        /**
+         * @description For pending: what it settles as (default success); failed refunds.
+         * @enum {string}
+         */
+        final_status?: "success" | "failed";
+        /** @description For pending: the message it settles with. */
+        final_message?: string;
+      };
+    };
+    InactiveKey: {
+      /** @description The PIX key. */
+      key: string;
+      /**
+       * @description Its type.
+       * @enum {string}
+       */
+      type: "CPF" | "CNPJ" | "EMAIL" | "PHONE";
+    };
+    /**
+     * @example {
+     *   "company_id": "loja-inativa",
+     *   "name": "Loja Inativa Ltda",
+     *   "api_active": false,
+     *   "users": [
+     *     {
+     *       "user_id": "loja-inativa-user",
+     *       "name": "Loja Inativa (API)",
+     *       "permissions": [
+     *         "charge",
+     *         "transfer"
+     *       ],
+     *       "balance": 100000,
+     *       "providers": {
+     *         "in": {
+     *           "name": "Banco Exemplo",
+     *           "operations": [
+     *             "charge"
+     *           ]
+     *         },
+     *         "out": {
+     *           "name": "Banco Exemplo",
+     *           "operations": [
+     *             "transfer"
+     *           ]
+     *         }
+     *       },
+     *       "credentials": [
+     *         {
+     *           "client_id": "inactive",
+     *           "environment": "sandbox",
+     *           "revoked": false
+     *         }
+     *       ]
+     *     }
+     *   ]
+     * }
+     */
+    CompanyListing: {
+      /** @description The company's id. */
+      company_id: string;
+      /** @description Its name. */
+      name: string;
+      /** @description false: both POSTs of the contract answer 403. */
+      api_active: boolean;
+      /** @description Its users, oldest first (at most 500 on a page, all its companies together). */
+      users: components["schemas"]["UserListing"][];
+    };
+    UserListing: {
+      /** @description The user's id (balances are per user). */
+      user_id: string;
+      /** @description The user's name. */
+      name: string;
+      /** @description What its credentials may do; an operation missing answers 403. */
+      permissions: ("charge" | "transfer")[];
+      /** @description Cents (1000 = R$ 10,00). */
+      balance: number;
+      /** @description Its Providers, per direction. */
+      providers: {
+        /** @description The charges Provider; null when none. */
+        in: components["schemas"]["Provider"] | null;
+        /** @description The transfers Provider; null when none. */
+        out: components["schemas"]["Provider"] | null;
+      };
+      /** @description Its credentials, oldest first. */
+      credentials: components["schemas"]["CredentialListing"][];
+    };
+    /** @description A Provider: its name and the operations it supports. */
+    Provider: {
+      /** @description The Provider's name. */
+      name: string;
+      /** @description What it supports: charge, transfer; an operation missing answers 501. */
+      operations: ("charge" | "transfer")[];
+    };
+    CredentialListing: {
+      /** @description The credential's client id (its secret is stored hashed). */
+      client_id: string;
+      /**
+       * @description production keys are refused by the sandbox (401).
+       * @enum {string}
+       */
+      environment: "sandbox" | "production";
+      /** @description true: refused (401). */
+      revoked: boolean;
+    };
+    /**
+     * @example {
      *   "company_id": "co_oEms1WESabwlIwu4sklBbDzO",
      *   "user_id": "usr_VlsOibVZGlEup8V5kIuNmGgE",
      *   "client_id": "ck_tPMdEkOzRSsg7OshpIM4l3ph",
@@ -2576,13 +2938,6 @@ export interface components {
       };
       /** @description Its user's permissions (default: both); one missing answers 403. */
       permissions?: ("charge" | "transfer")[];
-    };
-    /** @description A Provider: its name and the operations it supports. */
-    Provider: {
-      /** @description The Provider's name. */
-      name: string;
-      /** @description What it supports: charge, transfer; an operation missing answers 501. */
-      operations: ("charge" | "transfer")[];
     };
     /**
      * @example {
@@ -3018,7 +3373,8 @@ export interface components {
     /**
      * @example {
      *   "operation": "transfer",
-     *   "status": 503,
+     *   "status": 500,
+     *   "when": "after",
      *   "times": 1
      * }
      */
@@ -3031,7 +3387,7 @@ export interface components {
       /** @description The status to answer instead (its contract `detail`). */
       status?: 500 | 501 | 503;
       /**
-       * @description Milliseconds to hold each call first.
+       * @description Milliseconds to hold each call first (with `when: "after"`: after the write, before the answer).
        * @default 0
        */
       delay_ms?: number;
@@ -3039,6 +3395,17 @@ export interface components {
       times?: number;
       /** @description With status 503: the seconds its answer asks the client to wait (a `Retry-After` header); omitted: no header. */
       retry_after?: number;
+      /**
+       * @description `before` (default): the call fails and nothing is done. `after`: the operation takes effect first (the charge or transfer exists, the balance moved, committed), then the call answers `status`: the lost answer of a real payment API. A call the contract refuses (403, 422) is answered its refusal.
+       * @default before
+       * @enum {string}
+       */
+      when?: "before" | "after";
+      /**
+       * @description Close the connection without any answer, after the operation took effect (implies `when: "after"`; give no `status`).
+       * @enum {boolean}
+       */
+      drop?: true;
       /** @description Admin token only: the company it applies to (default: every company). */
       company_id?: string;
     };
@@ -3047,10 +3414,12 @@ export interface components {
      *   "id": 1,
      *   "company_id": null,
      *   "operation": "transfer",
-     *   "status": 503,
+     *   "status": 500,
      *   "delay_ms": 0,
      *   "times": 1,
      *   "retry_after": null,
+     *   "when": "after",
+     *   "drop": false,
      *   "created_at": "2026-03-01T12:00:00.000000Z"
      * }
      */
@@ -3072,6 +3441,13 @@ export interface components {
       times: number | null;
       /** @description The seconds its 503 asks the client to wait (`Retry-After`); null: no header. */
       retry_after: number | null;
+      /**
+       * @description `before`: the call fails and nothing is done; `after`: the operation takes effect, then the answer is lost.
+       * @enum {string}
+       */
+      when: "before" | "after";
+      /** @description Whether it closes the connection without an answer (after the operation took effect). */
+      drop: boolean;
       /**
        * @description When it was injected (virtual time).
        * @example 2026-03-01T12:30:45.123456Z
@@ -3195,7 +3571,7 @@ export interface components {
     NewWebhook: {
       /**
        * Format: uri
-       * @description Where to POST deliveries (the bcb format posts to `<url>/pix`).
+       * @description Where to POST deliveries (the bcb format posts to `<url>/pix`); no `user:password@`.
        */
       url: string;
       /** @description The event types to receive (default: all). */
@@ -3394,8 +3770,8 @@ export interface components {
      *   "since": "2026-03-01T12:00:00.000000Z",
      *   "coverage": {
      *     "met": 9,
-     *     "total": 28,
-     *     "percent": 32
+     *     "total": 32,
+     *     "percent": 28
      *   },
      *   "behaviours": [
      *     {
@@ -3431,10 +3807,47 @@ export interface components {
      *       "example": {
      *         "method": "POST",
      *         "path": "http://127.0.0.1:3000/webhooks/pix",
+     *         "company_id": "loja-exemplo",
      *         "time": "2026-03-01T12:00:00.000000Z",
+     *         "wall_time": "2026-03-01T12:00:00.000000Z",
      *         "seen": "the receiver check: the receiver answered 204 to a delivery signed with a wrong key"
      *       },
-     *       "advice": "Verify webhook-signature (HMAC-SHA256 of \"id.timestamp.body\" keyed with your whsec_ secret; the standardwebhooks library does it) and answer 4xx when it does not match: anyone can POST to your endpoint."
+     *       "advice": "Verify webhook-signature (HMAC-SHA256 of \"id.timestamp.body\" keyed with the bytes your whsec_ secret encodes; the standardwebhooks library does it) and answer 4xx when it does not match: anyone can POST to your endpoint."
+     *     }
+     *   ],
+     *   "receiver_checks": [
+     *     {
+     *       "url": "http://127.0.0.1:3000/webhooks/pix",
+     *       "time": "2026-03-01T12:00:00.000000Z",
+     *       "wall_time": "2026-03-01T12:00:00.000000Z",
+     *       "passed": false,
+     *       "failed": [
+     *         {
+     *           "id": "bad_signature",
+     *           "expected": "4xx",
+     *           "status": 204,
+     *           "error": null,
+     *           "advice": "Verify webhook-signature and answer 4xx when it does not match: anyone can POST to your endpoint."
+     *         }
+     *       ]
+     *     }
+     *   ],
+     *   "not_seen": [
+     *     {
+     *       "id": "amount_unit",
+     *       "what": "whether your amounts are cents: 1000 meant as R$ 1.000,00 is a valid R$ 10,00 here; compare what your users see with what you send"
+     *     },
+     *     {
+     *       "id": "unknown_keys",
+     *       "what": "whether a pix_key is really its receiver's: the sandbox never issued your keys and accepts unknown ones by default (unknown_pix_keys: reject refuses them)"
+     *     },
+     *     {
+     *       "id": "pending_booking",
+     *       "what": "what your system books for a pending transfer: the money has left (debited), but the payout is final only when settled (transfer.succeeded, or transfer.failed and refunded)"
+     *     },
+     *     {
+     *       "id": "receiver_work",
+     *       "what": "what your receiver does behind its 2xx: that it credits each payment once, and only once, is for your own tests to prove"
      *     }
      *   ]
      * }
@@ -3450,6 +3863,18 @@ export interface components {
       behaviours: components["schemas"]["ReadinessBehaviour"][];
       /** @description What was seen that would hurt against the real service, most serious first; empty when nothing was. */
       findings: components["schemas"]["ReadinessFinding"][];
+      /** @description The newest receiver check of each receiver (`POST /_sandbox/webhooks/{id}/check`), oldest first; its failures that are findings are among `findings` too. */
+      receiver_checks: components["schemas"]["ReadinessReceiverCheck"][];
+      /** @description What the sandbox cannot see: the same list in every report. */
+      not_seen: ({
+          /**
+           * @description A stable id.
+           * @enum {string}
+           */
+          id: "amount_unit" | "unknown_keys" | "pending_booking" | "receiver_work";
+          /** @description What the sandbox cannot see, and so what no report (green or not) says anything about. */
+          what: string;
+        })[];
     };
     /** @description How much of the catalog the integration has met. */
     ReadinessCoverage: {
@@ -3465,7 +3890,7 @@ export interface components {
        * @description The behaviour's stable id (docs/READINESS.md).
        * @enum {string}
        */
-      id: "charge.created" | "charge.unauthenticated" | "charge.forbidden" | "charge.invalid" | "charge.no_provider" | "charge.unsupported" | "charge.server_error" | "charge.unavailable" | "transfer.succeeded" | "transfer.pending" | "transfer.failed" | "transfer.insufficient_balance" | "transfer.invalid" | "transfer.unauthenticated" | "transfer.forbidden" | "transfer.no_provider" | "transfer.unsupported" | "transfer.server_error" | "transfer.unavailable" | "company.read" | "company.unauthenticated" | "webhook.charge.paid" | "webhook.charge.cancelled" | "webhook.transfer.succeeded" | "webhook.transfer.failed" | "webhook.retried" | "webhook.duplicate" | "webhook.bad_signature_rejected";
+      id: "charge.created" | "charge.unauthenticated" | "charge.forbidden" | "charge.invalid" | "charge.invalid.fastapi" | "charge.no_provider" | "charge.unsupported" | "charge.server_error" | "charge.unavailable" | "transfer.succeeded" | "transfer.pending" | "transfer.failed" | "transfer.insufficient_balance" | "transfer.invalid" | "transfer.invalid.fastapi" | "transfer.unauthenticated" | "transfer.forbidden" | "transfer.no_provider" | "transfer.unsupported" | "transfer.server_error" | "transfer.unavailable" | "transfer.answer_lost" | "company.read" | "company.unauthenticated" | "webhook.charge.paid" | "webhook.charge.cancelled" | "webhook.transfer.succeeded" | "webhook.transfer.failed" | "transfer.pending_settled" | "webhook.retried" | "webhook.duplicate" | "webhook.bad_signature_rejected";
       /** @description Whether the integration has met it. */
       met: boolean;
       /** @description How many times it was met. */
@@ -3478,7 +3903,7 @@ export interface components {
        * @description The finding's stable id (docs/READINESS.md).
        * @enum {string}
        */
-      id: "production_credentials" | "missing_content_type" | "receiver_accepts_bad_signature" | "receiver_accepts_stale_timestamp" | "lenient_amount" | "retry_after_server_error" | "ignored_retry_after" | "receiver_slow" | "receiver_rejects_duplicate" | "trailing_slash" | "missing_accept";
+      id: "production_credentials" | "missing_content_type" | "paid_twice" | "retried_permanent_error" | "receiver_accepts_bad_signature" | "receiver_accepts_stale_timestamp" | "receiver_rejects_valid_signature" | "lenient_amount" | "retry_after_server_error" | "ignored_retry_after" | "receiver_slow" | "receiver_rejects_duplicate" | "trailing_slash" | "missing_accept";
       /**
        * @description error: would fail against the real service or is unsafe; warning: would hurt; info: worth fixing.
        * @enum {string}
@@ -3496,13 +3921,55 @@ export interface components {
       method: string;
       /** @description The path called (for a webhook, the receiver's URL without credentials or query). */
       path: string;
+      /** @description The company whose report holds it; null: a call that did not authenticate, or the admin's subscriptions (the admin's report only). */
+      company_id: string | null;
       /**
-       * @description When it was seen (virtual time).
+       * @description When it was seen, in virtual time (the sandbox's clock, which `clock/advance` moves).
        * @example 2026-03-01T12:30:45.123456Z
        */
       time: string;
+      /**
+       * @description When it was seen, in wall-clock time: what your test logs show.
+       * @example 2026-03-01T12:30:45.123456Z
+       */
+      wall_time: string;
       /** @description What was seen, redacted as the journal redacts. */
       seen: string;
+    };
+    ReadinessReceiverCheck: {
+      /** @description The receiver checked, without credentials or query. */
+      url: string;
+      /**
+       * @description When it was checked (virtual time).
+       * @example 2026-03-01T12:30:45.123456Z
+       */
+      time: string;
+      /**
+       * @description When it was checked (wall-clock time).
+       * @example 2026-03-01T12:30:45.123456Z
+       */
+      wall_time: string;
+      /** @description Whether every check passed. */
+      passed: boolean;
+      /** @description The checks that failed; empty when it passed. */
+      failed: ({
+          /**
+           * @description The check (docs/READINESS.md#the-receiver-check).
+           * @enum {string}
+           */
+          id: "valid" | "duplicate" | "bad_signature" | "stale_timestamp" | "unknown_type";
+          /**
+           * @description The answer a safe receiver gives.
+           * @enum {string}
+           */
+          expected: "2xx" | "4xx";
+          /** @description The status answered; null when there was no answer. */
+          status: number | null;
+          /** @description Why no fitting answer came (no connection, a timeout, a redirect...); null otherwise. */
+          error: string | null;
+          /** @description What to change. */
+          advice: string | null;
+        })[];
     };
   };
   responses: never;

@@ -2,7 +2,7 @@
 // client, so that the package's declarations (tsconfig.build.json, from src/public.ts) need
 // nothing of the server's internals.
 import type { z } from 'zod'
-import type { Control, Readiness } from './control.js'
+import type { CompanyControl, Control, Readiness } from './control.js'
 import type { paths } from './openapi.js'
 import type { settingsSchema } from '../scenarios/settings.js'
 
@@ -35,6 +35,12 @@ export interface StartOptions {
   /** Port (default 0: a free one) and interface (default 127.0.0.1). */
   port?: number
   host?: string
+  /**
+   * Host names answered beyond 127.0.0.1, localhost, [::1] and `publicUrl`'s (`.example.com`: it
+   * and every name under it; `*`: any): on a loopback `host`, any other `Host` is refused (421), a
+   * guard against DNS rebinding (docs/SECURITY.md).
+   */
+  allowedHosts?: string[]
   /** Log level, written to stdout (default `silent`). */
   logLevel?: LogLevel
 }
@@ -53,8 +59,8 @@ export interface Tenant {
   baseUrl: string
   authorization: string
   credentials: Credential
-  /** A control client scoped to this company (its Basic credentials). */
-  control: Control
+  /** A control client scoped to this company (its Basic credentials); the admin-only helpers (`reset`, `clock`) are on the sandbox's. */
+  control: CompanyControl
 }
 
 /** The body of `POST /_sandbox/companies` (generated from the control plane's OpenAPI). */

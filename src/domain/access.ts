@@ -1,4 +1,4 @@
-// Who may do what (A2, A4): company activation and user permissions (checked before the body),
+// Who may do what (docs/CONTRACT.md#errors-exactly): company activation and user permissions (checked before the body),
 // then the user's Provider for the operation's direction (checked after it).
 import { AppError } from './errors.js'
 import { DIRECTION_OF, type Operation, type Principal } from './types.js'

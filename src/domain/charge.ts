@@ -18,7 +18,10 @@ export function firstChargeRule(rules: ChargeRule[], amount: number, description
   )
 }
 
-/** Expiry is the creation time truncated to the second plus the lifetime (A5). */
+/**
+ * Expiry is the creation time truncated to the second plus the lifetime
+ * (docs/CONTRACT.md#where-the-contract-is-silent: expiration_date).
+ */
 export function scheduleCharge(
   createdAt: Micros,
   settings: Settings,

@@ -5,7 +5,10 @@ export const SECOND_US = 1_000_000
 
 export const floorToSecond = (us: Micros): Micros => Math.floor(us / SECOND_US) * SECOND_US
 
-/** `2026-03-01T12:30:45.123456Z`: ISO 8601 UTC with six fractional digits (A7). */
+/**
+ * `2026-03-01T12:30:45.123456Z`: ISO 8601 UTC with six fractional digits
+ * (docs/CONTRACT.md#where-the-contract-is-silent: timestamps).
+ */
 export function isoMicros(us: Micros): string {
   const ms = Math.floor(us / 1000)
   const iso = new Date(ms).toISOString() // ...HH:MM:SS.mmmZ

@@ -1,8 +1,9 @@
-// Transfer rules (A6): balance, then the destination key, then the outcome; and settlement.
+// Transfer rules: balance, then the destination key, then the outcome; and settlement
+// (docs/CONTRACT.md#where-the-contract-is-silent: business order, money).
 import type { Micros } from '../clock.js'
 import { AppError, conflict } from './errors.js'
 import { SECOND_US } from './time.js'
-import type { PixKeyEntry, PixType, Settings, Transfer, TransferOutcome, TransferRule, TransferStatus } from './types.js'
+import type { PixKeyEntry, PixType, Settings, SettledStatus, Transfer, TransferOutcome, TransferRule, TransferStatus } from './types.js'
 
 export const TRANSFER_MESSAGES: Record<TransferStatus, string> = {
   success: 'Transfer completed',
@@ -24,7 +25,7 @@ export interface TransferDecision {
   /** Whether the amount leaves the balance now (success and pending do; failed does not). */
   debit: boolean
   settleAt: Micros | null
-  finalStatus: 'success' | 'failed' | null
+  finalStatus: SettledStatus | null
   finalMessage: string | null
   /** Which source chose the outcome; a queued outcome is used up only when it was chosen. */
   source: 'balance' | 'key' | 'header' | 'queued' | 'rule' | 'default'
@@ -87,13 +88,13 @@ export function decideTransfer(
 }
 
 export interface Settlement {
-  status: 'success' | 'failed'
+  status: SettledStatus
   message: string
   /** Amount to give back to the balance: a failed settlement reverses the debit. */
   refund: number
 }
 
-export function settleTransfer(t: Transfer, status: 'success' | 'failed', message?: string): Settlement {
+export function settleTransfer(t: Transfer, status: SettledStatus, message?: string): Settlement {
   if (t.status !== 'pending') throw conflict(`Transfer is ${t.status}`)
   return { status, message: message ?? TRANSFER_MESSAGES[status], refund: status === 'failed' ? t.amount : 0 }
 }

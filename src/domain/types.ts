@@ -2,12 +2,11 @@
 import type { Micros } from '../clock.js'
 import type { ChargeRule, Provider, Rules, TransferOutcome, TransferRule } from '../scenarios/schema.js'
 import type { Settings } from '../scenarios/settings.js'
+import type { CancelReason, ChargeStatus, Environment, Operation, PixType, SettledStatus, TransferStatus } from './enums.js'
 
-export type Operation = 'charge' | 'transfer'
 export type Direction = 'in' | 'out'
-export type Environment = 'sandbox' | 'production'
-export const PIX_TYPES = ['CPF', 'CNPJ', 'EMAIL', 'PHONE'] as const
-export type PixType = (typeof PIX_TYPES)[number]
+export { CANCEL_REASONS, CHARGE_STATUSES, ENVIRONMENTS, OPERATIONS, PIX_TYPES, SETTLED_STATUSES, TRANSFER_STATUSES } from './enums.js'
+export type { CancelReason, ChargeStatus, Environment, Operation, PixType, SettledStatus, TransferStatus }
 
 // Shapes a scenario file declares are defined by its schema (types only: nothing of zod is
 // loaded here), so a field added there reaches every use of them.
@@ -35,8 +34,6 @@ export interface Principal {
   company: Company
 }
 
-export type ChargeStatus = 'pending' | 'paid' | 'cancelled'
-export type CancelReason = 'expired' | 'cancelled'
 
 export interface Payer {
   name: string
@@ -65,8 +62,6 @@ export interface Charge {
   revision: number
 }
 
-export type TransferStatus = 'success' | 'pending' | 'failed'
-
 export interface Transfer {
   id: string
   companyId: string
@@ -79,7 +74,7 @@ export interface Transfer {
   message: string
   createdAt: Micros
   settleAt: Micros | null
-  finalStatus: 'success' | 'failed' | null
+  finalStatus: SettledStatus | null
   finalMessage: string | null
   settledAt: Micros | null
 }

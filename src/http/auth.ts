@@ -1,4 +1,4 @@
-// HTTP Basic authentication (A1): `Authorization: Basic base64(client_id:client_secret)`.
+// HTTP Basic authentication (docs/CONTRACT.md#errors-exactly): `Authorization: Basic base64(client_id:client_secret)`.
 import type { Context } from 'hono'
 import { AppError } from '../domain/errors.js'
 import type { Principal } from '../domain/types.js'

@@ -5,6 +5,7 @@
 import type { IncomingMessage } from 'node:http'
 import type { Context } from 'hono'
 import { AppError } from '../domain/errors.js'
+import { readBounded } from './body-budget.js'
 import { errorResponse } from './errors.js'
 import { header } from './headers.js'
 
@@ -28,20 +29,22 @@ export function refuseLargeBody(c: Context, maxBytes: number): Response | undefi
 async function readChunked(c: Context, maxBytes: number): Promise<Response | undefined> {
   const incoming = (c.env as { incoming?: IncomingMessage & { rawBody?: Buffer } } | undefined)?.incoming
   if (!incoming) return undefined
-  const chunks: Buffer[] = []
-  let size = 0
-  for await (const chunk of incoming as AsyncIterable<Buffer>) {
-    size += chunk.length
-    if (size > maxBytes) return tooLarge(c)
-    chunks.push(chunk)
-  }
+  const body = await readBounded(incoming, maxBytes)
+  if (typeof body === 'string') return refusal(c, body)
   // @hono/node-server's text()/json() read `rawBody` when it is there.
-  incoming.rawBody = Buffer.concat(chunks)
+  incoming.rawBody = body
   return undefined
 }
 
-function tooLarge(c: Context): Response {
-  // The rest of the upload is not read, so the connection cannot carry another request.
+/** Why a body was refused while it arrived: too large (413), or over the process's budget (503, body-budget.ts). */
+export function bodyRefused(c: Context, why: 'too_large' | 'over_budget'): AppError {
+  // The rest of the upload is not read, so the connection cannot carry another request; and no
+  // later reader (the journal's) reads it either.
   c.header('Connection', 'close')
-  return errorResponse(c, new AppError('body_too_large'))
+  const incoming = (c.env as { incoming?: IncomingMessage & { rawBody?: Buffer } } | undefined)?.incoming
+  if (incoming) incoming.rawBody = Buffer.alloc(0)
+  return new AppError(why === 'too_large' ? 'body_too_large' : 'unavailable')
 }
+
+const refusal = (c: Context, why: 'too_large' | 'over_budget') => errorResponse(c, bodyRefused(c, why))
+const tooLarge = (c: Context) => refusal(c, 'too_large')

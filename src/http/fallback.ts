@@ -1,4 +1,4 @@
-// What the real server's framework does for requests that match no route (A8): 307 to the
+// What the real server's framework does for requests that match no route (docs/CONTRACT.md#the-framework): 307 to the
 // path without its trailing slashes when that path exists (Starlette's redirect), 405 with
 // `Allow` when the path exists for other methods, 404 otherwise. FastAPI's routes do not
 // answer HEAD, so neither do ours.

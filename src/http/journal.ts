@@ -5,10 +5,13 @@
 // (contract/endpoint.ts) so that each of them is one handler (see there why).
 import type { Context, MiddlewareHandler } from 'hono'
 import { CONTRACT_PREFIX, type RequestSeen } from '../readiness/recorder.js'
+import { parseBasic } from './auth.js'
 import type { AppEnv, HttpDeps } from './env.js'
+import { readBodyText } from './body.js'
 import { header, rawHeaders, rawUrl } from './headers.js'
 import { JsonText } from './json-text.js'
 import type { Arrival, JournalRecord } from './request-journal.js'
+import { isJsonContentType } from './fastapi-body.js'
 
 const SKIP = /^\/(?:_sandbox\/(?:requests|health|openapi\.json|ui)|docs|openapi\.json|favicon\.ico)(?:\/|$)/
 
@@ -23,6 +26,16 @@ export interface Span extends Arrival {
   responseBody: string | null
   /** The request's body as read, when the handler read it itself (undefined: not read). */
   requestBody?: string | null
+  // Set by the contract's endpoint, for readiness (contract/endpoint.ts): undefined on most calls.
+  /** The code of the error answered, when an AppError was. */
+  errorCode?: string
+  /** An injected fault struck after the operation took effect: its status replaced the answer, or the connection was dropped. */
+  fault?: 'after' | 'drop'
+  /** The status and text the operation answered, before such a fault replaced them. */
+  effectStatus?: number
+  effectBody?: string | null
+  /** performance.now() when the client closed the connection while the call was held (a delay fault). */
+  closedMs?: number
 }
 
 type Body = (data: string | null, arg?: unknown, headers?: Record<string, string>) => Response
@@ -31,10 +44,11 @@ const JSON_TYPE = Object.freeze({ 'Content-Type': 'application/json' })
 
 /**
  * The body of a request whose handler did not read it, as the journal keeps it: none for a GET
- * or a 413 (never read), otherwise read now, while it is still small enough.
+ * or a 413 (never read), otherwise read now, while it is still small enough, within the
+ * process's budget for bodies (body-budget.ts).
  */
 const unreadBody = (c: Context<AppEnv>, status: number): null | Promise<string | null> =>
-  status === 413 || c.req.method === 'GET' ? null : c.req.text().catch(() => null)
+  status === 413 || c.req.method === 'GET' ? null : Promise.resolve().then(() => readBodyText(c)).catch(() => null)
 
 /** A recorder bound to the dependencies: `open` a span as a request starts, `close` it with the answer. */
 export function createJournaling(deps: HttpDeps) {
@@ -84,9 +98,13 @@ export function createJournaling(deps: HttpDeps) {
       const readiness = entry.path.startsWith(CONTRACT_PREFIX) ? deps.sandbox.readiness : undefined
       const dropped = readiness !== undefined && (c.env as { incoming?: { socket?: { destroyed?: boolean } } } | undefined)?.incoming?.socket?.destroyed === true
       const retryAfter = readiness !== undefined && status === 503 ? res.headers.get('retry-after') : null
+      // A control call that changes something is a test's own step (setup, an assertion's
+      // action): readiness takes a call sent after one for a new one, not a client's retry.
+      const scope = readiness === undefined && entry.method !== 'GET' ? c.get('scope') : undefined
       process.nextTick(() => {
         deps.journal.record(entry)
         if (readiness) readiness.request(seen(c, entry, span, dropped, retryAfter))
+        else if (scope) deps.sandbox.readiness?.controlled(scope.admin ? null : scope.companyId, span.arrivedMs)
         deps.sandbox.onChange?.({ kind: 'request', companyId })
       })
     },
@@ -97,8 +115,9 @@ export type Journaling = ReturnType<typeof createJournaling>
 
 // One object filled again for every contract call: readiness reads it at once and keeps nothing of it.
 const scratch: RequestSeen = {
-  method: '', path: '', status: 0, companyId: null, clientId: null, authorization: undefined, contentType: undefined, accept: undefined,
-  requestBody: null, responseBody: null, retryAfter: null, dropped: false, at: 0, arrivedMs: 0,
+  method: '', path: '', status: 0, companyId: null, clientId: null, claimed: null, contentType: undefined, jsonType: false, accept: undefined,
+  requestBody: null, responseBody: null, retryAfter: null, errorCode: null, dropped: false, fault: null, effectStatus: 0, effectBody: null,
+  closedMs: -1, at: 0, arrivedMs: 0,
 }
 
 function seen(c: Context<AppEnv>, e: JournalRecord, span: Span, dropped: boolean, retryAfter: string | null): RequestSeen {
@@ -107,13 +126,21 @@ function seen(c: Context<AppEnv>, e: JournalRecord, span: Span, dropped: boolean
   scratch.status = e.status
   scratch.companyId = e.companyId
   scratch.clientId = c.get('principal')?.clientId ?? null
-  scratch.authorization = e.companyId === null ? header(c, 'authorization') : undefined
+  // The credentials a call that did not authenticate named: whose 401 it is, and production keys.
+  scratch.claimed = e.companyId === null ? parseBasic(header(c, 'authorization')) : null
   scratch.contentType = header(c, 'content-type')
+  // As the real service reads it (FastAPI 0.132 and later), whatever strict_content_type says here.
+  scratch.jsonType = e.requestBody ? isJsonContentType(scratch.contentType, true) : false
   scratch.accept = header(c, 'accept')
   scratch.requestBody = e.requestBody
   scratch.responseBody = e.responseBody
   scratch.retryAfter = retryAfter
+  scratch.errorCode = span.errorCode ?? null
   scratch.dropped = dropped
+  scratch.fault = span.fault ?? null
+  scratch.effectStatus = span.effectStatus ?? e.status
+  scratch.effectBody = span.effectStatus === undefined ? e.responseBody : (span.effectBody ?? null)
+  scratch.closedMs = span.closedMs ?? -1
   scratch.at = span.at
   scratch.arrivedMs = span.arrivedMs
   return scratch

@@ -3,7 +3,7 @@
 // the order sent, `NaN`/`Infinity`, the recursion limit, the 4,300-digit limit of integers, and
 // the message and position of each error (Python 3.13's wording). Only called off the hot path:
 // when JSON.parse refused a body, when a 422 echoes one, or for a body long enough to hit a
-// limit. Not a library: see docs/DESIGN.md (the contract's JSON).
+// limit. Not a library: see docs/decisions/2026-11-25-answering-as-fastapi.md.
 
 /** A JSON integer, exact: its decimal text (`-0` is `0`, as Python's int). */
 export class PyInt {

@@ -6,7 +6,7 @@ import type { OpenAPIHono, RouteConfig } from '@hono/zod-openapi'
 import type { Context, MiddlewareHandler, Next } from 'hono'
 import type { AppEnv } from './env.js'
 
-export type Step = (c: Context<AppEnv>, next: Next) => Response | void | Promise<Response | void>
+export type Step = (c: Context<AppEnv>, next: Next) => Response | undefined | Promise<Response | undefined>
 
 export function mount(app: OpenAPIHono<AppEnv>, route: RouteConfig, ...steps: Step[]): void {
   app.openAPIRegistry.registerPath(route)

@@ -1,4 +1,4 @@
-// Request body validation in the two styles of A3. The route's own zod schema is the only
+// Request body validation in the two styles of docs/CONTRACT.md#validation-styles. The route's own zod schema is the only
 // definition of a valid body (it is also what /openapi.json publishes); this module renders its
 // issues either as `{detail: "<field>: <reason>"}` (simple) or as FastAPI's list of pydantic
 // errors (fastapi), and applies pydantic's lax coercion in the fastapi style.
@@ -41,7 +41,7 @@ const fail = (style: Style, simple: string, errors: () => PydanticError[]): neve
   throw style === 'simple' ? new AppError('invalid_input', simple) : new ValidationErrorList(errors())
 }
 
-/** Step 1 of A3: a body that is not JSON fails before authentication. */
+/** The first check (docs/CONTRACT.md#order-of-checks): a body that is not JSON fails before authentication. */
 export function rejectInvalidJson(body: RawBody, style: Style): void {
   if (body.kind !== 'invalid-json') return
   const { msg, pos } = body.problem
@@ -128,7 +128,7 @@ export function closestIssues(issues: readonly z.core.$ZodIssue[]): z.core.$ZodI
   })
 }
 
-/** Steps 4 of A3: checks the body against the route's schema; throws a 422 in the scenario's style. */
+/** The body-schema check (docs/CONTRACT.md#order-of-checks): checks the body against the route's schema; throws a 422 in the scenario's style. */
 export function validateBody<S extends z.ZodType>(schema: S, body: RawBody, style: Style, laxIntFields: readonly string[] = []): z.output<S> {
   if (body.kind === 'empty' || (body.kind === 'json' && body.value === null)) {
     fail(style, 'body: field required', () => [{ type: 'missing', loc: ['body'], msg: 'Field required', input: null }])

@@ -42,3 +42,15 @@ export function createAuthenticator(store: Store, environment: Environment = 'sa
   }
   return Object.assign(authenticate, { cached })
 }
+
+/**
+ * The company and environment of the credential a client id and secret are, the secret checked
+ * (whatever the credential's state); undefined when they are none. Readiness: production keys,
+ * and whose a call answered before authentication (a trailing slash's 307) is.
+ */
+export function keyOwner(store: Store): (clientId: string, secret: string) => { companyId: string; environment: Environment } | undefined {
+  return (clientId, secret) => {
+    const owner = store.identity.clientOwner(clientId)
+    return owner && timingSafeEqual(hashSecret(secret), owner.secretHash) ? { companyId: owner.companyId, environment: owner.environment } : undefined
+  }
+}

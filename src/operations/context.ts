@@ -24,7 +24,7 @@ export interface Context {
   onWebhookQueued?: () => void
   /** Told of every change a live view may show (the dashboard's stream); runs inside use cases, so it must be cheap. */
   onChange?: (change: Change) => void
-  /** What the sandbox saw of each company's integration (Part F); reset and company deletion clear it. */
+  /** What the sandbox saw of each company's integration (docs/READINESS.md); reset and company deletion clear it. */
   readiness?: Readiness
 }
 

@@ -6,6 +6,7 @@ import type { Charge, Principal } from '../domain/types.js'
 import { asciiField, buildDynamicCode } from '../pix/brcode.js'
 import { emit, type Context } from './context.js'
 
+/** What a request asks (the contract's parsed body as it is: its handler checks the two have the same fields). */
 export interface NewCharge {
   amount: number
   description?: string | null

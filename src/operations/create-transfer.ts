@@ -5,17 +5,32 @@ import { decideTransfer, firstTransferRule, type OutcomeSources } from '../domai
 import type { PixType, Principal, Transfer, TransferOutcome } from '../domain/types.js'
 import { emit, moveMoney, SANDBOX_ISPB, type Context } from './context.js'
 
+/** What a request asks; each field is named, undefined when the request left it out, so the handler that builds it cannot forget one. */
 export interface NewTransfer {
   amount: number
   pixKey: string
   pixType: PixType
-  description?: string | null
+  description: string | null | undefined
   /** The outcome a test suite picked with `X-Sandbox-Outcome`, when the scenario honours it. */
-  headerOutcome?: TransferOutcome
+  headerOutcome: TransferOutcome | undefined
 }
 
 export const transferEventType = (status: Transfer['status']) =>
   status === 'success' ? 'transfer.succeeded' : `transfer.${status}`
+
+/**
+ * What a transfer's events (and so its transfer.* webhooks) carry: enough to reconcile a payout
+ * whose answer was lost, by what was sent (amount, key, description) as well as by its id.
+ */
+export const transferEventData = (t: Transfer, status: Transfer['status'], message: string | null) => ({
+  transaction_id: t.id,
+  amount: t.amount,
+  pix_key: t.pixKey,
+  pix_type: t.pixType,
+  description: t.description,
+  status,
+  message,
+})
 
 export function createTransfer(ctx: Context, who: Principal, input: NewTransfer): Transfer {
   const { store, clock, ids } = ctx
@@ -55,7 +70,7 @@ export function createTransfer(ctx: Context, who: Principal, input: NewTransfer)
     if (debit && moveMoney(ctx, who.company.id, who.userId, -transfer.amount, 'transfer_debit', transfer.id, now) === null) {
       throw new Error(`the balance of ${who.userId} changed between the decision and the debit`)
     }
-    const data = { transaction_id: transfer.id, amount: transfer.amount, status: transfer.status, message: transfer.message }
+    const data = transferEventData(transfer, transfer.status, transfer.message)
     emit(ctx, 'transfer.created', now, transfer.companyId, data)
     emit(ctx, transferEventType(transfer.status), now, transfer.companyId, data)
   }).transfer

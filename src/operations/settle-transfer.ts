@@ -3,14 +3,14 @@
 import type { Micros } from '../clock.js'
 import { notFound } from '../domain/errors.js'
 import { settleTransfer } from '../domain/transfer.js'
-import type { Transfer } from '../domain/types.js'
+import type { SettledStatus, Transfer } from '../domain/types.js'
 import { emit, moveMoney, type Context } from './context.js'
-import { transferEventType } from './create-transfer.js'
+import { transferEventData, transferEventType } from './create-transfer.js'
 
 export function settleTransferNow(
   ctx: Context,
   transferId: string,
-  status: 'success' | 'failed',
+  status: SettledStatus,
   message?: string,
   at?: Micros,
 ): Transfer {
@@ -22,12 +22,7 @@ export function settleTransferNow(
     const s = settleTransfer(transfer, status, message)
     store.transfers.settle(transfer.id, s.status, s.message, when)
     if (s.refund > 0) moveMoney(ctx, transfer.companyId, transfer.userId, s.refund, 'transfer_refund', transfer.id, when)
-    emit(ctx, transferEventType(s.status), when, transfer.companyId, {
-      transaction_id: transfer.id,
-      amount: transfer.amount,
-      status: s.status,
-      message: s.message,
-    })
+    emit(ctx, transferEventType(s.status), when, transfer.companyId, transferEventData(transfer, s.status, s.message))
     return store.transfers.byId(transfer.id)!
   })
 }

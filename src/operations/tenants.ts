@@ -1,16 +1,18 @@
 // Use cases on tenants: create an isolated company with one user and one credential, change a
 // company, remove one with everything it owns.
+import { OPERATIONS } from '../domain/enums.js'
 import { AppError, notFound } from '../domain/errors.js'
 import type { Company, Operation, Provider } from '../domain/types.js'
 import { hashSecret } from './authenticate.js'
 import { assertCompaniesWithinLimit, emit, moveMoney, type Context } from './context.js'
 
+/** What a request asks; each field is named, undefined when the request left it out, so the handler that builds it cannot forget one. */
 export interface NewTenant {
-  name?: string
-  apiActive?: boolean
-  balance?: number
-  providers?: { in?: Provider | null; out?: Provider | null }
-  permissions?: Operation[]
+  name: string | undefined
+  apiActive: boolean | undefined
+  balance: number | undefined
+  providers: { in?: Provider | null; out?: Provider | null } | undefined
+  permissions: Operation[] | undefined
 }
 
 export interface Tenant {
@@ -58,7 +60,7 @@ export function createTenant(ctx: Context, input: NewTenant): Tenant {
     const { companyId, userId, clientId } = tenant
     const now = company.createdAt
     store.identity.insertCompany(company)
-    store.identity.insertUser({ id: userId, companyId, name: company.name, permissions: input.permissions ?? ['charge', 'transfer'], createdAt: now })
+    store.identity.insertUser({ id: userId, companyId, name: company.name, permissions: input.permissions ?? [...OPERATIONS], createdAt: now })
     for (const direction of ['in', 'out'] as const) {
       const provider = input.providers && direction in input.providers ? input.providers[direction] : DEFAULT_PROVIDERS[direction]
       if (provider) store.identity.setProvider(userId, direction, provider)

@@ -3,7 +3,7 @@ import { AppError, notFound } from '../domain/errors.js'
 import { isoMillis } from '../domain/time.js'
 import type { Chaos, Subscription, WebhookFormat } from '../store/webhooks.js'
 import { MAX_SUBSCRIPTIONS } from '../webhooks/limits.js'
-import { WEBHOOK_EVENTS, type WebhookEvent } from '../webhooks/outbox.js'
+import { WEBHOOK_EVENTS, type WebhookEvent } from '../webhooks/schema.js'
 import { newSecret } from '../webhooks/sign.js'
 import { emit, type Context } from './context.js'
 

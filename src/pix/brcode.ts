@@ -112,7 +112,7 @@ export interface ParsedCode {
 const within = (v: string | undefined, min: number, max: number) =>
   v !== undefined && v.length >= min && v.length <= max
 
-/** Checks a BR Code as Part A3 defines "valid"; returns its fields, or null when it is not valid. */
+/** Checks a BR Code as docs/CONTRACT.md#body-rules defines "valid"; returns its fields, or null when it is not valid. */
 export function parseBrCode(code: string): ParsedCode | null {
   if (code.length < 8 || code.length > 512) return null
   if (code.slice(-8, -4) !== CRC_TAG || code.slice(-4) !== crc16(code.slice(0, -4))) return null

@@ -1,9 +1,9 @@
-// Whether a PIX key matches its declared type (Part A3). Returns the reason when it does not.
+// Whether a PIX key matches its declared type (docs/CONTRACT.md#body-rules). Returns the reason when it does not.
 // Per-function entry points: the package root loads all of it (cities, banks...), ~18 MB.
 import { isValidCnpj } from '@brazilian-utils/brazilian-utils/is-valid-cnpj'
 import { isValidCpf } from '@brazilian-utils/brazilian-utils/is-valid-cpf'
 import { isValidEmail } from '@brazilian-utils/brazilian-utils/is-valid-email'
-import type { PixType } from '../domain/types.js'
+import type { PixType } from '../domain/enums.js'
 
 const PHONE = /^\+[1-9]\d{1,14}$/
 /** The longest key of any type (an email address). */

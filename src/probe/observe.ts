@@ -19,7 +19,7 @@ export function answerOf(ex: Exchange, observe: (r: Reply) => Observation): Answ
   if (reason) return { unobservable: reason }
   try {
     return { observed: observe(ex.reply!) }
-  } catch (err) {
+  } catch {
     return { observed: { status: ex.reply!.status, unexpected_body: ex.reply!.text.slice(0, 200) } }
   }
 }

@@ -1,15 +1,19 @@
 // Whether an accepted body's `amount` came as something else than a JSON integer: a string,
 // a boolean (the fastapi style's lax coercion took them) or a float such as 10.0 or 1e3 (which
 // JSON.parse itself turns into an integer). Read from the text, since the parsed value no longer
-// tells. The common case, a plain integer, is found by one regular expression; only otherwise is
-// the top level of the object scanned.
+// tells, and from the top-level `amount` only (one nested in `meta`, or quoted in a description,
+// is no amount). The common case, one plain integer `amount` in the body, is found by one regular
+// expression; only otherwise is the top level of the object scanned.
 
-const PLAIN = /"amount"\s*:\s*-?\d+\s*[,}]/
+/** A plain integer amount, anchored where it is tried (sticky). */
+const PLAIN = /"amount"\s*:\s*-?\d+\s*[,}]/y
 const MAX_SHOWN = 40
 
 /** What was lenient about `amount` in words (`amount "1000" (a string)`), or null when nothing was. */
 export function lenientAmount(body: string): string | null {
-  if (PLAIN.test(body)) return null
+  // The body's only "amount", and plain: the top-level one (an accepted body has one), as sent.
+  PLAIN.lastIndex = body.indexOf('"amount"')
+  if (PLAIN.lastIndex >= 0 && PLAIN.test(body) && body.indexOf('"amount"', PLAIN.lastIndex) < 0) return null
   const token = topLevelValue(body, 'amount')
   if (token === null) return null
   const shown = token.length > MAX_SHOWN ? `${token.slice(0, MAX_SHOWN)}...` : token

@@ -1,5 +1,5 @@
 // Whether a readiness report passes a CI gate: coverage at least --min-coverage, and no finding
-// at or above --fail-on (F3). Used by `exec`, by `readiness` and by the JUnit file.
+// at or above --fail-on (docs/READINESS.md#exec-any-suite-in-ci). Used by `exec`, by `readiness` and by the JUnit file.
 import type { Readiness } from '../http/sandbox/records/readiness.js'
 import { SEVERITIES, severityRank } from './catalog.js'
 

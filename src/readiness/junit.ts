@@ -38,7 +38,8 @@ export function junitXml(r: Readiness, gate: Gate): string {
     const f = r.findings.find((x) => x.id === spec.id)
     if (!f) return { name: `${spec.id} (${spec.severity})` }
     const message = `seen ${f.count} time${f.count === 1 ? '' : 's'}: ${f.example.method} ${f.example.path}: ${f.example.seen}`
-    const body = `${message}\nfirst seen ${f.example.time}\nadvice: ${f.advice}`
+    const where = f.example.company_id === null ? '' : `, company ${f.example.company_id}`
+    const body = `${message}\nfirst seen ${f.example.wall_time} (virtual time ${f.example.time}${where})\nadvice: ${f.advice}`
     return { name: `${f.id} (${f.severity})`, outcome: failsOn(f.severity, gate.failOn) ? { kind: 'failure', message, body } : { kind: 'skipped', message: `${message}; advice: ${f.advice}` } }
   })
   const suites = [suite('readiness.behaviours', behaviours), suite('readiness.findings', findings)]

@@ -10,7 +10,8 @@ export interface Observing {
   clock: Clock
   /** Monotonic milliseconds: how soon a client came back is its own timing, not the virtual clock's. */
   nowMs: () => number
-  example(method: string, path: string, at: Micros, seen: string): Example
+  /** An example for `owner`'s report (NO_COMPANY: none), cut and redacted, with the wall-clock time now. */
+  example(owner: string, method: string, path: string, at: Micros, seen: string): Example
 }
 
 /** Where a delivery went, without credentials or query (the journal keeps paths whole). */

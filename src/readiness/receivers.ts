@@ -1,6 +1,8 @@
 // Readiness from webhook receivers: what each delivery attempt (webhooks/worker.ts) and each
 // receiver check (webhooks/check.ts) saw of a company's receiver: the webhook behaviours met,
-// and the findings (a bad signature or a stale timestamp taken, a duplicate refused, slowness).
+// and the findings (a bad signature or a stale timestamp taken, a genuine delivery or a duplicate
+// refused, slowness); the newest check of each receiver is kept for the report.
+import { realTime } from '../clock.js'
 import type { ReceiverCheck } from '../webhooks/check.js'
 import { NO_COMPANY } from './book.js'
 import { B, F } from './catalog.js'
@@ -22,12 +24,19 @@ export interface AttemptSeen {
   retried: boolean
   /** The receiver had already answered 2xx for this delivery (its webhook-id). */
   acknowledgedBefore: boolean
+  /** Signed (the `standard` format), so that a refusal can be the signature's. */
+  signed: boolean
+  /** The body sent (read for a transfer's settlement only). */
+  body: string
 }
 
 /** A received delivery (or an attempt of the receiver check) slower than this is slow. */
 export const SLOW_RECEIVER_MS = 5000
+/** What a receiver answers when it takes a signature for a bad one. */
+const REFUSED = new Set([400, 401, 403])
+const SETTLED = new Set(['transfer.succeeded', 'transfer.failed'])
 
-export function receiverObserver({ book, clock, example }: Observing) {
+export function receiverObserver({ book, store, clock, example }: Observing) {
   const WEBHOOK_BEHAVIOUR: Record<string, number> = {
     'charge.paid': B['webhook.charge.paid'],
     'charge.cancelled': B['webhook.charge.cancelled'],
@@ -40,36 +49,59 @@ export function receiverObserver({ book, clock, example }: Observing) {
     const at = clock.now()
     const e = book.entry(owner, at)
     if (!e) return
+    const path = receiverPath(a.url)
     const seen = (finding: number, what: string) =>
-      book.again(owner, e, finding) || book.first(owner, e, finding, example('POST', receiverPath(a.url), at, `${what} (${a.eventType}, delivery ${a.deliveryId})`))
+      book.again(owner, e, finding) || book.first(owner, e, finding, example(owner, 'POST', path, at, `${what} (${a.eventType}, delivery ${a.deliveryId})`))
     const code = a.statusCode
     const ok = code !== null && code >= 200 && code < 300
     if (a.badSignature) {
       if (ok) seen(F.receiver_accepts_bad_signature, `the receiver answered ${code} to a delivery signed with a wrong key`)
       else if (code !== null && code >= 400 && code < 500) book.meet(owner, e, B['webhook.bad_signature_rejected'])
     } else if (ok) {
+      if (a.signed) book.receiver(owner, e, path, true, () => example(owner, 'POST', path, at, ''))
       const behaviour = WEBHOOK_BEHAVIOUR[a.eventType]
       if (behaviour !== undefined) book.meet(owner, e, behaviour)
       if (a.retried) book.meet(owner, e, B['webhook.retried'])
       if (a.duplicate) book.meet(owner, e, B['webhook.duplicate'])
+      if (SETTLED.has(a.eventType) && settledFromPending(a.body)) book.meet(owner, e, B['transfer.pending_settled'])
     } else if (a.acknowledgedBefore && code !== null) {
       seen(F.receiver_rejects_duplicate, `the receiver answered ${code} to a webhook-id it had acknowledged already`)
+    } else if (a.signed && code !== null && REFUSED.has(code)) {
+      book.receiver(owner, e, path, false, () => example(owner, 'POST', path, at, `the receiver answered ${code} to a correctly signed, fresh delivery, and has taken none (${a.eventType}, delivery ${a.deliveryId})`))
     }
     if (a.timedOut || a.latencyMs > SLOW_RECEIVER_MS) {
       seen(F.receiver_slow, a.timedOut ? 'the receiver did not answer in time' : `the receiver took ${(a.latencyMs / 1000).toFixed(1)} s to answer`)
     }
   }
 
-  /** What the receiver check (F4) saw of a company's receiver: its failures are findings too. */
+  /** Whether the transfer a transfer.* delivery tells of was settled after it pended (it has a settlement time). */
+  function settledFromPending(body: string): boolean {
+    try {
+      const id = (JSON.parse(body) as { data?: { transaction_id?: unknown } }).data?.transaction_id
+      return typeof id === 'string' && (store.transfers.byId(id)?.settledAt ?? null) !== null
+    } catch {
+      return false
+    }
+  }
+
+  /** What the receiver check saw of a company's receiver: its failures are findings too, and the check is kept for the report. */
   function checked(companyId: string | null, url: string, result: ReceiverCheck): void {
     const owner = companyId ?? NO_COMPANY
     const at = clock.now()
     const e = book.entry(owner, at)
     if (!e) return
+    const path = receiverPath(url)
+    const failed = result.checks.filter((c) => !c.passed).map(({ id, expected, status, error, advice }) => ({ id, expected, status, error, advice }))
+    book.checked(owner, e, { url: path, at, wallAt: realTime(), passed: result.passed, failed })
     const by = Object.fromEntries(result.checks.map((c) => [c.id, c]))
     const ok = (status: number | null) => status !== null && status >= 200 && status < 300
     const seen = (finding: number, what: string) =>
-      book.again(owner, e, finding) || book.first(owner, e, finding, example('POST', receiverPath(url), at, `the receiver check: ${what}`))
+      book.again(owner, e, finding) || book.first(owner, e, finding, example(owner, 'POST', path, at, `the receiver check: ${what}`))
+    const valid = by.valid
+    if (valid && valid.error === null && ok(valid.status)) book.receiver(owner, e, path, true, () => example(owner, 'POST', path, at, ''))
+    else if (valid && valid.error === null && valid.status !== null && REFUSED.has(valid.status)) {
+      book.receiver(owner, e, path, false, () => example(owner, 'POST', path, at, `the receiver check: the receiver answered ${valid.status} to a correctly signed, fresh delivery, and has taken none`))
+    }
     const bad = by.bad_signature
     if (bad && ok(bad.status)) seen(F.receiver_accepts_bad_signature, `the receiver answered ${bad.status} to a delivery signed with a wrong key`)
     if (bad && bad.error === null && bad.passed) book.meet(owner, e, B['webhook.bad_signature_rejected'])

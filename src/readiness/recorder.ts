@@ -1,22 +1,29 @@
 // Readiness as calls are answered and deliveries acknowledged: turns what the HTTP layer
-// (requests.ts) and the webhook worker and receiver check (receivers.ts) saw into behaviours met
+// (requests.ts, retries.ts) and the webhook worker and receiver check (receivers.ts) saw into behaviours met
 // and findings (catalog.ts), per company (book.ts), and keeps them with the rest of the state.
 // Recording is in memory and O(1) per call, after the answer; a file store gets what changed at
 // most once a second, in a transaction of its own or the group commit under way, never in the
 // call's own: a call that wrote nothing still writes nothing, and a kill -9 loses at most the
 // last second of readiness, never the store's integrity.
-import type { Clock, Micros } from '../clock.js'
+import { realTime, type Clock, type Micros } from '../clock.js'
 import type { Store } from '../store/index.js'
 import { isUnwritable } from '../store/write-health.js'
-import { createBook, serialize, type Entry, type Example, type Report } from './book.js'
+import { createBook, NO_COMPANY, serialize, type Entry, type Example, type Report } from './book.js'
+import { ownHows, type Own } from './own.js'
 import { receiverObserver } from './receivers.js'
-import { requestObserver } from './requests.js'
+import { requestObserver, type KeyOwner } from './requests.js'
+import { addStep, newSteps } from './retry-state.js'
 
-export { CONTRACT_PREFIX, RETRY_WINDOW_MS, type RequestSeen } from './requests.js'
+export { CONTRACT_PREFIX } from './requests.js'
+export type { RequestSeen } from './request-seen.js'
+export { RETRY_WINDOW_MS } from './retries.js'
 export { SLOW_RECEIVER_MS, type AttemptSeen } from './receivers.js'
+export type { Own } from './own.js'
 
 const MAX_TEXT = 300
 const FLUSH_MS = 1000
+/** How long after a held call's delay its answer may still take (the write, the commit). */
+const HOLD_MARGIN_MS = 1000
 const cut = (text: string) => (text.length > MAX_TEXT ? `${text.slice(0, MAX_TEXT)}...` : text)
 
 export interface ReadinessDeps {
@@ -28,6 +35,8 @@ export interface ReadinessDeps {
   redact: (text: string) => string
   /** Monotonic milliseconds (performance.now()); tests move it. */
   nowMs?: () => number
+  /** The company and environment of a client id and secret, the secret checked (operations/authenticate.ts); none by default. */
+  keyOwner?: KeyOwner
   /** Told when storing failed for another reason than a full disk. */
   onError?: (err: unknown) => void
 }
@@ -43,9 +52,18 @@ export function createReadiness(deps: ReadinessDeps) {
   book.load(deps.persistent ? store.readiness.all() : [])
   book.begin(clock.now())
 
-  const example = (method: string, path: string, at: Micros, seen: string): Example => ({ method, path: deps.redact(cut(path)), at, seen: deps.redact(cut(seen)) })
+  const example = (owner: string, method: string, path: string, at: Micros, seen: string): Example => ({
+    method,
+    path: deps.redact(cut(path)),
+    companyId: owner === NO_COMPANY ? null : owner,
+    at,
+    wallAt: realTime(),
+    seen: deps.redact(cut(seen)),
+  })
   const observing = { book, store, clock, nowMs, example }
-  const request = requestObserver(observing)
+  /** Control calls of the admin token that changed something: a test's steps, for every company. */
+  const adminSteps = newSteps()
+  const request = requestObserver(observing, adminSteps, deps.keyOwner ?? (() => undefined))
   const { attempt, checked } = receiverObserver(observing)
 
   /** Stores every entry that changed; what fails to be stored is tried again at the next flush. */
@@ -82,8 +100,25 @@ export function createReadiness(deps: ReadinessDeps) {
     request,
     attempt,
     checked,
-    /** The report of a company, or of every company and of calls that named none (undefined). */
-    report: (companyId?: string): Report => book.report(companyId, clock.now()),
+    /**
+     * A control call that changed something was answered (`companyId`: of that company's
+     * credentials; null: the admin token's): a test's step, which no retry loop takes.
+     */
+    controlled(companyId: string | null, arrivedMs: number): void {
+      if (companyId === null) return addStep(adminSteps, arrivedMs)
+      const e = book.entry(companyId, clock.now())
+      if (e) addStep((e.retry.steps ??= newSteps()), arrivedMs)
+    },
+    /** A fault holds one of the company's calls `delayMs`: its retries may be answered before it is. */
+    held(companyId: string, delayMs: number): void {
+      const e = book.entry(companyId, clock.now())
+      if (e) e.retry.holdUntilMs = Math.max(e.retry.holdUntilMs, nowMs() + delayMs + HOLD_MARGIN_MS)
+    },
+    /**
+     * The report of a company, or of every company and of calls that named none (undefined);
+     * `own`: the company's credential its hows name (own.ts), for its own report.
+     */
+    report: (companyId?: string, own?: Own): Report => book.report(companyId, clock.now(), own && ownHows(own)),
     /**
      * The sandbox was reset: everything starts again now (the store's rows went with the wipe).
      * Returns what undoes it, should the reset's write be lost (a full disk at its commit).

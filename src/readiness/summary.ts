@@ -1,7 +1,9 @@
 // The readiness summary a person reads in ten seconds: coverage, the behaviours not met with how
-// to meet them, the findings with their first example and advice, and the verdict. Plain text
-// for a terminal or a CI log. The report may come from elsewhere (`readiness --url` reads any
-// server): every string of it is escaped before it is laid out (terminal.ts).
+// to meet them, the findings with their first example (the company, and the wall-clock time to
+// find it in a test log) and advice, the receiver checks that failed, what the sandbox cannot
+// see, and the verdict. Plain text for a terminal or a CI log. The report may come from elsewhere
+// (`readiness --url` reads any server, perhaps an older one): every string of it is escaped
+// before it is laid out (terminal.ts), and a list it lacks is taken as empty.
 import type { Readiness } from '../http/sandbox/records/readiness.js'
 import { escapeStrings } from '../terminal.js'
 
@@ -30,9 +32,27 @@ export function summaryText(report: Readiness, verdict?: { code: number; reasons
     lines.push('', '  Findings')
     for (const f of r.findings) {
       const ex = f.example
-      lines.push(`  ${f.severity.padEnd(7)} ${f.id.padEnd(width)}  x${f.count}  ${ex.method} ${ex.path}: ${ex.seen}`)
+      const where = [ex.company_id, ex.wall_time && `${ex.wall_time} wall clock`].filter(Boolean).join(', ')
+      lines.push(`  ${f.severity.padEnd(7)} ${f.id.padEnd(width)}  x${f.count}  ${ex.method} ${ex.path}${where ? ` (${where})` : ''}: ${ex.seen}`)
       lines.push(`  ${' '.repeat(8 + width)}  ${f.advice}`)
     }
+  }
+  const failedChecks = (r.receiver_checks ?? []).filter((c) => !c.passed)
+  if (failedChecks.length) {
+    lines.push('', '  Receiver checks that failed')
+    for (const c of failedChecks) {
+      lines.push(`  ${c.url} (${c.wall_time} wall clock)`)
+      const width = Math.max(...c.failed.map((f) => f.id.length))
+      for (const f of c.failed) {
+        const got = f.error ?? `answered ${f.status}`
+        lines.push(`    ${f.id.padEnd(width)}  expected ${f.expected}, ${got}${f.advice ? `: ${f.advice}` : ''}`)
+      }
+    }
+  }
+  const notSeen = r.not_seen ?? []
+  if (notSeen.length) {
+    lines.push('', '  Not seen by the sandbox, whatever this report says')
+    for (const n of notSeen) lines.push(`  - ${n.what}`)
   }
   if (verdict) {
     lines.push('', reasons.length ? `  Result: exit ${verdict.code}: ${reasons.join('; ')}` : `  Result: exit ${verdict.code}`)

@@ -1,15 +1,16 @@
-// The scenario document (Part C), as one zod schema: it validates files and inline documents,
-// and the JSON Schema that editors use is generated from it (npm run schema).
+// The scenario document (docs/CONTROL-PLANE.md#scenario-files), as one zod schema: it validates
+// files and inline documents, and the JSON Schema that editors use is generated from it
+// (npm run schema).
 import { z } from '@hono/zod-openapi'
 import { MAX_AMOUNT } from '../domain/money.js'
-import { PIX_TYPES } from '../domain/types.js'
+import { ENVIRONMENTS, OPERATIONS, PIX_TYPES, SETTLED_STATUSES, TRANSFER_STATUSES } from '../domain/enums.js'
 import { MAX_PIX_KEY_LENGTH, pixKeyProblem } from '../pix/keys.js'
 import { seconds, settingsSchema } from './settings.js'
 
 const id = z
   .string()
   .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'must be 1-64 characters of letters, digits, ".", "_" or "-"')
-const operation = z.enum(['charge', 'transfer'])
+const operation = z.enum(OPERATIONS)
 const pixType = z.enum(PIX_TYPES)
 const amount = z.int().min(1).max(MAX_AMOUNT)
 
@@ -25,7 +26,7 @@ const credential = z
   .object({
     client_id: z.string().min(1).max(200).regex(/^[^:\s]+$/, 'must not contain ":" or spaces'),
     client_secret: z.string().min(1).max(200),
-    environment: z.enum(['sandbox', 'production']).default('sandbox'),
+    environment: z.enum(ENVIRONMENTS).default('sandbox'),
     revoked: z.boolean().default(false),
   })
   .strict()
@@ -35,7 +36,7 @@ const user = z
     id,
     name: z.string().min(1).max(100).optional(),
     balance: z.int().min(0).max(MAX_AMOUNT).default(0).meta({ description: 'Opening balance in cents.' }),
-    permissions: z.array(operation).default(['charge', 'transfer']),
+    permissions: z.array(operation).default([...OPERATIONS]),
     providers: z
       .object({ in: providerSchema.nullable().optional(), out: providerSchema.nullable().optional() })
       .strict()
@@ -68,49 +69,57 @@ const pixKey = z
     if (problem) ctx.addIssue({ code: 'custom', path: ['key'], message: `${k.type} key ${problem}` })
   })
 
-const transferStatus = z.enum(['success', 'pending', 'failed'])
+const transferStatus = z.enum(TRANSFER_STATUSES)
 export const transferOutcomeSchema = z
   .object({
     status: transferStatus.meta({ description: 'What the contract answers.' }),
     message: z.string().min(1).max(200).optional().meta({ description: 'The message it answers (default: the status\'s own).' }),
     settle_after_seconds: seconds.optional().meta({ description: 'For pending: settle on its own this many virtual seconds later.' }),
-    final_status: z.enum(['success', 'failed']).optional().meta({ description: 'For pending: what it settles as (default success); failed refunds.' }),
+    final_status: z.enum(SETTLED_STATUSES).optional().meta({ description: 'For pending: what it settles as (default success); failed refunds.' }),
     final_message: z.string().min(1).max(200).optional().meta({ description: 'For pending: the message it settles with.' }),
   })
   .strict()
 
-const chargeRule = z
+export const chargeRuleSchema = z
   .object({
     when: z
       .object({
-        amount: amount.optional(),
-        description_contains: z.string().min(1).max(140, 'must be at most 140 characters (a description\'s length)').optional(),
+        amount: amount.optional().meta({ description: 'A charge of exactly this amount, in cents.' }),
+        description_contains: z.string().min(1).max(140, 'must be at most 140 characters (a description\'s length)').optional().meta({ description: 'A charge whose description contains this text.' }),
       })
-      .strict(),
-    then: z.object({ auto_pay_after_seconds: seconds.optional(), auto_cancel_after_seconds: seconds.optional() }).strict(),
+      .strict()
+      .meta({ description: 'Which charges it applies to: all of its conditions hold (none: every charge).' }),
+    then: z
+      .object({
+        auto_pay_after_seconds: seconds.optional().meta({ description: 'Paid on its own this many virtual seconds after creation.' }),
+        auto_cancel_after_seconds: seconds.optional().meta({ description: 'Cancelled on its own this many virtual seconds after creation.' }),
+      })
+      .strict()
+      .meta({ description: 'What happens to such a charge.' }),
   })
   .strict()
 
-const transferRule = z
+export const transferRuleSchema = z
   .object({
     when: z
       .object({
-        pix_key: z.string().min(1).max(MAX_PIX_KEY_LENGTH, `must be at most ${MAX_PIX_KEY_LENGTH} characters`).optional(),
-        pix_type: pixType.optional(),
-        amount: amount.optional(),
-        amount_gte: amount.optional(),
+        pix_key: z.string().min(1).max(MAX_PIX_KEY_LENGTH, `must be at most ${MAX_PIX_KEY_LENGTH} characters`).optional().meta({ description: 'A transfer to exactly this key.' }),
+        pix_type: pixType.optional().meta({ description: 'A transfer to a key of this type.' }),
+        amount: amount.optional().meta({ description: 'A transfer of exactly this amount, in cents.' }),
+        amount_gte: amount.optional().meta({ description: 'A transfer of at least this amount, in cents.' }),
       })
-      .strict(),
-    then: transferOutcomeSchema,
+      .strict()
+      .meta({ description: 'Which transfers it applies to: all of its conditions hold (none: every transfer).' }),
+    then: transferOutcomeSchema.meta({ description: 'What such a transfer answers.' }),
   })
   .strict()
 
-const rules = z.object({ charges: z.array(chargeRule).default([]), transfers: z.array(transferRule).default([]) }).strict()
+const rules = z.object({ charges: z.array(chargeRuleSchema).default([]), transfers: z.array(transferRuleSchema).default([]) }).strict()
 
 export type Provider = z.output<typeof providerSchema>
 export type TransferOutcome = z.output<typeof transferOutcomeSchema>
-export type ChargeRule = z.output<typeof chargeRule>
-export type TransferRule = z.output<typeof transferRule>
+export type ChargeRule = z.output<typeof chargeRuleSchema>
+export type TransferRule = z.output<typeof transferRuleSchema>
 export type Rules = z.output<typeof rules>
 
 export const scenarioSchema = z

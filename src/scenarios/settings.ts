@@ -1,6 +1,6 @@
-// The sandbox's settings (Part C): each field's rule and default, written once. The domain's
-// `Settings` type and `DEFAULT_SETTINGS` derive from here; a scenario's `settings` is the same
-// fields, each optional.
+// The sandbox's settings (docs/CONTROL-PLANE.md#scenario-files): each field's rule and default,
+// written once. The domain's `Settings` type and `DEFAULT_SETTINGS` derive from here; a
+// scenario's `settings` is the same fields, each optional.
 import { z } from '@hono/zod-openapi'
 import { isValidTimeZone } from '../domain/time.js'
 
@@ -58,6 +58,15 @@ const allSettings = z.object(settingFields)
 export type Settings = z.output<typeof allSettings>
 
 export const DEFAULT_SETTINGS: Settings = Object.freeze(allSettings.parse({}))
+
+/** The settings in force, every field set: what the control plane answers (GET /scenario). */
+export const settingsInForceSchema = z
+  .object(
+    Object.fromEntries(Object.entries(settingFields).map(([key, field]) => [key, field.unwrap().meta({ description: field.meta()?.description })])) as {
+      [K in keyof SettingFields]: ReturnType<SettingFields[K]['unwrap']>
+    },
+  )
+  .strict()
 
 /** A scenario's settings: each field optional, its default shown to editors but not applied. */
 export const settingsSchema = z

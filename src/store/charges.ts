@@ -1,10 +1,11 @@
 // Charge records. The store persists what the domain decided; it never decides a transition.
 import type { Micros } from '../clock.js'
 import type { CancelReason, Charge, ChargeStatus, Payer } from '../domain/types.js'
+import { keepsCache } from './caches.js'
 import type { Db } from './db.js'
 import { idTakenOr } from './id-taken.js'
 import { listQuery, type ListFilter, type Page } from './paging.js'
-import { TABLES, type RowOf } from './tables.js'
+import { insertInto, TABLES, type InsertRow, type RowOf } from './tables.js'
 
 const CHARGES = TABLES.charges
 type ChargeRow = RowOf<typeof CHARGES>
@@ -31,19 +32,45 @@ const toCharge = (r: ChargeRow): Charge => ({
   revision: r.revision,
 })
 
+/** What a new charge is told: pending, so with no payment, cancellation or revision yet. */
+export type NewCharge = Omit<Charge, 'status' | 'paidAt' | 'cancelledAt' | 'cancelReason' | 'endToEndId' | 'payer' | 'revision'>
+
+/**
+ * The row a new charge becomes; `reusedCode`: it carries a client's code rather than one with its
+ * own location. What a pending charge has not got yet is left to the columns' defaults (NULL, 0),
+ * which also keeps the hot path's INSERT at the columns it needs.
+ */
+const toRow = (c: NewCharge, reusedCode: boolean): InsertRow<typeof CHARGES, NewChargeDefaults> => ({
+  id: c.id,
+  company_id: c.companyId,
+  user_id: c.userId,
+  amount: c.amount,
+  description: c.description,
+  status: 'pending',
+  qr_code: c.qrCode,
+  qr_code_name: c.qrCodeName,
+  location_id: c.locationId,
+  created_at: c.createdAt,
+  expires_at: c.expiresAt,
+  auto_pay_at: c.autoPayAt,
+  auto_cancel_at: c.autoCancelAt,
+  due_at: dueAt(c),
+  reused_code: reusedCode ? 1 : 0,
+})
+const NEW_CHARGE_DEFAULTS = ['seq', 'paid_at', 'cancelled_at', 'cancel_reason', 'end_to_end_id', 'payer', 'revision'] as const
+type NewChargeDefaults = (typeof NEW_CHARGE_DEFAULTS)[number]
+
 /** The earliest instant something may happen on its own to a pending charge. */
 export const dueAt = (c: Pick<Charge, 'expiresAt' | 'autoPayAt' | 'autoCancelAt'>): Micros =>
   Math.min(c.expiresAt, c.autoPayAt ?? Infinity, c.autoCancelAt ?? Infinity)
 
 export function chargeStore(db: Db) {
-  const insertStmt = db.prepare(`
-    INSERT INTO charges (id, company_id, user_id, amount, description, status, qr_code, qr_code_name,
-      location_id, created_at, expires_at, auto_pay_at, auto_cancel_at, due_at, reused_code)
-    VALUES (?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+  const insertStmt = insertInto(db, CHARGES, { defaults: NEW_CHARGE_DEFAULTS })
   const maxSeqStmt = db.prepare('SELECT coalesce(max(seq), 0) FROM charges').pluck()
   // The newest charge's seq, for the number in qr_code_name: kept in memory, as a query per
   // charge showed in profiles. A rollback can leave it ahead, which only skips a number.
   let lastSeq: number | undefined
+  keepsCache(db, () => void (lastSeq = undefined))
   const byIdStmt = db.prepare<[string], ChargeRow>(`SELECT ${CHARGES.select()} FROM charges WHERE id = ?`)
   const byLocationStmt = db.prepare<[string], ChargeRow>(`SELECT ${CHARGES.select()} FROM charges WHERE location_id = ?`)
   const byEndToEndStmt = db.prepare<[string, string], ChargeRow>(`SELECT ${CHARGES.select()} FROM charges WHERE company_id = ? AND end_to_end_id = ?`)
@@ -66,16 +93,12 @@ export function chargeStore(db: Db) {
 
   return {
     nextSeq: () => (lastSeq ??= maxSeqStmt.get() as number) + 1,
-    /** Forgets the cached seq (after a wipe or a rollback of unknown writes). */
-    forgetSeq: () => void (lastSeq = undefined),
 
     /** `reusedCode`: the charge carries a client's code rather than one with its own location. */
-    insert(c: Omit<Charge, 'status' | 'paidAt' | 'cancelledAt' | 'cancelReason' | 'endToEndId' | 'payer' | 'revision'>, reusedCode: boolean): void {
-      // Positional: binding by name looks every parameter up in an object, per insert.
-      let inserted
+    insert(c: NewCharge, reusedCode: boolean): void {
+      let inserted: { lastInsertRowid: number | bigint }
       try {
-        inserted = insertStmt.run(c.id, c.companyId, c.userId, c.amount, c.description, c.qrCode,
-          c.qrCodeName, c.locationId, c.createdAt, c.expiresAt, c.autoPayAt, c.autoCancelAt, dueAt(c), reusedCode ? 1 : 0)
+        inserted = insertStmt.run(toRow(c, reusedCode))
       } catch (err) {
         throw idTakenOr(err, 'charge')
       }

@@ -3,6 +3,7 @@ import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 import Database from 'better-sqlite3'
 import { migrations as allMigrations, type Migration } from './migrations/index.js'
+import { insertInto, TABLES } from './tables.js'
 
 export type Db = Database.Database
 
@@ -27,12 +28,12 @@ export function migrate(db: Db, migrations: Migration[]): void {
   const applied = new Set(
     db.prepare('SELECT version FROM schema_migrations').pluck().all() as number[],
   )
-  const record = db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)')
+  const record = insertInto(db, TABLES.schema_migrations)
   for (const m of migrations) {
     if (applied.has(m.version)) continue
     db.transaction(() => {
       db.exec(m.sql)
-      record.run(m.version, m.name, new Date().toISOString())
+      record.run({ version: m.version, name: m.name, applied_at: new Date().toISOString() })
     })()
   }
 }

@@ -1,20 +1,21 @@
-// Read-only listings for people (the dashboard): companies, a page at a time, with their users,
-// balances, Providers, permissions and credential ids (secrets are stored hashed, so none), and
-// the inactive keys of the key directory.
+// Read-only listings (the control plane's GET /companies and GET /scenario, which the dashboard
+// shows): companies, a page at a time, with their users, balances, Providers, permissions and
+// credential ids (secrets are stored hashed, so none), and the inactive keys of the key directory.
+import type { Environment, Operation, PixType, Provider } from '../domain/types.js'
 import type { Db } from './db.js'
 
 export interface DirectoryCredential {
   clientId: string
-  environment: string
+  environment: Environment
   revoked: boolean
 }
 
 export interface DirectoryUser {
   id: string
   name: string
-  permissions: string[]
+  permissions: Operation[]
   balance: number
-  providers: { in: string | null; out: string | null }
+  providers: { in: Provider | null; out: Provider | null }
   credentials: DirectoryCredential[]
 }
 
@@ -25,8 +26,8 @@ export interface DirectoryCompany {
   users: DirectoryUser[]
 }
 
-const splitList = (s: string | null) => (s ? s.split(',') : [])
-const provider = (name: string | null, ops: string | null) => (name === null ? null : `${name} (${splitList(ops).join(', ') || 'no operation'})`)
+const splitList = (s: string | null) => (s ? (s.split(',') as Operation[]) : [])
+const provider = (name: string | null, ops: string | null): Provider | null => (name === null ? null : { name, operations: splitList(ops) })
 
 /** One page of companies, oldest first; `next` names the last one, to ask for those after it. */
 export interface DirectoryPage {
@@ -60,12 +61,11 @@ export function directoryStore(db: Db) {
     SELECT c.user_id, c.client_id, c.environment, c.revoked FROM credentials c
     WHERE c.user_id IN (SELECT value FROM json_each(@users))
     ORDER BY c.created_at, c.client_id`)
-  const idsStmt = db.prepare('SELECT id FROM companies ORDER BY created_at, id LIMIT ?').pluck()
   const inactiveKeysStmt = db.prepare('SELECT key, type FROM pix_keys WHERE active = 0 ORDER BY key LIMIT ?')
   return {
     /** Keys of the key directory that transfers fail on (inactive), at most `limit`. */
-    inactiveKeys(limit = 20): { key: string; type: string }[] {
-      return inactiveKeysStmt.all(limit) as { key: string; type: string }[]
+    inactiveKeys(limit: number): { key: string; type: PixType }[] {
+      return inactiveKeysStmt.all(limit) as { key: string; type: PixType }[]
     },
     /** A page of companies (all, or one), oldest first: `after` is the `next` of the page before. */
     companies(companyId: string | null, { after = null, limit = DIRECTORY_PAGE }: { after?: string | null; limit?: number } = {}): DirectoryPage {
@@ -91,7 +91,5 @@ export function directoryStore(db: Db) {
       }
       return { companies: [...companies.values()], next: rows.length > limit ? page.at(-1)!.id : null }
     },
-    /** The first `limit` company ids, oldest first (a filter's choices). */
-    companyIds: (limit: number): string[] => idsStmt.all(limit) as string[],
   }
 }

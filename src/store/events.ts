@@ -1,14 +1,22 @@
 // The append-only event log: written in the same transaction as the state change it records.
 import type { SandboxEvent } from '../domain/types.js'
 import type { Db } from './db.js'
-import { TABLES, type RowOf } from './tables.js'
+import { insertInto, TABLES, type RowOf } from './tables.js'
 
 const EVENTS = TABLES.events
 
 export interface EventQuery {
   companyId?: string
   type?: string
+  /**
+   * Only events about this charge or transfer (a `transaction_id`, or a ledger entry's
+   * `reference`), among the company's latest ABOUT_WINDOW events: needs `companyId`.
+   */
+  about?: string
+  /** Newest first, from before `beforeSeq`; otherwise oldest first, from after `afterSeq`. */
+  newestFirst?: boolean
   afterSeq?: number
+  beforeSeq?: number
   limit: number
 }
 
@@ -16,9 +24,7 @@ export interface EventQuery {
 export const ABOUT_WINDOW = 20_000
 
 export function eventStore(db: Db) {
-  const insertStmt = db.prepare(
-    'INSERT INTO events (id, type, at, company_id, data) VALUES (?, ?, ?, ?, ?)',
-  )
+  const insertStmt = insertInto(db, EVENTS, { defaults: ['seq'] })
   const toEvent = (r: RowOf<typeof EVENTS>): SandboxEvent & { seq: number } => ({
     seq: r.seq,
     id: r.id,
@@ -28,29 +34,27 @@ export function eventStore(db: Db) {
     data: JSON.parse(r.data),
   })
   const lastSeqStmt = db.prepare('SELECT coalesce(max(seq), 0) FROM events').pluck()
-  // No index on the ids inside `data` (it would cost every write): the search reads the
-  // company's latest ABOUT_WINDOW events only, through the (company_id, seq) index.
-  const aboutStmt = db.prepare<{ company: string; id: string; limit: number; window: number }, RowOf<typeof EVENTS>>(`
-    SELECT ${EVENTS.select()} FROM events WHERE company_id = @company
-      AND seq > coalesce((SELECT seq FROM events WHERE company_id = @company ORDER BY seq DESC LIMIT 1 OFFSET @window), 0)
-      AND (json_extract(data, '$.transaction_id') = @id OR json_extract(data, '$.reference') = @id)
-    ORDER BY seq LIMIT @limit`)
   return {
     lastSeq: () => lastSeqStmt.get() as number,
     append(e: SandboxEvent): void {
-      insertStmt.run(e.id, e.type, e.at, e.companyId, JSON.stringify(e.data))
-    },
-    /** A company's recent events about one charge or transfer (by transaction_id or ledger reference), oldest first. */
-    about(companyId: string, transactionId: string, limit = 100): (SandboxEvent & { seq: number })[] {
-      return aboutStmt.all({ company: companyId, id: transactionId, limit, window: ABOUT_WINDOW }).map(toEvent)
+      insertStmt.run({ id: e.id, type: e.type, at: e.at, company_id: e.companyId, data: JSON.stringify(e.data) })
     },
     list(q: EventQuery): (SandboxEvent & { seq: number })[] {
       const where: string[] = []
       const args: unknown[] = []
       if (q.companyId !== undefined) where.push('company_id = ?'), args.push(q.companyId)
       if (q.type !== undefined) where.push('type = ?'), args.push(q.type)
+      if (q.about !== undefined) {
+        if (q.companyId === undefined) throw new Error('events about a record are searched within its company')
+        // No index on the ids inside `data` (it would cost every write): the search reads the
+        // company's latest ABOUT_WINDOW events only, through the (company_id, seq) index.
+        where.push('seq > coalesce((SELECT seq FROM events WHERE company_id = ? ORDER BY seq DESC LIMIT 1 OFFSET ?), 0)')
+        where.push("(json_extract(data, '$.transaction_id') = ? OR json_extract(data, '$.reference') = ?)")
+        args.push(q.companyId, ABOUT_WINDOW, q.about, q.about)
+      }
       if (q.afterSeq !== undefined) where.push('seq > ?'), args.push(q.afterSeq)
-      const sql = `SELECT ${EVENTS.select()} FROM events ${where.length ? 'WHERE ' + where.join(' AND ') : ''} ORDER BY seq LIMIT ?`
+      if (q.beforeSeq !== undefined) where.push('seq < ?'), args.push(q.beforeSeq)
+      const sql = `SELECT ${EVENTS.select()} FROM events ${where.length ? 'WHERE ' + where.join(' AND ') : ''} ORDER BY seq ${q.newestFirst ? 'DESC' : ''} LIMIT ?`
       return (db.prepare(sql).all(...args, q.limit) as RowOf<typeof EVENTS>[]).map(toEvent)
     },
   }

@@ -2,7 +2,7 @@
 import type { Micros } from '../clock.js'
 import type { Db } from './db.js'
 import { queueTable } from './queue-table.js'
-import { TABLES, type RowOf } from './tables.js'
+import { insertInto, TABLES, type InsertRow, type RowOf } from './tables.js'
 
 const FAULTS = TABLES.faults
 
@@ -19,6 +19,10 @@ export interface Fault {
   createdAt: Micros
   /** Seconds a 503 asks its client to wait (Retry-After); null: no header. */
   retryAfter: number | null
+  /** Strikes after the operation took effect (`when: "after"`), not before it. */
+  after: boolean
+  /** Closes the connection without an answer (after the operation took effect). */
+  drop: boolean
 }
 
 const toFault = (r: RowOf<typeof FAULTS>): Fault => ({
@@ -30,31 +34,47 @@ const toFault = (r: RowOf<typeof FAULTS>): Fault => ({
   remaining: r.remaining,
   createdAt: r.created_at,
   retryAfter: r.retry_after,
+  after: r.after_write === 1,
+  drop: r.drop_answer === 1,
+})
+
+const toRow = (f: Omit<Fault, 'id'>): InsertRow<typeof FAULTS, 'seq'> => ({
+  company_id: f.companyId,
+  operation: f.operation,
+  status: f.status,
+  delay_ms: f.delayMs,
+  remaining: f.remaining,
+  created_at: f.createdAt,
+  retry_after: f.retryAfter,
+  after_write: f.after ? 1 : 0,
+  drop_answer: f.drop ? 1 : 0,
 })
 
 export function faultStore(db: Db) {
-  const insertStmt = db
-    .prepare(`INSERT INTO faults (company_id, operation, status, delay_ms, remaining, created_at, retry_after)
-      VALUES (@companyId, @operation, @status, @delayMs, @remaining, @createdAt, @retryAfter) RETURNING seq`)
-    .pluck()
-  const nextStmt = db.prepare<[FaultOperation, string], RowOf<typeof FAULTS>>(`
-    SELECT ${FAULTS.select()} FROM faults WHERE operation = ? AND (company_id IS NULL OR company_id = ?) ORDER BY seq LIMIT 1`)
+  const insertStmt = insertInto(db, FAULTS, { defaults: ['seq'] })
+  // The oldest of the company's own and the admin's global faults for the operation: two seeks
+  // in faults_company, whatever other companies hold.
+  const nextStmt = db.prepare<{ operation: FaultOperation; companyId: string }, RowOf<typeof FAULTS>>(`
+    SELECT ${FAULTS.select()} FROM faults WHERE seq = (SELECT min(seq) FROM (
+      SELECT min(seq) AS seq FROM faults WHERE company_id = @companyId AND operation = @operation
+      UNION ALL SELECT min(seq) FROM faults WHERE company_id IS NULL AND operation = @operation))`)
   const queue = queueTable(FAULTS, db, toFault)
 
   return {
     add(f: Omit<Fault, 'id'>): number {
-      queue.added()
-      return insertStmt.get(f) as number
+      queue.added(f.companyId)
+      return Number(insertStmt.run(toRow(f)).lastInsertRowid)
     },
     /** Takes the oldest fault for this call and counts it down; undefined (cheaply) when none. */
     take(operation: FaultOperation, companyId: string): Fault | undefined {
-      if (!queue.any()) return undefined
-      const r = nextStmt.get(operation, companyId)
+      if (!queue.queuedFor(companyId)) return undefined
+      const r = nextStmt.get({ operation, companyId })
       if (!r) return undefined
       const fault = toFault(r)
       queue.use(fault.id)
       return fault
     },
+    count: queue.count,
     list: queue.list,
     clear: queue.clear,
     refresh: queue.refresh,

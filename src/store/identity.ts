@@ -2,8 +2,9 @@
 // reads per request. Every write bumps `version` so cached principals are dropped at once.
 import type { Micros } from '../clock.js'
 import type { Company, Direction, Environment, Operation, Principal, Provider } from '../domain/types.js'
+import { keepsCache } from './caches.js'
 import type { Db } from './db.js'
-import { TABLES, type RowOf } from './tables.js'
+import { insertInto, TABLES, type InsertRow, type RowOf } from './tables.js'
 
 /** What a login checks first: the same shape, and the same work, for a known and an unknown client id. */
 export interface CredentialCheck {
@@ -33,7 +34,7 @@ export interface NewCredential {
   createdAt: Micros
 }
 
-const { companies: COMPANIES, credentials: CREDENTIALS, users: USERS } = TABLES
+const { companies: COMPANIES, credentials: CREDENTIALS, providers: PROVIDERS, users: USERS } = TABLES
 type CompanyRow = RowOf<typeof COMPANIES>
 
 export const toCompany = (r: CompanyRow): Company => ({
@@ -43,6 +44,34 @@ export const toCompany = (r: CompanyRow): Company => ({
   apiActive: r.api_active === 1,
   createdAt: r.created_at,
   updatedAt: r.updated_at,
+})
+
+const companyRow = (c: Company): InsertRow<typeof COMPANIES> => ({
+  id: c.id,
+  name: c.name,
+  city: c.city,
+  api_active: c.apiActive ? 1 : 0,
+  created_at: c.createdAt,
+  updated_at: c.updatedAt,
+})
+
+/** A new user's row: its balance starts at 0, and only ledger entries move it (opening ones included). */
+const userRow = (u: NewUser): InsertRow<typeof USERS> => ({
+  id: u.id,
+  company_id: u.companyId,
+  name: u.name,
+  permissions: u.permissions.join(','),
+  balance: 0,
+  created_at: u.createdAt,
+})
+
+const credentialRow = (c: NewCredential): InsertRow<typeof CREDENTIALS> => ({
+  client_id: c.clientId,
+  user_id: c.userId,
+  secret_hash: c.secretHash,
+  environment: c.environment,
+  revoked: c.revoked ? 1 : 0,
+  created_at: c.createdAt,
 })
 
 /** What the principal's join reads beside the company's own columns. */
@@ -68,6 +97,11 @@ export function identityStore(db: Db) {
   // The companies' count, kept as they are added (MAX_COMPANIES is checked at every tenant:
   // counting 6,500 rows each time showed in a sequential tenant's time); forgotten on any other change.
   let companies: number | undefined
+  // After a rollback or a wipe: principals and the count may hold what was undone.
+  keepsCache(db, () => {
+    bump()
+    companies = undefined
+  })
   // One row of the same columns whether or not the id exists (a dummy hash and a revoked
   // credential standing in), so a known and an unknown client id cost the same: no join, no
   // principal until the secret has matched.
@@ -86,25 +120,17 @@ export function identityStore(db: Db) {
     LEFT JOIN providers pout ON pout.user_id = u.id AND pout.direction = 'out'
     WHERE c.client_id = ?`)
   const companyStmt = db.prepare<[string], CompanyRow>(`SELECT ${COMPANIES.select()} FROM companies WHERE id = ?`)
-  const upsertCompanyStmt = db.prepare(`
-    INSERT INTO companies (id, name, city, api_active, created_at, updated_at)
-    VALUES (@id, @name, @city, @apiActive, @createdAt, @updatedAt)`)
+  const insertCompanyStmt = insertInto(db, COMPANIES)
   const updateCompanyStmt = db.prepare(
     'UPDATE companies SET name = @name, city = @city, api_active = @apiActive, updated_at = @updatedAt WHERE id = @id',
   )
   const deleteCompanyStmt = db.prepare('DELETE FROM companies WHERE id = ?')
-  const insertUserStmt = db.prepare(`
-    INSERT INTO users (id, company_id, name, permissions, balance, created_at)
-    VALUES (@id, @companyId, @name, @permissions, 0, @createdAt)`)
+  const insertUserStmt = insertInto(db, USERS)
   const userCompanyStmt = db.prepare('SELECT company_id FROM users WHERE id = ?').pluck()
-  const setProviderStmt = db.prepare(`
-    INSERT INTO providers (user_id, direction, name, operations) VALUES (?, ?, ?, ?)
-    ON CONFLICT (user_id, direction) DO UPDATE SET name = excluded.name, operations = excluded.operations`)
+  const setProviderStmt = insertInto(db, PROVIDERS, { onConflict: ['user_id', 'direction'] })
   const providersStmt = db.prepare('SELECT direction, name, operations FROM providers WHERE user_id = ?')
   const deleteProviderStmt = db.prepare('DELETE FROM providers WHERE user_id = ? AND direction = ?')
-  const insertCredentialStmt = db.prepare(`
-    INSERT INTO credentials (client_id, user_id, secret_hash, environment, revoked, created_at)
-    VALUES (@clientId, @userId, @secretHash, @environment, @revoked, @createdAt)`)
+  const insertCredentialStmt = insertInto(db, CREDENTIALS)
   const clientExistsStmt = db.prepare('SELECT 1 FROM credentials WHERE client_id = ?').pluck()
   const clientOwnerStmt = db.prepare<[string], { company_id: string; environment: string; secret_hash: Buffer }>(
     'SELECT u.company_id, c.environment, c.secret_hash FROM credentials c JOIN users u ON u.id = c.user_id WHERE c.client_id = ?',
@@ -116,15 +142,6 @@ export function identityStore(db: Db) {
   return {
     /** Changes whenever any identity row changes; caches compare it to stay correct. */
     version: () => version,
-    /** For writes made outside this repository (a wipe, a cascade). */
-    invalidate(): void {
-      bump()
-      companies = undefined
-    },
-    /** After a rollback: the count may hold what was undone. */
-    forgetCount(): void {
-      companies = undefined
-    },
 
     /** The stored hash of a client id's secret, or `dummyHash` when the id is unknown. */
     credentialCheck(clientId: string, dummyHash: Buffer): CredentialCheck {
@@ -157,7 +174,7 @@ export function identityStore(db: Db) {
     },
 
     insertCompany(c: Company): void {
-      upsertCompanyStmt.run({ ...c, apiActive: c.apiActive ? 1 : 0 })
+      insertCompanyStmt.run(companyRow(c))
       bump()
       if (companies !== undefined) companies++
     },
@@ -175,7 +192,7 @@ export function identityStore(db: Db) {
     },
 
     insertUser(u: NewUser): void {
-      insertUserStmt.run({ ...u, permissions: u.permissions.join(',') })
+      insertUserStmt.run(userRow(u))
       bump()
     },
 
@@ -184,7 +201,7 @@ export function identityStore(db: Db) {
     },
 
     setProvider(userId: string, direction: Direction, provider: Provider | null): void {
-      if (provider) setProviderStmt.run(userId, direction, provider.name, provider.operations.join(','))
+      if (provider) setProviderStmt.run({ user_id: userId, direction, name: provider.name, operations: provider.operations.join(',') })
       else deleteProviderStmt.run(userId, direction)
       bump()
     },
@@ -198,7 +215,7 @@ export function identityStore(db: Db) {
     },
 
     insertCredential(c: NewCredential): void {
-      insertCredentialStmt.run({ ...c, revoked: c.revoked ? 1 : 0 })
+      insertCredentialStmt.run(credentialRow(c))
       bump()
     },
 

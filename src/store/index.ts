@@ -9,6 +9,7 @@ import { deferredRecords } from './deferred.js'
 import { transactions } from './transactions.js'
 import { eventStore } from './events.js'
 import { faultStore } from './faults.js'
+import { forgetCaches } from './caches.js'
 import { IdTaken } from './id-taken.js'
 import { outcomeStore } from './outcomes.js'
 import { readinessStore } from './readiness.js'
@@ -17,12 +18,14 @@ import { identityStore } from './identity.js'
 import { ledgerStore } from './ledger.js'
 import { lockStore } from './lock.js'
 import { setupStore } from './setup.js'
+import type { TABLES } from './tables.js'
 import { transferStore } from './transfers.js'
 import { webhookStore } from './webhooks.js'
 import { writeHealth, type WriteFailure } from './write-health.js'
 
-// Children before parents, so foreign keys hold at every step.
-const WIPE_ORDER = [
+// Children before parents, so foreign keys hold at every step; every table but `meta` (partly
+// kept: wipe) and `schema_migrations` (test/store/tables.test.ts checks both).
+export const WIPE_ORDER: readonly (keyof typeof TABLES)[] = [
   'delivery_attempts', 'deliveries', 'webhooks', 'faults', 'outcomes', 'events', 'ledger_entries', 'transfers', 'charges',
   'credentials', 'providers', 'users', 'companies', 'pix_keys', 'rules', 'readiness',
 ]
@@ -55,7 +58,7 @@ export function createStore(db: Db, { inMemory = false }: StoreOptions = {}) {
       for (let attempt = 1; ; attempt++) {
         try {
           // Caches may hold values of any use case of the abandoned group.
-          return txs.transactDecided(decide, (decision) => recorded(decision, record), () => store.refreshCaches())
+          return txs.transactDecided(decide, (decision) => recorded(decision, record), () => store.afterRollback())
         } catch (err) {
           if (!(err instanceof IdTaken) || attempt === ID_ATTEMPTS) throw err
         }
@@ -129,8 +132,7 @@ export function createStore(db: Db, { inMemory = false }: StoreOptions = {}) {
     onWriteHealth: (_failure: WriteFailure | null): void => undefined,
     /** After a rolled-back group commit: the caches may hold its values. */
     afterRollback(): void {
-      store.identity.invalidate()
-      store.refreshCaches()
+      forgetCaches(db)
     },
     /** Runs `fn` outside any transaction: now, or right after the pending commit. */
     whenIdle: txs.whenIdle,
@@ -148,18 +150,11 @@ export function createStore(db: Db, { inMemory = false }: StoreOptions = {}) {
       // ids.ts), and so does the server holding the store (lock.ts).
       wipeStatements ??= [...WIPE_ORDER.map((t) => `DELETE FROM ${t}`), "DELETE FROM meta WHERE key NOT IN ('signing_key', 'starts', 'server')"].map((sql) => db.prepare(sql))
       for (const statement of wipeStatements) statement.run()
-      store.identity.invalidate()
-      store.charges.forgetSeq()
-      setup.reload()
+      forgetCaches(db)
     },
-    /** Re-reads every in-memory cache from the database. */
+    /** Forgets (or re-reads) everything kept in memory: each repository registered its own (caches.ts). */
     refreshCaches(): void {
-      store.identity.forgetCount()
-      setup.reload()
-      store.charges.forgetSeq()
-      store.outcomes.refresh()
-      store.faults.refresh()
-      store.webhooks.refresh()
+      forgetCaches(db)
     },
     /** Commits what is pending and closes; resolves once nothing holds the store's files (openStore). */
     close(): Promise<void> {

@@ -2,7 +2,7 @@
 // the same statement pair, so the balance always equals the sum of its user's entries.
 import type { Micros } from '../clock.js'
 import type { Db } from './db.js'
-import { TABLES, type RowOf } from './tables.js'
+import { insertInto, TABLES, type RowOf } from './tables.js'
 
 const LEDGER = TABLES.ledger_entries
 
@@ -22,9 +22,7 @@ export function ledgerStore(db: Db) {
   const moveStmt = db
     .prepare('UPDATE users SET balance = balance + ? WHERE id = ? AND balance + ? >= 0 RETURNING balance')
     .pluck()
-  const entryStmt = db.prepare(
-    'INSERT INTO ledger_entries (user_id, amount, kind, reference, at, balance_after) VALUES (?, ?, ?, ?, ?, ?)',
-  )
+  const entryStmt = insertInto(db, LEDGER, { defaults: ['seq'] })
   const balanceStmt = db.prepare('SELECT balance FROM users WHERE id = ?').pluck()
   const entriesStmt = db.prepare<[string, number], RowOf<typeof LEDGER>>(
     `SELECT ${LEDGER.select()} FROM ledger_entries WHERE user_id = ? ORDER BY seq DESC LIMIT ?`,
@@ -36,7 +34,7 @@ export function ledgerStore(db: Db) {
     apply(userId: string, amount: number, kind: LedgerKind, reference: string | null, at: Micros): number | null {
       const balance = moveStmt.get(amount, userId, amount) as number | undefined
       if (balance === undefined) return null
-      entryStmt.run(userId, amount, kind, reference, at, balance)
+      entryStmt.run({ user_id: userId, amount, kind, reference, at, balance_after: balance })
       return balance
     },
 

@@ -5,11 +5,13 @@
 // operating system releases when the process ends, killed or not, so no lock is ever stale. Who
 // holds it is written in the store itself (`meta.server`), which a refused start reads to name
 // the other process. The lock is the real file's, whatever symbolic links name it; a store with
-// hard links is refused (lockPath). docs/DESIGN.md says why this and not locking_mode or a pid file.
+// hard links is refused (lockPath). docs/decisions/2026-11-24-store-lock.md says why this and not
+// locking_mode or a pid file.
 import { closeSync, openSync, realpathSync, statSync } from 'node:fs'
 import { hostname } from 'node:os'
 import Database from 'better-sqlite3'
 import type { Db } from './db.js'
+import { insertInto, TABLES } from './tables.js'
 
 export interface Holder {
   pid: number
@@ -68,7 +70,7 @@ export function lockStore(path: string): StoreLock {
   return {
     claim(db) {
       const holder: Holder = { pid: process.pid, host: hostname(), since: new Date().toISOString() }
-      db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run('server', JSON.stringify(holder))
+      insertInto(db, TABLES.meta, { onConflict: ['key'] }).run({ key: 'server', value: JSON.stringify(holder) })
     },
     release() {
       if (lock.open) lock.close() // closing ends the transaction, and with it the lock

@@ -3,7 +3,7 @@ import type { Micros } from '../clock.js'
 import type { PixType, TransferOutcome } from '../domain/types.js'
 import type { Db } from './db.js'
 import { queueTable } from './queue-table.js'
-import { TABLES, type RowOf } from './tables.js'
+import { insertInto, TABLES, type InsertRow, type RowOf } from './tables.js'
 
 const OUTCOMES = TABLES.outcomes
 
@@ -29,46 +29,47 @@ const toQueued = (r: RowOf<typeof OUTCOMES>): QueuedOutcome => {
   return { id: r.seq, companyId: r.company_id, outcome, match, remaining: r.remaining, createdAt: r.created_at }
 }
 
+const toRow = ({ companyId, outcome: o, match, remaining, createdAt }: Omit<QueuedOutcome, 'id'>): InsertRow<typeof OUTCOMES, 'seq'> => ({
+  company_id: companyId,
+  status: o.status,
+  message: o.message ?? null,
+  settle_after_seconds: o.settle_after_seconds ?? null,
+  final_status: o.final_status ?? null,
+  final_message: o.final_message ?? null,
+  match_pix_key: match.pix_key ?? null,
+  match_pix_type: match.pix_type ?? null,
+  match_amount: match.amount ?? null,
+  remaining,
+  created_at: createdAt,
+})
+
 export function outcomeStore(db: Db) {
-  const insertStmt = db.prepare(`
-    INSERT INTO outcomes (company_id, status, message, settle_after_seconds, final_status, final_message,
-      match_pix_key, match_pix_type, match_amount, remaining, created_at)
-    VALUES (@companyId, @status, @message, @settle, @finalStatus, @finalMessage, @key, @type, @amount, @remaining, @at)
-    RETURNING seq`).pluck()
-  const nextStmt = db.prepare<{ companyId: string; key: string; type: PixType; amount: number }, RowOf<typeof OUTCOMES>>(`
-    SELECT ${OUTCOMES.select()} FROM outcomes
-    WHERE (company_id IS NULL OR company_id = @companyId)
-      AND (match_pix_key IS NULL OR match_pix_key = @key)
+  const insertStmt = insertInto(db, OUTCOMES, { defaults: ['seq'] })
+  const matches = `(match_pix_key IS NULL OR match_pix_key = @key)
       AND (match_pix_type IS NULL OR match_pix_type = @type)
-      AND (match_amount IS NULL OR match_amount = @amount)
+      AND (match_amount IS NULL OR match_amount = @amount)`
+  // The oldest match among the company's own and the admin's global outcomes: each side read in
+  // order from outcomes_company, so other companies' rows are never read.
+  const nextStmt = db.prepare<{ companyId: string; key: string; type: PixType; amount: number }, RowOf<typeof OUTCOMES>>(`
+    SELECT * FROM (SELECT ${OUTCOMES.select()} FROM outcomes WHERE company_id = @companyId AND ${matches} ORDER BY seq LIMIT 1)
+    UNION ALL
+    SELECT * FROM (SELECT ${OUTCOMES.select()} FROM outcomes WHERE company_id IS NULL AND ${matches} ORDER BY seq LIMIT 1)
     ORDER BY seq LIMIT 1`)
   const queue = queueTable(OUTCOMES, db, toQueued)
 
   return {
     add(q: Omit<QueuedOutcome, 'id'>): number {
-      queue.added()
-      const o = q.outcome
-      return insertStmt.get({
-        companyId: q.companyId,
-        status: o.status,
-        message: o.message ?? null,
-        settle: o.settle_after_seconds ?? null,
-        finalStatus: o.final_status ?? null,
-        finalMessage: o.final_message ?? null,
-        key: q.match.pix_key ?? null,
-        type: q.match.pix_type ?? null,
-        amount: q.match.amount ?? null,
-        remaining: q.remaining,
-        at: q.createdAt,
-      }) as number
+      queue.added(q.companyId)
+      return Number(insertStmt.run(toRow(q)).lastInsertRowid)
     },
     /** The oldest outcome queued for this transfer, if any (a cheap no-op when none is queued). */
     next(companyId: string, t: { pixKey: string; pixType: PixType; amount: number }): QueuedOutcome | undefined {
-      if (!queue.any()) return undefined
+      if (!queue.queuedFor(companyId)) return undefined
       const r = nextStmt.get({ companyId, key: t.pixKey, type: t.pixType, amount: t.amount })
       return r ? toQueued(r) : undefined
     },
     use: queue.use,
+    count: queue.count,
     list: queue.list,
     clear: queue.clear,
     refresh: queue.refresh,

@@ -2,18 +2,18 @@
 // its counts and findings as JSON. Written by the recorder from memory, read once at start.
 import type { Micros } from '../clock.js'
 import type { Db } from './db.js'
-import { TABLES, type RowOf } from './tables.js'
+import { insertInto, TABLES, type RowOf } from './tables.js'
 
 const READINESS = TABLES.readiness
 
 export function readinessStore(db: Db) {
   const allStmt = db.prepare<[], RowOf<typeof READINESS>>(`SELECT ${READINESS.select()} FROM readiness`)
-  const putStmt = db.prepare('INSERT INTO readiness (owner, since, data) VALUES (?, ?, ?) ON CONFLICT (owner) DO UPDATE SET since = excluded.since, data = excluded.data')
+  const putStmt = insertInto(db, READINESS, { onConflict: ['owner'] })
   const removeStmt = db.prepare('DELETE FROM readiness WHERE owner = ?')
   return {
     all: (): RowOf<typeof READINESS>[] => allStmt.all(),
     put(owner: string, since: Micros, data: string): void {
-      putStmt.run(owner, since, data)
+      putStmt.run({ owner, since, data })
     },
     remove(owner: string): void {
       removeStmt.run(owner)

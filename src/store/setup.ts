@@ -3,29 +3,26 @@
 // the cache is replaced on every write (this process is the store's only writer).
 import type { PixKeyEntry, PixType, Rules, Settings } from '../domain/types.js'
 import { DEFAULT_SETTINGS } from '../scenarios/settings.js'
+import { keepsCache } from './caches.js'
 import type { Db } from './db.js'
-import { TABLES, type RowOf } from './tables.js'
+import { insertInto, TABLES, type RowOf } from './tables.js'
 
-const { pix_keys: PIX_KEYS, rules: RULES } = TABLES
+const { meta: META, pix_keys: PIX_KEYS, rules: RULES } = TABLES
 
 export function setupStore(db: Db) {
   const getMeta = db.prepare('SELECT value FROM meta WHERE key = ?').pluck()
-  const putMeta = db.prepare(
-    'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
-  )
+  const putMeta = insertInto(db, META, { onConflict: ['key'] })
   const rulesStmt = db.prepare<[], RowOf<typeof RULES>>(`SELECT ${RULES.select()} FROM rules ORDER BY seq`)
-  const addRuleStmt = db.prepare('INSERT INTO rules (kind, definition) VALUES (?, ?)')
+  const addRuleStmt = insertInto(db, RULES, { defaults: ['seq'] })
   const keyStmt = db.prepare<[string], RowOf<typeof PIX_KEYS>>(`SELECT ${PIX_KEYS.select()} FROM pix_keys WHERE key = ?`)
-  const putKeyStmt = db.prepare(`
-    INSERT INTO pix_keys (key, type, active, owner_name) VALUES (@key, @type, @active, @ownerName)
-    ON CONFLICT (key) DO UPDATE SET type = excluded.type, active = excluded.active, owner_name = excluded.owner_name`)
+  const putKeyStmt = insertInto(db, PIX_KEYS, { onConflict: ['key'] })
 
   const meta = {
     get: <T>(key: string): T | undefined => {
       const v = getMeta.get(key) as string | undefined
       return v === undefined ? undefined : (JSON.parse(v) as T)
     },
-    set: (key: string, value: unknown): void => void putMeta.run(key, JSON.stringify(value)),
+    set: (key: string, value: unknown): void => void putMeta.run({ key, value: JSON.stringify(value) }),
   }
 
   const loadRules = (): Rules => {
@@ -38,6 +35,11 @@ export function setupStore(db: Db) {
 
   let settings: Settings = { ...DEFAULT_SETTINGS, ...meta.get<Partial<Settings>>('settings') }
   let rules = loadRules()
+  const reload = (): void => {
+    settings = { ...DEFAULT_SETTINGS, ...meta.get<Partial<Settings>>('settings') }
+    rules = loadRules()
+  }
+  keepsCache(db, reload)
 
   return {
     meta,
@@ -48,8 +50,8 @@ export function setupStore(db: Db) {
     },
     rules: () => rules,
     appendRules(add: Rules): void {
-      for (const r of add.charges) addRuleStmt.run('charge', JSON.stringify(r))
-      for (const r of add.transfers) addRuleStmt.run('transfer', JSON.stringify(r))
+      for (const r of add.charges) addRuleStmt.run({ kind: 'charge', definition: JSON.stringify(r) })
+      for (const r of add.transfers) addRuleStmt.run({ kind: 'transfer', definition: JSON.stringify(r) })
       rules = { charges: [...rules.charges, ...add.charges], transfers: [...rules.transfers, ...add.transfers] }
     },
     pixKey(key: string): PixKeyEntry | undefined {
@@ -57,12 +59,7 @@ export function setupStore(db: Db) {
       return r && { key: r.key, type: r.type as PixType, active: r.active === 1, ownerName: r.owner_name }
     },
     putPixKey(k: PixKeyEntry): void {
-      putKeyStmt.run({ ...k, active: k.active ? 1 : 0 })
-    },
-    /** Re-reads the cached values, after a rollback or a wipe. */
-    reload(): void {
-      settings = { ...DEFAULT_SETTINGS, ...meta.get<Partial<Settings>>('settings') }
-      rules = loadRules()
+      putKeyStmt.run({ key: k.key, type: k.type, active: k.active ? 1 : 0, owner_name: k.ownerName })
     },
   }
 }

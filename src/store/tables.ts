@@ -1,6 +1,9 @@
-// Every table's columns, written once. A table's row type and the column list that each query
-// building a record selects both derive from here, so a column is read everywhere or nowhere;
-// `test/store/tables.test.ts` compares each list with the table the migrations built.
+// Every table's columns, written once. A table's row type, the column list that each query
+// building a record selects and every INSERT (`insertInto`) derive from here, so a column is read
+// and written everywhere or nowhere; `test/store/tables.test.ts` compares each list with the table
+// the migrations built.
+import type { Database, RunResult } from 'better-sqlite3'
+
 type Column<T> = { readonly type?: T }
 const column = <T>(): Column<T> => ({})
 const text = column<string>()
@@ -53,7 +56,7 @@ export const TABLES = {
   }),
   faults: table('faults', {
     seq: int, company_id: textOrNull, operation: text, status: intOrNull, delay_ms: int, remaining: intOrNull, created_at: int,
-    retry_after: intOrNull,
+    retry_after: intOrNull, after_write: int, drop_answer: int,
   }),
   webhooks: table('webhooks', {
     id: text, company_id: textOrNull, url: text, events: text, format: text, secret: text, chaos: textOrNull,
@@ -69,4 +72,37 @@ export const TABLES = {
   }),
   readiness: table('readiness', { owner: text, since: int, data: text }),
   schema_migrations: table('schema_migrations', { version: int, name: text, applied_at: text }),
+}
+
+/** What an INSERT into `T` takes: every column but `Defaults`, those it leaves to the database. */
+export type InsertRow<T, Defaults extends keyof RowOf<T> = never> = Omit<RowOf<T>, Defaults>
+
+export interface Insert<Row> {
+  run(row: Row): RunResult
+}
+
+/**
+ * An INSERT of every column of `table` but `defaults`, prepared once, taking the row a record
+ * becomes (each store's `toRow`, typed by `InsertRow`): a column added to the table and neither
+ * in the row nor in `defaults` fails the typecheck there, and so does a field of the row the
+ * table does not have. `defaults` are what the database fills in (an INTEGER PRIMARY KEY, a
+ * DEFAULT, NULL), named one by one. `onConflict` names a unique key: the row then replaces the
+ * other columns of the row holding it.
+ * The values are bound by position, read from the row by a function built once from the column
+ * list: binding by name (better-sqlite3 looks every parameter up in the object) cost a charge's
+ * INSERT 1.2 µs more, a loop over the columns 0.3 µs; this one costs what hand-written
+ * positional arguments did (within the noise of a 2 µs insert of 15 columns).
+ */
+export function insertInto<Row, const Defaults extends readonly (keyof Row & string)[] = []>(
+  db: Database,
+  table: Table<Row>,
+  { defaults, onConflict }: { defaults?: Defaults; onConflict?: readonly (keyof Row & string)[] } = {},
+): Insert<Omit<Row, Defaults[number]>> {
+  const columns = table.columns.filter((c) => !defaults?.includes(c))
+  const others = columns.filter((c) => !onConflict?.includes(c))
+  const upsert = onConflict ? ` ON CONFLICT (${onConflict.join(', ')}) DO UPDATE SET ${others.map((c) => `${c} = excluded.${c}`).join(', ')}` : ''
+  const statement = db.prepare(`INSERT INTO ${table.name} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})${upsert}`)
+  for (const c of columns) if (!/^[a-z_][a-z0-9_]*$/.test(c)) throw new Error(`not a column name: ${c}`)
+  const bind = new Function('statement', `return (row) => statement.run(${columns.map((c) => `row.${c}`).join(', ')})`)
+  return { run: bind(statement) }
 }

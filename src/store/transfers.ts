@@ -1,10 +1,10 @@
 // Transfer records. Settlement writes only what the domain decided.
 import type { Micros } from '../clock.js'
-import type { PixType, Transfer, TransferStatus } from '../domain/types.js'
+import type { PixType, SettledStatus, Transfer, TransferStatus } from '../domain/types.js'
 import type { Db } from './db.js'
 import { idTakenOr } from './id-taken.js'
 import { listQuery, type ListFilter, type Page } from './paging.js'
-import { TABLES, type RowOf } from './tables.js'
+import { insertInto, TABLES, type InsertRow, type RowOf } from './tables.js'
 
 const TRANSFERS = TABLES.transfers
 type TransferRow = RowOf<typeof TRANSFERS>
@@ -26,11 +26,27 @@ const toTransfer = (r: TransferRow): Transfer => ({
   settledAt: r.settled_at,
 })
 
+/** What a new transfer is told: it has not settled yet (settled_at is left NULL). */
+export type NewTransfer = Omit<Transfer, 'settledAt'>
+
+const toRow = (t: NewTransfer): InsertRow<typeof TRANSFERS, 'seq' | 'settled_at'> => ({
+  id: t.id,
+  company_id: t.companyId,
+  user_id: t.userId,
+  amount: t.amount,
+  description: t.description,
+  pix_key: t.pixKey,
+  pix_type: t.pixType,
+  status: t.status,
+  message: t.message,
+  created_at: t.createdAt,
+  settle_at: t.settleAt,
+  final_status: t.finalStatus,
+  final_message: t.finalMessage,
+})
+
 export function transferStore(db: Db) {
-  const insertStmt = db.prepare(`
-    INSERT INTO transfers (id, company_id, user_id, amount, description, pix_key, pix_type, status,
-      message, created_at, settle_at, final_status, final_message)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+  const insertStmt = insertInto(db, TRANSFERS, { defaults: ['seq', 'settled_at'] })
   const byIdStmt = db.prepare<[string], TransferRow>(`SELECT ${TRANSFERS.select()} FROM transfers WHERE id = ?`)
   const settleStmt = db.prepare(`
     UPDATE transfers SET status = @status, message = @message, settled_at = @at
@@ -40,11 +56,9 @@ export function transferStore(db: Db) {
   )
 
   return {
-    insert(t: Omit<Transfer, 'settledAt'>): void {
-      // Positional: binding by name looks every parameter up in an object, per insert.
+    insert(t: NewTransfer): void {
       try {
-        insertStmt.run(t.id, t.companyId, t.userId, t.amount, t.description, t.pixKey, t.pixType, t.status,
-          t.message, t.createdAt, t.settleAt, t.finalStatus, t.finalMessage)
+        insertStmt.run(toRow(t))
       } catch (err) {
         throw idTakenOr(err, 'transfer')
       }
@@ -56,7 +70,7 @@ export function transferStore(db: Db) {
     },
 
     /** Returns false if the transfer was no longer pending. */
-    settle(id: string, status: Exclude<TransferStatus, 'pending'>, message: string, at: Micros): boolean {
+    settle(id: string, status: SettledStatus, message: string, at: Micros): boolean {
       return settleStmt.run({ id, status, message, at }).changes === 1
     },
 

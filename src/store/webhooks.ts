@@ -1,14 +1,18 @@
 // Webhook subscriptions and their persistent delivery queue. Active subscriptions are cached
-// in memory: every event checks them, and they change rarely.
+// in memory, per company: every event checks its company's, and they change rarely.
 import type { Micros } from '../clock.js'
-import type { WebhookEvent } from '../webhooks/outbox.js'
-import type { Chaos } from '../webhooks/schema.js'
+import type { Chaos, WebhookEvent } from '../webhooks/schema.js'
 import type { Db } from './db.js'
 import { headersText } from './attempt-headers.js'
+import { keepsCache } from './caches.js'
+import { dueWebhooks } from './due-webhooks.js'
 import { decodeCursor, pageOf, type ListFilter, type Page } from './paging.js'
-import { TABLES, type RowOf } from './tables.js'
+import { insertInto, TABLES, type InsertRow, type RowOf } from './tables.js'
 
 const { webhooks: WEBHOOKS, deliveries: DELIVERIES, delivery_attempts: ATTEMPTS } = TABLES
+
+/** Companies whose subscriptions are remembered at once; beyond it the memory starts over. */
+const MAX_COMPANIES_REMEMBERED = 20_000
 
 export type WebhookFormat = 'standard' | 'bcb'
 
@@ -27,7 +31,8 @@ export interface Subscription {
   createdAt: Micros
 }
 
-export type DeliveryStatus = 'pending' | 'delivered' | 'failed'
+export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number]
 
 export interface Delivery {
   id: string
@@ -43,6 +48,9 @@ export interface Delivery {
   deliveredAt: Micros | null
   lastError: string | null
 }
+
+/** What queueing a delivery is told; the rest of its row is a new delivery's (deliveryRow). */
+export type NewDelivery = Omit<Delivery, 'status' | 'attempts' | 'deliveredAt' | 'lastError'>
 
 export interface Attempt {
   at: Micros
@@ -90,33 +98,88 @@ const toDelivery = (r: RowOf<typeof DELIVERIES>): Delivery & { seq: number } => 
   lastError: r.last_error,
 })
 
+const subRow = (s: Subscription): InsertRow<typeof WEBHOOKS> => ({
+  id: s.id,
+  company_id: s.companyId,
+  url: s.url,
+  events: JSON.stringify(s.events),
+  format: s.format,
+  secret: s.secret,
+  chaos: s.chaos && JSON.stringify(s.chaos),
+  disabled_at: s.disabledAt,
+  disabled_reason: s.disabledReason,
+  created_at: s.createdAt,
+})
+
+/** A delivery as it is queued: pending, never attempted. */
+const deliveryRow = (d: NewDelivery): InsertRow<typeof DELIVERIES, 'seq'> => ({
+  id: d.id,
+  webhook_id: d.webhookId,
+  event_id: d.eventId,
+  event_type: d.eventType,
+  company_id: d.companyId,
+  body: d.body,
+  status: 'pending',
+  attempts: 0,
+  next_attempt_at: d.nextAttemptAt,
+  created_at: d.createdAt,
+  delivered_at: null,
+  last_error: null,
+})
+
+const attemptRow = (deliveryId: string, a: Attempt): InsertRow<typeof ATTEMPTS, 'seq'> => ({
+  delivery_id: deliveryId,
+  at: a.at,
+  status_code: a.statusCode,
+  latency_ms: a.latencyMs,
+  error: a.error,
+  chaos: a.chaos,
+  headers: a.headers && headersText(a.headers),
+})
+
 export function webhookStore(db: Db) {
-  const insertSub = db.prepare(`INSERT INTO webhooks (id, company_id, url, events, format, secret, chaos, created_at)
-    VALUES (@id, @companyId, @url, @events, @format, @secret, @chaos, @createdAt)`)
+  const insertSub = insertInto(db, WEBHOOKS)
   const subStmt = db.prepare<[string], RowOf<typeof WEBHOOKS>>(`SELECT ${WEBHOOKS.select()} FROM webhooks WHERE id = ?`)
-  const insertDelivery = db.prepare(`INSERT INTO deliveries (id, webhook_id, event_id, event_type, company_id, body, status, next_attempt_at, created_at)
-    VALUES (@id, @webhookId, @eventId, @eventType, @companyId, @body, 'pending', @nextAttemptAt, @createdAt)`)
+  const insertDelivery = insertInto(db, DELIVERIES, { defaults: ['seq'] })
   const dueStmt = db.prepare<[string, Micros, number], RowOf<typeof DELIVERIES>>(
     `SELECT ${DELIVERIES.select()} FROM deliveries WHERE webhook_id = ? AND status = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at, seq LIMIT ?`,
   )
   const countOwn = db.prepare('SELECT count(*) FROM webhooks WHERE company_id = ?').pluck()
   const countGlobal = db.prepare('SELECT count(*) FROM webhooks WHERE company_id IS NULL').pluck()
   const deliveryStmt = db.prepare<[string], RowOf<typeof DELIVERIES>>(`SELECT ${DELIVERIES.select()} FROM deliveries WHERE id = ?`)
-  const attemptStmt = db.prepare(
-    'INSERT INTO delivery_attempts (delivery_id, at, status_code, latency_ms, error, chaos, headers) VALUES (?, ?, ?, ?, ?, ?, ?)',
-  )
+  const attemptStmt = insertInto(db, ATTEMPTS, { defaults: ['seq'] })
   const updateDelivery = db.prepare(`UPDATE deliveries SET status = @status, attempts = attempts + @counted,
     next_attempt_at = @nextAttemptAt, delivered_at = @deliveredAt, last_error = @lastError WHERE id = @id`)
   const attemptsStmt = db.prepare<[string], RowOf<typeof ATTEMPTS>>(`SELECT ${ATTEMPTS.select()} FROM delivery_attempts WHERE delivery_id = ? ORDER BY seq`)
   const pruneAttempts = db.prepare(`DELETE FROM delivery_attempts WHERE delivery_id = @id AND seq <=
     (SELECT seq FROM delivery_attempts WHERE delivery_id = @id ORDER BY seq DESC LIMIT 1 OFFSET ${MAX_ATTEMPTS_KEPT})`)
+  const activeForStmt = db.prepare<[string | null], RowOf<typeof WEBHOOKS>>(
+    `SELECT ${WEBHOOKS.select()} FROM webhooks WHERE (company_id = ? OR company_id IS NULL) AND disabled_at IS NULL ORDER BY rowid`,
+  )
+  const ownerStmt = db.prepare('SELECT company_id FROM webhooks WHERE id = ?').pluck()
   let active: Subscription[] | undefined
-  const refresh = () => void (active = undefined)
+  // Per company (null: events of no company), the active subscriptions its events go to, read
+  // through webhooks_company when first asked: an event never looks at other companies' ones.
+  const activeFor = new Map<string | null, Subscription[]>()
+  const refresh = () => {
+    active = undefined
+    activeFor.clear()
+  }
+  keepsCache(db, refresh)
+  /** After a change to one subscription: forgets what it may be part of. */
+  const changed = (owner: string | null | undefined) => {
+    active = undefined
+    if (owner === null || owner === undefined) activeFor.clear()
+    else activeFor.delete(owner)
+  }
+  const ownerOf = (id: string) => ownerStmt.get(id) as string | null | undefined
+  const due = dueWebhooks(db)
+  const retryStmt = db.prepare("UPDATE deliveries SET status = 'pending', next_attempt_at = ?, delivered_at = NULL WHERE id = ? RETURNING webhook_id").pluck()
 
   return {
     add(s: Subscription): void {
-      insertSub.run({ ...s, events: JSON.stringify(s.events), chaos: s.chaos && JSON.stringify(s.chaos) })
-      refresh()
+      insertSub.run(subRow(s))
+      changed(s.companyId)
     },
     get(id: string): Subscription | undefined {
       const r = subStmt.get(id)
@@ -137,27 +200,44 @@ export function webhookStore(db: Db) {
       return (companyId === null ? countGlobal.get() : countOwn.get(companyId)) as number
     },
     remove(id: string): boolean {
+      const owner = ownerOf(id)
       const n = db.prepare('DELETE FROM webhooks WHERE id = ?').run(id).changes
-      refresh()
+      changed(owner)
+      due.forget(id)
       return n > 0
     },
     setChaos(id: string, chaos: Chaos | null): void {
       db.prepare('UPDATE webhooks SET chaos = ? WHERE id = ?').run(chaos && JSON.stringify(chaos), id)
-      refresh()
+      changed(ownerOf(id))
     },
     disable(id: string, at: Micros, reason: string): void {
       db.prepare('UPDATE webhooks SET disabled_at = ?, disabled_reason = ? WHERE id = ?').run(at, reason, id)
       db.prepare("UPDATE deliveries SET status = 'failed', next_attempt_at = NULL, last_error = ? WHERE webhook_id = ? AND status = 'pending'").run(reason, id)
-      refresh()
+      changed(ownerOf(id))
+      due.forget(id)
     },
     /** Subscriptions that receive events: not disabled. */
     active(): Subscription[] {
       active ??= db.prepare<[], RowOf<typeof WEBHOOKS>>(`SELECT ${WEBHOOKS.select()} FROM webhooks WHERE disabled_at IS NULL`).all().map(toSub)
       return active
     },
-    enqueue(d: Omit<Delivery, 'status' | 'attempts' | 'deliveredAt' | 'lastError'>): void {
-      insertDelivery.run(d)
+    /** The active subscriptions a company's events may go to (its own and the admin's global ones), oldest first; null: the global ones. */
+    activeFor(companyId: string | null): Subscription[] {
+      let subs = activeFor.get(companyId)
+      if (!subs) {
+        if (activeFor.size >= MAX_COMPANIES_REMEMBERED) activeFor.clear()
+        activeFor.set(companyId, (subs = activeForStmt.all(companyId).map(toSub)))
+      }
+      return subs
     },
+    enqueue(d: NewDelivery): void {
+      insertDelivery.run(deliveryRow(d))
+      due.note(d.webhookId, d.nextAttemptAt)
+    },
+    /** Subscriptions with deliveries due at `now` (due-webhooks.ts): what a round visits. */
+    dueSubscriptions: due.due,
+    /** After a visit started nothing: when the subscription has something due next, read again. */
+    settleDue: due.settle,
     /** One subscription's deliveries due at `now`, oldest due first. */
     dueFor(webhookId: string, now: Micros, limit: number) {
       return dueStmt.all(webhookId, now, limit).map(toDelivery)
@@ -169,10 +249,12 @@ export function webhookStore(db: Db) {
     /** Records an attempt and the delivery's new state; false if the delivery is gone (a reset). */
     record(id: string, attempt: Attempt, next: { status: DeliveryStatus; nextAttemptAt: Micros | null; deliveredAt: Micros | null; lastError: string | null; counted: boolean }): boolean {
       return db.transaction(() => {
-        if (!deliveryStmt.get(id)) return false
-        attemptStmt.run(id, attempt.at, attempt.statusCode, attempt.latencyMs, attempt.error, attempt.chaos, attempt.headers && headersText(attempt.headers))
+        const delivery = deliveryStmt.get(id)
+        if (!delivery) return false
+        attemptStmt.run(attemptRow(id, attempt))
         pruneAttempts.run({ id })
         updateDelivery.run({ id, ...next, counted: next.counted ? 1 : 0 })
+        if (next.status === 'pending') due.note(delivery.webhook_id, next.nextAttemptAt)
         return true
       })()
     },
@@ -197,9 +279,9 @@ export function webhookStore(db: Db) {
       return (db.prepare(sql).all(...args, f.limit) as RowOf<typeof DELIVERIES>[]).map(toDelivery)
     },
     retry(id: string, at: Micros): void {
-      db.prepare("UPDATE deliveries SET status = 'pending', next_attempt_at = ?, delivered_at = NULL WHERE id = ?").run(at, id)
+      const webhookId = retryStmt.get(at, id) as string | undefined
+      if (webhookId !== undefined) due.note(webhookId, at)
     },
-    refresh,
   }
 }
 

@@ -1,6 +1,5 @@
 // Small pieces every page uses: ids with copy buttons, status badges, money, times, forms.
 import type { Child } from 'hono/jsx'
-import type { Store } from '../store/index.js'
 import { brl, localTime } from './format.js'
 import { UI_BASE } from './session.js'
 
@@ -100,7 +99,7 @@ export const Pager = ({ base, next, params, labels = ['Newest', 'Older →'] }: 
 export const Json = ({ value }: { value: unknown }) => <pre class="body">{typeof value === 'string' ? value : JSON.stringify(value, null, 2)}</pre>
 
 /** A labelled select; an option is its value, or [value, text]. */
-export function Select({ label, name, options, selected }: { label: string; name: string; options: (string | [string, string])[]; selected?: string }) {
+export function Select({ label, name, options, selected }: { label: string; name: string; options: readonly (string | readonly [string, string])[]; selected?: string }) {
   return (
     <label>
       {label}
@@ -151,25 +150,24 @@ export const Filters = ({ path, children }: { path: string; children?: Child }) 
   </Card>
 )
 
-/** Companies a filter offers as a list; past that many, their id is typed (a list of thousands helps no one). */
-const COMPANY_CHOICES = 100
-
-/** For the admin, a company chosen from a list while they are few, else its id typed; `none` is the blank choice. */
-function CompanyChoice({ store, admin, selected, none }: { store: Store; admin: boolean; selected: string | undefined; none: string }) {
+/**
+ * For the admin, a company chosen from a list while they are few (`choices`: companyChoices),
+ * else its id typed; `none` is the blank choice.
+ */
+function CompanyChoice({ admin, choices, selected, none }: { admin: boolean; choices: string[] | undefined; selected: string | undefined; none: string }) {
   if (!admin) return null
-  const ids = store.directory.companyIds(COMPANY_CHOICES + 1)
-  return ids.length > COMPANY_CHOICES ? (
+  return choices === undefined ? (
     <label>
       Company (id)
       <input name="company_id" value={selected ?? ''} maxlength={200} placeholder={none} />
     </label>
   ) : (
-    <Select label="Company" name="company_id" options={[['', none], ...ids]} selected={selected} />
+    <Select label="Company" name="company_id" options={[['', none], ...choices]} selected={selected} />
   )
 }
 
 /** A list's filter by company (the admin's). */
-export const CompanyFilter = (p: { store: Store; admin: boolean; selected: string | undefined }) => <CompanyChoice {...p} none="any" />
+export const CompanyFilter = (p: { admin: boolean; choices: string[] | undefined; selected: string | undefined }) => <CompanyChoice {...p} none="any" />
 
 /** The company an outcome or fault is for (the admin's; blank: every company); companies get their own. */
-export const ForCompany = (p: { store: Store; admin: boolean }) => <CompanyChoice {...p} selected={undefined} none="all companies" />
+export const ForCompany = (p: { admin: boolean; choices: string[] | undefined }) => <CompanyChoice {...p} selected={undefined} none="all companies" />

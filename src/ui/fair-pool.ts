@@ -4,7 +4,7 @@
 // is outside the shared total, so nothing a company does can end or refuse the admin's. When the
 // total is full, a newcomer takes the place of the oldest entry of the owner holding the most,
 // but only if that owner holds at least two more than the newcomer's: a company can lose its
-// place only to one holding fewer, and the move never swings back (docs/DESIGN.md).
+// place only to one holding fewer, and the move never swings back (docs/decisions/2026-11-23-dashboard-sessions.md).
 
 export const ADMIN_OWNER = 'admin'
 export const companyOwner = (companyId: string) => `company ${companyId}`

@@ -16,7 +16,7 @@ export function knownSecrets(deps: HttpDeps): () => Map<string, string> {
     if (cached?.key === key) return cached.secrets
     const secrets = new Map<string, string>()
     for (const name of names) {
-      let scenario
+      let scenario: ReturnType<typeof readScenario>
       try {
         scenario = readScenario(deps.scenariosDir, name)
       } catch {

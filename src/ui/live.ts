@@ -72,6 +72,7 @@ export function createLiveHub(onActive: (active: boolean) => void = () => {}, li
   // everyone (a company may then refresh for nothing; it is never told another's ids).
   let pairs = new Map<string, Item>()
   let flood = new Set<string>()
+  // biome-ignore lint/correctness/noUnusedVariables: read by `timer ??=` below, the one pending flush
   let timer: NodeJS.Timeout | null = null
 
   const flush = () => {

@@ -6,6 +6,8 @@ import { csrf } from 'hono/csrf'
 import type { Child } from 'hono/jsx'
 import { isoMicros } from '../domain/time.js'
 import type { HttpDeps } from '../http/env.js'
+import { readBodyText } from '../http/body.js'
+import { PAGE_HEADERS } from '../http/page-headers.js'
 import { detailOf, type Control, type ControlReply } from './control.js'
 import { htmlPage } from './html.js'
 import { Page } from './layout.js'
@@ -38,13 +40,6 @@ export interface Call {
   page?: string
 }
 
-const SECURITY_HEADERS = {
-  'Content-Security-Policy': "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
-  'X-Content-Type-Options': 'nosniff',
-  'Referrer-Policy': 'same-origin',
-  'Cache-Control': 'no-store',
-}
-
 export function createUiRouter(deps: HttpDeps & { publicUrl: () => string }, control: Control, live: LiveHub) {
   const ctx = deps.sandbox
   const sessions = createSessions(ctx.store)
@@ -52,7 +47,13 @@ export function createUiRouter(deps: HttpDeps & { publicUrl: () => string }, con
 
   app.use(async (c, next) => {
     await next()
-    for (const [k, v] of Object.entries(SECURITY_HEADERS)) if (!c.res.headers.has(k)) c.res.headers.set(k, v)
+    for (const [k, v] of Object.entries(PAGE_HEADERS)) if (!c.res.headers.has(k)) c.res.headers.set(k, v)
+  })
+  // A form is read within the process's budget for bodies before anything reads it (the
+  // sign-in form is read before anyone is signed in: body-budget.ts).
+  app.use(async (c, next) => {
+    if (c.req.method !== 'GET' && c.req.method !== 'HEAD') await readBodyText(c)
+    await next()
   })
   // Cross-site form posts are refused (Origin checked against the dashboard's own).
   app.use(csrf())

@@ -39,6 +39,16 @@ export async function read<P extends Readable>(view: View, path: P, params?: Par
   return reply.body as Answer<P>
 }
 
+/** Companies a filter offers as a list; past that many, their id is typed (a list of thousands helps no one). */
+const COMPANY_CHOICES = 100
+
+/** The ids a company filter offers the admin, oldest first; undefined for anyone else, or when there are too many to list. */
+export async function companyChoices(view: View): Promise<string[] | undefined> {
+  if (!view.scope.admin) return undefined
+  const page = await read(view, '/companies', { query: { limit: COMPANY_CHOICES } })
+  return page.next_cursor === null ? page.data.map((co) => co.company_id) : undefined
+}
+
 export class Refused extends Error {
   constructor(readonly reply: ControlReply) {
     super(`HTTP ${reply.status}`)

@@ -1,9 +1,10 @@
-// The receiver check (F4): a fixed battery of Standard Webhooks messages sent to one receiver, to
-// see whether it takes what it must (a correctly signed delivery, the same webhook-id again, an
-// event type it does not know) and refuses what it must (a bad signature, a timestamp 10 minutes
-// old), each within 5 s. Used by POST /_sandbox/webhooks/{id}/check (the subscription's own URL
-// and secret) and by `pix-sandbox check-receiver`, which needs no sandbox. Redirects are never
-// followed; every message carries `"test": true` in `data`.
+// The receiver check (docs/READINESS.md#the-receiver-check): a fixed battery of Standard
+// Webhooks messages sent to one receiver, to see whether it takes what it must (a correctly
+// signed delivery, the same webhook-id again, an event type it does not know) and refuses what it
+// must (a bad signature, a timestamp 10 minutes old), each within 5 s. Used by
+// POST /_sandbox/webhooks/{id}/check (the subscription's own URL and secret) and by
+// `pix-sandbox check-receiver`, which needs no sandbox. Redirects are never followed; every
+// message carries `"test": true` in `data`.
 import { randomBytes } from 'node:crypto'
 import { realTime } from '../clock.js'
 import { newSecret, sign } from './sign.js'
@@ -53,7 +54,12 @@ export interface CheckOptions {
   timeoutMs?: number
   /** Refuses a URL before anything is sent (WEBHOOK_ALLOWED_HOSTS): every check fails with it. */
   refusal?: string | null
+  /** Waits for a send slot of the subscription, and answers the function that gives it back (worker.ts). */
+  slot?: () => Promise<() => void>
 }
+
+/** What each check advises when it fails. */
+export const CHECK_ADVICE = Object.fromEntries(CHECK_IDS.map((id) => [id, SPEC[id].advice])) as Record<CheckId, string>
 
 const inClass = (status: number | null, expected: Expected) => status !== null && (expected === '2xx' ? status >= 200 && status < 300 : status >= 400 && status < 500)
 const eventId = () => `evt_check_${randomBytes(12).toString('base64url')}`
@@ -99,6 +105,7 @@ export async function checkReceiver(o: CheckOptions): Promise<ReceiverCheck> {
       'webhook-timestamp': String(timestamp),
       'webhook-signature': sign(message.secret ?? o.secret, message.eventId, timestamp, message.body),
     }
+    const release = await o.slot?.()
     const started = performance.now()
     try {
       const res = await doFetch(o.url, { method: 'POST', headers, body: message.body, redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) })
@@ -112,6 +119,8 @@ export async function checkReceiver(o: CheckOptions): Promise<ReceiverCheck> {
     } catch (err) {
       const { error, advice: why } = failure(err, timeoutMs)
       return result(null, performance.now() - started, error, why)
+    } finally {
+      release?.()
     }
   }
 

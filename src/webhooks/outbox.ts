@@ -8,9 +8,6 @@ import { companyKey } from '../pix/location.js'
 import type { Store } from '../store/index.js'
 import type { Subscription } from '../store/webhooks.js'
 
-export const WEBHOOK_EVENTS = ['charge.paid', 'charge.cancelled', 'transfer.succeeded', 'transfer.failed', 'transfer.pending'] as const
-export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number]
-
 /** The body a subscription receives for an event, or null when its format has no such message. */
 export function webhookBody(sub: Subscription, e: SandboxEvent): string | null {
   if (sub.format === 'standard') {
@@ -40,7 +37,7 @@ const wants = (sub: Subscription, e: SandboxEvent) =>
 /** Queues the event for every subscription that wants it; `delayUs` holds it back (reorder chaos). */
 export function enqueueEvent(store: Store, newId: () => string, e: SandboxEvent): number {
   let queued = 0
-  for (const sub of store.webhooks.active()) {
+  for (const sub of store.webhooks.activeFor(e.companyId)) {
     if (!wants(sub, e)) continue
     const body = webhookBody(sub, e)
     if (body === null) continue

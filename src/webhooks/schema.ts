@@ -1,6 +1,11 @@
 // What a client can set on a webhook subscription, as zod schemas: the control plane validates
-// with them and publishes them, and the store's `Chaos` type is their output (types only).
+// with them and publishes them, and the store's `Chaos` and `WebhookEvent` types are their
+// output (types only).
 import { z } from '@hono/zod-openapi'
+
+/** The events a subscription can receive. */
+export const WEBHOOK_EVENTS = ['charge.paid', 'charge.cancelled', 'transfer.succeeded', 'transfer.failed', 'transfer.pending'] as const
+export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number]
 
 const probability = z.number().min(0).max(1)
 

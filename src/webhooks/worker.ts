@@ -2,7 +2,7 @@
 // retries on the scenario's schedule (virtual time, with up to 10% jitter, or what Retry-After
 // asks within the schedule's bounds), disables a subscription that answers 410, refuses hosts
 // outside WEBHOOK_ALLOWED_HOSTS, and applies each subscription's chaos.
-// Scheduling (docs/DESIGN.md, "Webhook scheduling"): a round asks each subscription for its own
+// Scheduling (docs/decisions/2026-11-23-webhook-scheduling.md): a round asks each subscription for its own
 // due deliveries, as many as it has free slots (limits.ts); nothing waits for unrelated sends,
 // and a finished send starts the next round at once.
 import type { Clock, Micros } from '../clock.js'
@@ -32,7 +32,7 @@ export interface WorkerDeps {
    * dashboard's live stream shows attempts as they happen; called often, so it must be cheap.
    */
   onRecorded?: (d: Delivery, sub: Subscription, disabled: boolean) => void
-  /** Told of each send that reached a receiver (or timed out there): readiness (Part F). */
+  /** Told of each send that reached a receiver (or timed out there): readiness (docs/READINESS.md). */
   observe?: (seen: AttemptSeen) => void
 }
 
@@ -104,7 +104,7 @@ export function createWebhookWorker(deps: WorkerDeps) {
 
   function observe(d: Delivery, sub: Subscription, r: SendResult, how: Pick<AttemptSeen, 'badSignature' | 'duplicate' | 'retried' | 'acknowledgedBefore'>): void {
     if (!deps.observe || (r.statusCode === null && !r.timedOut)) return
-    deps.observe({ companyId: d.companyId, url: sub.url, eventType: d.eventType, deliveryId: d.id, statusCode: r.statusCode, latencyMs: r.latencyMs, timedOut: r.timedOut === true, ...how })
+    deps.observe({ companyId: d.companyId, url: sub.url, eventType: d.eventType, deliveryId: d.id, statusCode: r.statusCode, latencyMs: r.latencyMs, timedOut: r.timedOut === true, signed: sub.format === 'standard', body: d.body, ...how })
   }
 
   /** Runs `list` (one subscription's deliveries) one after another, each holding a slot until the run ends. */
@@ -119,33 +119,50 @@ export function createWebhookWorker(deps: WorkerDeps) {
           inFlight.delete(d.id)
           slots.give(sub)
         }
-        finished.fire()
-        finished = signal()
-        if (store.db.open) kick()
+        freed()
       })
     for (const d of list) inFlight.set(d.id, done)
     return done
   }
 
-  /** One round: every subscription starts as many of its due deliveries as it has free slots. */
+  /**
+   * One round: every subscription with deliveries due starts as many of them as it has free
+   * slots. Only those are visited (store/due-webhooks.ts): a round costs what there is to send,
+   * not a query per subscription of every company.
+   */
   function round(now: Micros = clock.now()): Started[] {
     if (!store.db.open) return []
-    const subs = store.webhooks.active()
+    const ids = store.webhooks.dueSubscriptions(now)
     const started: Started[] = []
     // A different first subscription each round, so an owner's slots go to each of its subscriptions in turn.
-    const first = subs.length ? turn++ % subs.length : 0
-    for (let i = 0; i < subs.length; i++) {
-      const sub = subs[(first + i) % subs.length]!
+    const first = ids.length ? turn++ % ids.length : 0
+    for (let i = 0; i < ids.length; i++) {
+      const id = ids[(first + i) % ids.length]!
+      const sub = store.webhooks.get(id)
+      if (!sub || sub.disabledAt !== null) {
+        store.webhooks.settleDue(id)
+        continue
+      }
       const free = slots.free(sub)
       if (free === 0) continue
       // At most `held` of the rows are its own sends under way: ask for that many more.
       const due = store.webhooks.dueFor(sub.id, now, free + slots.held(sub)).filter((d) => !inFlight.has(d.id)).slice(0, free)
-      if (!due.length) continue
+      if (!due.length) {
+        if (slots.held(sub) === 0) store.webhooks.settleDue(id)
+        continue
+      }
       const delayed = Boolean(sub.chaos?.delay_ms)
       if (sub.chaos?.reorder) started.push({ done: run(sub, due.reverse()), delayed })
       else for (const d of due) started.push({ done: run(sub, [d]), delayed })
     }
     return started
+  }
+
+  /** After slots were given back: whoever waits for one looks again, and due sends start. */
+  function freed(): void {
+    finished.fire()
+    finished = signal()
+    if (store.db.open) kick()
   }
 
   function kick(): void {
@@ -182,8 +199,8 @@ export function createWebhookWorker(deps: WorkerDeps) {
         const mine = inFlight.get(id)
         if (mine) return mine
         const d = store.db.open ? store.webhooks.delivery(id) : undefined
-        const sub = d && store.webhooks.active().find((s) => s.id === d.webhookId)
-        if (!sub || d.status !== 'pending' || d.nextAttemptAt === null || d.nextAttemptAt > clock.now()) return
+        const sub = d && store.webhooks.get(d.webhookId)
+        if (!sub || sub.disabledAt !== null || d.status !== 'pending' || d.nextAttemptAt === null || d.nextAttemptAt > clock.now()) return
         if (slots.free(sub) > 0) {
           const done = run(sub, [d])
           round()
@@ -191,6 +208,22 @@ export function createWebhookWorker(deps: WorkerDeps) {
         }
         // A slot of its subscription or company is taken: waiting ends when one frees.
         await finished.promise
+      }
+    },
+    /**
+     * Takes one send slot of this subscription (and of its owner) for a send from outside the
+     * queue (the receiver check), waiting for one to free as `deliver` does; answers the
+     * function that gives it back. So nothing sends to a subscription's URL beyond its limits.
+     */
+    async slot(sub: Subscription): Promise<() => void> {
+      while (slots.free(sub) === 0) await finished.promise
+      slots.take(sub)
+      let given = false
+      return () => {
+        if (given) return
+        given = true
+        slots.give(sub)
+        freed()
       }
     },
     /** Sends what was just queued on the next turn of the event loop, without waiting for the ticker. */

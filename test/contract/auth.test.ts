@@ -10,7 +10,7 @@ afterEach(() => sb.close())
 
 const b64 = (s: string) => Buffer.from(s).toString('base64')
 
-describe('authentication (A1)', () => {
+describe('authentication', () => {
   const unauthenticated: [string, string | undefined][] = [
     ['the header is missing', undefined],
     ['the scheme is Bearer', `Bearer ${b64('sandbox-client:sandbox-secret')}`],

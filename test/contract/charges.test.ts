@@ -1,4 +1,4 @@
-// A5: creating a charge.
+// POST /hub/transactions/in: creating a charge.
 import { parsePix, hasError } from 'pix-utils'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { SECOND } from '../../src/clock.js'

@@ -1,4 +1,4 @@
-// A7: the caller's company.
+// GET /user/company: the caller's company.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { AUTH, startTestSandbox, T0, type TestSandbox } from '../harness.js'
 

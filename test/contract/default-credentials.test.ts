@@ -1,4 +1,4 @@
-// Each fixed credential of the default scenario does what its row in Part C (and the README) says.
+// Each fixed credential of the default scenario does what its row in the README's table says (README.md#default-credentials).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { AUTH, startTestSandbox, type TestSandbox } from '../harness.js'
 

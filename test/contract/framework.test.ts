@@ -1,4 +1,4 @@
-// A8: everything else, as the real server's framework does it.
+// Everything else, as the real server's framework does it (docs/CONTRACT.md#the-framework).
 import { mkdtempSync, rmSync } from 'node:fs'
 import http from 'node:http'
 import net from 'node:net'
@@ -71,7 +71,7 @@ async function inTwoParts(head: string, tail: string, waitMs: number): Promise<{
 describe('request bodies, however they arrive', () => {
   const body = JSON.stringify({ amount: 1234, description: 'sent late' })
   const head = (extra: string) =>
-    `POST /api/v1/hub/transactions/in HTTP/1.1\r\nHost: x\r\nAuthorization: ${AUTH.main}\r\nContent-Type: application/json\r\n${extra}\r\n`
+    `POST /api/v1/hub/transactions/in HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: ${AUTH.main}\r\nContent-Type: application/json\r\n${extra}\r\n`
 
   it('a body that arrives after its headers is read whole', async () => {
     const res = await inTwoParts(head(`Content-Length: ${body.length}\r\nConnection: close\r\n`), body, 50)
@@ -109,7 +109,7 @@ describe('request bodies, however they arrive', () => {
 describe('control-plane bodies, however they arrive', () => {
   const body = (name: string) => JSON.stringify({ name, balance: 1500 })
   const head = (extra: string) =>
-    `POST /_sandbox/companies HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${sb.adminToken}\r\nContent-Type: application/json\r\n${extra}\r\n`
+    `POST /_sandbox/companies HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${sb.adminToken}\r\nContent-Type: application/json\r\n${extra}\r\n`
   const sized = (text: string) => head(`Content-Length: ${text.length}\r\nConnection: close\r\n`)
   const arrivals: [string, (text: string) => [string, string]][] = [
     ['with its headers', (text) => [sized(text) + text, '']],

@@ -1,4 +1,4 @@
-// A3: the order of checks, first failure wins: JSON -> 401 -> 403 -> schema -> Provider -> 501 -> rules.
+// The order of checks (docs/CONTRACT.md#order-of-checks), first failure wins: JSON -> 401 -> 403 -> schema -> Provider -> 501 -> rules.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { AUTH, basic, storeSnapshot, startTestSandbox, tenantDoc, type TestSandbox } from '../harness.js'
 
@@ -14,7 +14,7 @@ const TRANSFER = '/api/v1/hub/transactions/out'
 const validTransfer = { amount: 1000, pix_key: 'maria@example.com', pix_type: 'EMAIL' }
 const raw = (body: string) => ({ body, headers: { 'content-type': 'application/json' } })
 
-describe('order of checks (A3)', () => {
+describe('order of checks', () => {
   it('1 before 2: malformed JSON without credentials is 422', async () => {
     const res = await sb.request('POST', CHARGE, raw('{"amount": 10'))
     expect(res.status).toBe(422)
@@ -93,7 +93,7 @@ describe('order of checks (A3)', () => {
   })
 })
 
-describe('inactive company (A2)', () => {
+describe('inactive company', () => {
   it('answers 403 on both POSTs and 200 on company with api_active false', async () => {
     const detail = 'API access is not active for this company'
     expect(await sb.request('POST', CHARGE, { auth: AUTH.inactive, json: { amount: 1000 } })).toMatchObject({ status: 403, body: { detail } })

@@ -1,4 +1,4 @@
-// A6: transfers, the balance and its ledger.
+// POST /hub/transactions/out: transfers, the balance and its ledger.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { SECOND } from '../../src/clock.js'
 import { runDue } from '../../src/operations/run-due.js'

@@ -1,4 +1,4 @@
-// A3 `fastapi` style: FastAPI's own 422 bodies (pydantic v2 error types) and lax coercion.
+// The `fastapi` validation style (docs/CONTRACT.md#validation-styles): FastAPI's own 422 bodies (pydantic v2 error types) and lax coercion.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { AUTH, startTestSandbox, type TestSandbox } from '../harness.js'
 

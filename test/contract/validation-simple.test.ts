@@ -1,4 +1,4 @@
-// A3 body rules in the default `simple` style: `{"detail": "<field>: <reason>"}`.
+// The body rules (docs/CONTRACT.md#body-rules) in the default `simple` style: `{"detail": "<field>: <reason>"}`.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildDynamicCode } from '../../src/pix/brcode.js'
 import { AUTH, storeSnapshot, startTestSandbox, type TestSandbox } from '../harness.js'

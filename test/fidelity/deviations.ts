@@ -95,6 +95,10 @@ export const DEVIATIONS: Deviation[] = [
     applies: (_c, s, r, ctx) => ctx.style === 'simple' && r.status === 500 && r.body === 'Internal Server Error' && s.status === 422,
   },
   {
+    row: '`Host`',
+    applies: (c, s) => s.status === 421 && /^host:[ \t]*[^\s]/im.test(head(c)) && !/^host:[ \t]*(127\.0\.0\.1|localhost|\[::1\])(:\d+)?[ \t]*\r?$/im.test(head(c)),
+  },
+  {
     row: 'Nesting between 500 and 100,000 levels',
     applies: (c) => c.tags.has('depth-band'),
   },

@@ -2,7 +2,7 @@
 // headers, content types, bodies, their combinations, and malformed HTTP. The same seed gives
 // the same bytes. Each case carries tags that name what it exercises, which the deviations
 // (deviations.ts) read.
-import { Rng } from './rng.js'
+import type { Rng } from './rng.js'
 import { bodies, type BodyCase } from './bodies.js'
 
 export interface Case {
@@ -162,8 +162,9 @@ function contractRequest(r: Rng): { spec: Spec; tags: Set<string>; kind: string 
     [2, () => r.pick(['PUT', 'DELETE', 'PATCH', 'HEAD', 'OPTIONS'])],
     [1, () => r.pick(['post', 'Get', 'FOO', 'PROPFIND', 'TRACE', 'M-SEARCH'])],
   ])()
-  // Loopback names only: a Host check of the sandbox's own (DNS rebinding) is not the subject here.
-  const headers: [string, string][] = [['Host', r.weighted<() => string>([[60, () => '127.0.0.1'], [6, () => '127.0.0.1:8080'], [4, () => 'localhost'], [2, () => '[::1]:8080']])()]]
+  // Loopback names mostly; now and then another name, which the sandbox's Host check (DNS
+  // rebinding) refuses: a listed deviation.
+  const headers: [string, string][] = [['Host', r.weighted<() => string>([[60, () => '127.0.0.1'], [6, () => '127.0.0.1:8080'], [4, () => 'localhost'], [2, () => '[::1]:8080'], [1, () => 'pix.example.com']])()]]
   const auth = authHeader(r)
   if (auth !== undefined) headers.push(['Authorization', auth])
   let body: Buffer | undefined

@@ -120,6 +120,8 @@ describe('a sandbox started as the examples say (SEED=docs, START_TIME, PUBLIC_U
         return reply.body
       }
       await control200('GET', '/whoami', '/whoami', 200, AUTH.main)
+      await control200('GET', '/scenario', '/scenario')
+      await control200('GET', '/companies', '/companies', 200, AUTH.inactive)
       await control200('GET', '/transfers/{transaction_id}', `/transfers/${transfer.transaction_id}`)
       const webhook = (await control200('POST', '/webhooks', '/webhooks', 201, AUTH.main)) as Json
       await control200('GET', '/webhooks/{webhook_id}', `/webhooks/${webhook.id}`)

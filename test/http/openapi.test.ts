@@ -61,17 +61,31 @@ describe('GET /_sandbox/openapi.json and /docs', () => {
     }
   })
 
+  it('cannot be framed by another site, and runs only its own scripts (the dashboard\'s headers)', async () => {
+    const page = await sb.request('GET', '/docs')
+    const csp = page.headers.get('content-security-policy') ?? ''
+    expect(csp).toContain("frame-ancestors 'none'")
+    expect(csp).toContain("script-src 'self'")
+    expect(csp).not.toContain('unsafe-inline')
+    expect(page.headers.get('x-content-type-options')).toBe('nosniff')
+    expect(page.headers.get('referrer-policy')).toBe('same-origin')
+    expect(page.headers.get('cache-control')).toBe('no-store')
+  })
+
   it('serves an interactive page whose assets come from this server', async () => {
     const page = await sb.request('GET', '/docs')
     expect(page.status).toBe(200)
     expect(page.headers.get('content-type')).toMatch(/^text\/html/)
-    expect(page.text).toContain('/openapi.json')
-    expect(page.text).toContain('/_sandbox/openapi.json')
-    expect(page.text).not.toMatch(/https?:\/\/(?!localhost)/)
-    for (const asset of page.text.match(/\/docs\/assets\/[\w.-]+/g)!) {
+    const assets = page.text.match(/\/docs\/assets\/[\w.-]+/g)!
+    const script = await (await fetch(sb.url + assets.find((a) => a.endsWith('/docs.js'))!)).text()
+    expect(script).toContain('/openapi.json')
+    expect(script).toContain('/_sandbox/openapi.json')
+    expect(page.text + script).not.toMatch(/https?:\/\/(?!localhost)/)
+    for (const asset of assets) {
       const res = await fetch(sb.url + asset)
       expect(res.status, asset).toBe(200)
-      expect((await res.arrayBuffer()).byteLength).toBeGreaterThan(1000)
+      expect(res.headers.get('x-content-type-options'), asset).toBe('nosniff')
+      expect((await res.arrayBuffer()).byteLength, asset).toBeGreaterThan(asset.includes('swagger-ui') ? 1000 : 10)
     }
   })
 })

@@ -98,7 +98,7 @@ describe('close() under load', () => {
 function keepAliveLoad(url: string, connections: number) {
   const { port } = new URL(url)
   const body = JSON.stringify({ amount: 100 })
-  const request = `POST /api/v1/hub/transactions/in HTTP/1.1\r\nHost: x\r\nAuthorization: ${AUTH.main}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`
+  const request = `POST /api/v1/hub/transactions/in HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: ${AUTH.main}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`
   const counts = { answered: 0, resetAfterWrite: 0, refused: 0 }
   let stopped = false
   const open = () => {

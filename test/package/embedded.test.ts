@@ -2,7 +2,7 @@
 // control client, per-test tenants, reset(), and a close() that leaves nothing running.
 import { execFile } from 'node:child_process'
 import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
-import { createServer, type Server } from 'node:http'
+import { createServer, request as httpRequest, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -69,7 +69,11 @@ describe('startSandbox()', () => {
     const charge = await post(`${a.baseUrl}/hub/transactions/in`, a.authorization, { amount: 700 })
     expect((await a.control.charges.get(charge.transaction_id)).company_id).toBe(a.companyId)
     await expect(b.control.charges.get(charge.transaction_id)).rejects.toMatchObject({ status: 404 })
+    // The admin-only helpers are not on a tenant's control (its type says so); called anyway, 403.
+    // @ts-expect-error reset needs the admin token
     await expect(b.control.reset()).rejects.toMatchObject({ status: 403 })
+    // @ts-expect-error the clock is every company's: admin token only
+    await expect(b.control.clock.advance(60)).rejects.toMatchObject({ status: 403 })
     const transfer = await post(`${a.baseUrl}/hub/transactions/out`, a.authorization, { amount: 6000, pix_key: 'maria@example.com', pix_type: 'EMAIL' }).catch(() => null)
     expect(transfer).toBeNull() // 5000 cents cannot pay 6000
     expect(await a.control.requests.count()).toBeGreaterThan(0)
@@ -153,6 +157,23 @@ describe('startSandbox(options)', () => {
     } finally {
       await sb.close()
     }
+  })
+
+  it('answers only to its own names unless allowedHosts adds some (DNS rebinding)', async () => {
+    const get = (url: string, host: string) =>
+      new Promise<number>((resolve, reject) => {
+        const u = new URL(url)
+        httpRequest({ host: u.hostname, port: u.port, path: '/_sandbox/health', headers: { host } }, (res) => resolve(res.resume().statusCode!)).on('error', reject).end()
+      })
+    const sb = await startSandbox({ allowedHosts: ['app.test'] })
+    try {
+      expect(await get(sb.url, new URL(sb.url).host)).toBe(200)
+      expect(await get(sb.url, 'app.test:3000')).toBe(200)
+      expect(await get(sb.url, 'rebind.example')).toBe(421)
+    } finally {
+      await sb.close()
+    }
+    await expect(startSandbox({ allowedHosts: ['http://app.test'] })).rejects.toThrow(/ALLOWED_HOSTS: "http:\/\/app.test" is not a host name/)
   })
 
   it('bad options are refused with the configuration message', async () => {

@@ -6,7 +6,7 @@ import { probe } from './helpers.js'
 
 it('spaces the requests to the target by at least 1/rate seconds', async () => {
   const arrivals: number[] = []
-  const server = createServer((req, res) => {
+  const server = createServer((_req, res) => {
     arrivals.push(Date.now())
     res.writeHead(404, { 'content-type': 'application/json' }).end('{"detail":"Not Found"}')
   })

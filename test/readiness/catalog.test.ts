@@ -42,6 +42,14 @@ const subscribe = async () => {
   return hook.id as string
 }
 
+const FASTAPI = 'POST /_sandbox/scenarios {"document": {"settings": {"validation_errors": "fastapi"}}}'
+/** `call` answered in the fastapi style, then the style put back, as the how says. */
+async function inFastapiStyle(call: () => Promise<unknown>) {
+  await control('POST', '/scenarios', { document: { settings: { validation_errors: 'fastapi' } } })
+  await call()
+  return control('POST', '/scenarios', { document: { settings: { validation_errors: 'simple' } } })
+}
+
 interface How {
   /** What the `how` must say for these steps to be the ones it gives. */
   mentions: string[]
@@ -54,6 +62,7 @@ const HOWS: Record<BehaviourId, How> = {
   'charge.unauthenticated': { mentions: ['sandbox-client:wrong-secret'], ways: [() => contract('POST', '/hub/transactions/in', CHARGE, as('sandbox-client:wrong-secret'))] },
   'charge.forbidden': { mentions: ['inactive:inactive-secret'], ways: [() => contract('POST', '/hub/transactions/in', CHARGE, as('inactive:inactive-secret'))] },
   'charge.invalid': { mentions: ['{"amount": 0}'], ways: [() => contract('POST', '/hub/transactions/in', { amount: 0 }, as(MAIN))] },
+  'charge.invalid.fastapi': { mentions: [FASTAPI, '{"amount": 0}', MAIN, 'put "simple" back'], ways: [() => inFastapiStyle(() => contract('POST', '/hub/transactions/in', { amount: 0 }, as(MAIN)))] },
   'charge.no_provider': { mentions: ['no-provider:no-provider-secret'], ways: [() => contract('POST', '/hub/transactions/in', CHARGE, as('no-provider:no-provider-secret'))] },
   ...Object.fromEntries(
     (['charge', 'transfer'] as const).flatMap((op) =>
@@ -93,6 +102,23 @@ const HOWS: Record<BehaviourId, How> = {
     mentions: ['"pix_type": "CPF"', '"pix_key": "maria@example.com"'],
     ways: [() => contract('POST', '/hub/transactions/out', { ...TRANSFER, pix_type: 'CPF' }, as(MAIN))],
   },
+  'transfer.invalid.fastapi': {
+    mentions: [FASTAPI, '"pix_type": "CPF"', '"pix_key": "maria@example.com"', 'put "simple" back'],
+    ways: [() => inFastapiStyle(() => contract('POST', '/hub/transactions/out', { ...TRANSFER, pix_type: 'CPF' }, as(MAIN)))],
+  },
+  'transfer.answer_lost': {
+    mentions: ['POST /_sandbox/faults {"operation": "transfer", "status": 500, "when": "after", "times": 1}', '"drop": true', 'no other step sends'],
+    ways: [
+      async () => {
+        await control('POST', '/faults', { operation: 'transfer', status: 500, when: 'after', times: 1 })
+        expect((await contract('POST', '/hub/transactions/out', { ...TRANSFER, amount: 1500, pix_key: 'lost@pix.example' }, as(MAIN))).status).toBe(500)
+      },
+      async () => {
+        await control('POST', '/faults', { operation: 'transfer', drop: true, times: 1 })
+        await expect(contract('POST', '/hub/transactions/out', { ...TRANSFER, amount: 1501, pix_key: 'lost@pix.example' }, as(MAIN))).rejects.toThrow()
+      },
+    ],
+  },
   'transfer.unauthenticated': { mentions: ['sandbox-client:wrong-secret'], ways: [() => contract('POST', '/hub/transactions/out', TRANSFER, as('sandbox-client:wrong-secret'))] },
   'transfer.forbidden': { mentions: ['inactive:inactive-secret'], ways: [() => contract('POST', '/hub/transactions/out', TRANSFER, as('inactive:inactive-secret'))] },
   'transfer.no_provider': { mentions: ['no-provider:no-provider-secret'], ways: [() => contract('POST', '/hub/transactions/out', TRANSFER, as('no-provider:no-provider-secret'))] },
@@ -120,6 +146,17 @@ const HOWS: Record<BehaviourId, How> = {
   'webhook.transfer.failed': {
     mentions: ['with a subscription', '"failed@pix.example"'],
     ways: [async () => (await subscribe(), contract('POST', '/hub/transactions/out', { ...TRANSFER, pix_key: 'failed@pix.example' }, as(MAIN)))],
+  },
+  'transfer.pending_settled': {
+    mentions: ['with a subscription', '"pending@pix.example"', 'POST /_sandbox/transfers/{transaction_id}/settle {"status": "success"}', 'POST /_sandbox/clock/advance {"seconds": 60}'],
+    ways: [
+      async () => {
+        await subscribe()
+        const pending = await contract('POST', '/hub/transactions/out', { ...TRANSFER, pix_key: 'pending@pix.example' }, as(MAIN))
+        return control('POST', `/transfers/${pending.body.transaction_id}/settle`, { status: 'success' })
+      },
+      async () => (await subscribe(), await contract('POST', '/hub/transactions/out', { ...TRANSFER, pix_key: 'pending@pix.example' }, as(MAIN)), control('POST', '/clock/advance', { seconds: 60 })),
+    ],
   },
   'webhook.retried': {
     mentions: ['PUT /_sandbox/webhooks/{id}/chaos {"drop": 1}', 'POST /_sandbox/webhooks/{id}/test', 'DELETE /_sandbox/webhooks/{id}/chaos', 'POST /_sandbox/webhooks/deliveries/{delivery id}/retry'],

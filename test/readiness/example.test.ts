@@ -1,5 +1,5 @@
 // examples/exec: a suite in shell and curl, run under `pix-sandbox exec --min-coverage 70` as its
-// README says (and as CI runs it, through npm test): it passes, meets 21 of the 28 behaviours,
+// README says (and as CI runs it, through npm test): it passes, meets 24 of the 32 behaviours,
 // raises no finding, and exits 0; the same run gated higher exits 1.
 import { execFile } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
@@ -21,17 +21,17 @@ const exec = (args: string[]): Promise<{ code: number | null; stdout: string; st
   })
 
 describe('examples/exec', () => {
-  it('passes under exec --min-coverage 70: 21 of 28 met, no findings, exit 0', async () => {
+  it('passes under exec --min-coverage 70: 24 of 32 met, no findings, exit 0', async () => {
     const junit = join(dir, 'readiness.xml')
     const r = await exec(['--min-coverage', '70', '--junit', junit, '--', 'bash', 'examples/exec/suite.sh'])
     expect(r.stdout).toMatch(/^TAP version 13\n/)
     expect(r.stdout).not.toContain('not ok')
-    expect(r.stdout).toContain('1..21')
-    expect(r.stderr).toContain('pix-sandbox readiness: 21 of 28 behaviours met (75%), no findings')
+    expect(r.stdout).toContain('1..24')
+    expect(r.stderr).toContain('pix-sandbox readiness: 24 of 32 behaviours met (75%), no findings')
     expect(r.code).toBe(0)
     const xml = readFileSync(junit, 'utf8')
     expect(wellFormedXml(xml)).toEqual([])
-    expect(xml).toMatch(/<testsuites name="pix-sandbox readiness" tests="40" failures="0"/)
+    expect(xml).toMatch(/<testsuites name="pix-sandbox readiness" tests="47" failures="0"/)
   })
 
   it('the same run gated at 80% exits 1, saying why', async () => {

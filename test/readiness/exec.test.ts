@@ -72,7 +72,7 @@ describe('exec: what COMMAND gets', () => {
     expect(env.token).toBeGreaterThanOrEqual(16)
     // The mark that finds what leaves COMMAND's group: one per run.
     expect(env.run).toMatch(/^[0-9a-f]{32}$/)
-    expect(r.stderr).toContain('pix-sandbox readiness: 1 of 28 behaviours met (3%), no findings')
+    expect(r.stderr).toContain('pix-sandbox readiness: 1 of 32 behaviours met (3%), no findings')
     expect(r.stderr).toContain('charge.created')
     expect(r.stdout).toBe('')
   })
@@ -87,18 +87,18 @@ describe('exec: exit codes', () => {
 
   it('is 1 under --min-coverage (compared exactly), 0 at it', async () => {
     const oneCall = node(`${call('/user/company')}.then(() => {})`)
-    // 1 of 28 met is 3.57%.
-    expect((await cli(['exec', '--min-coverage', '3.5', '--', ...oneCall])).code).toBe(0)
-    const under = await cli(['exec', '--min-coverage', '3.6', '--', ...oneCall])
+    // 1 of 32 met is 3.125%.
+    expect((await cli(['exec', '--min-coverage', '3.125', '--', ...oneCall])).code).toBe(0)
+    const under = await cli(['exec', '--min-coverage', '3.2', '--', ...oneCall])
     expect(under.code).toBe(1)
-    expect(under.stderr).toContain('Result: exit 1: coverage 3% is under --min-coverage 3.6')
+    expect(under.stderr).toContain('Result: exit 1: coverage 3% is under --min-coverage 3.2')
   })
 
   it('is 1 for a finding at or above --fail-on (default error), 0 below or with never', async () => {
     const production = node(`fetch(process.env.PIX_BASE_URL + '/user/company', { headers: { authorization: 'Basic ' + Buffer.from('production-client:production-secret').toString('base64') } }).then(() => {})`)
     const failed = await cli(['exec', '--', ...production])
     expect(failed.code).toBe(1)
-    expect(failed.stderr).toMatch(/error\s+production_credentials\s+x1\s+GET \/api\/v1\/user\/company: production keys/)
+    expect(failed.stderr).toMatch(/error\s+production_credentials\s+x1\s+GET \/api\/v1\/user\/company \(\d{4}-\d\d-\d\dT[\d:.]+Z wall clock\): production keys/)
     expect(failed.stderr).toContain('Result: exit 1: 1 finding at or above --fail-on error: production_credentials')
     expect((await cli(['exec', '--fail-on', 'never', '--', ...production])).code).toBe(0)
     // An info finding (no accept header) is below warning.
@@ -250,19 +250,19 @@ describe('exec: reports', () => {
     expect(r.code).toBe(1)
     const json = JSON.parse(readFileSync(report, 'utf8'))
     // charge.created, and company.unauthenticated (production keys are refused with a 401).
-    expect(json.coverage).toEqual({ met: 2, total: 28, percent: 7 })
+    expect(json.coverage).toEqual({ met: 2, total: 32, percent: 6 })
     expect(json.findings.map((f: { id: string }) => f.id)).toEqual(['production_credentials'])
     expect(json.run).toEqual({
       command_exit_code: 0,
       exit_code: 1,
       min_coverage: 50,
       fail_on: 'error',
-      failures: ['coverage 7% is under --min-coverage 50', '1 finding at or above --fail-on error: production_credentials'],
+      failures: ['coverage 6% is under --min-coverage 50', '1 finding at or above --fail-on error: production_credentials'],
     })
     const xml = readFileSync(junit, 'utf8')
     expect(wellFormedXml(xml)).toEqual([])
-    expect(xml).toMatch(/<testsuites name="pix-sandbox readiness" tests="40" failures="2" errors="0">/)
-    expect(xml.match(/<testcase /g)).toHaveLength(40)
+    expect(xml).toMatch(/<testsuites name="pix-sandbox readiness" tests="47" failures="2" errors="0">/)
+    expect(xml.match(/<testcase /g)).toHaveLength(47)
     expect(xml).toContain('<testcase classname="readiness.behaviours" name="charge.created" time="0"/>')
     expect(xml).toMatch(/<testcase classname="readiness.behaviours" name="charge.invalid" time="0">\s*<skipped message="not met; how: POST \/api\/v1\/hub\/transactions\/in \{&quot;amount&quot;: 0\}/)
     expect(xml).toMatch(/<testcase classname="readiness.findings" name="production_credentials \(error\)" time="0">\s*<failure message="seen 1 time: GET \/api\/v1\/user\/company/)

@@ -63,7 +63,8 @@ const CASES: Partial<Record<FindingId, Case>> = {
       await post('/hub/transactions/in', { amount: 1000 }, {}, `Basic ${Buffer.from('production-client:guess').toString('base64')}`)
       await post('/hub/transactions/in', { amount: 1000 })
     },
-    company: 'loja-exemplo',
+    // They did not authenticate: the admin's report only, where no one else can plant it.
+    company: null,
   },
   missing_content_type: {
     wrong: async () => {
@@ -73,10 +74,62 @@ const CASES: Partial<Record<FindingId, Case>> = {
     correct: async () => {
       await raw('POST', '/api/v1/hub/transactions/in', { accept: 'application/json', 'content-type': 'application/json; charset=utf-8' }, '{"amount": 1000}')
       await raw('POST', '/api/v1/hub/transactions/in', { accept: 'application/json', 'Content-Type': 'Application/JSON' }, '{"amount": 1000}')
+      // Any application/<x>+json is JSON to the real service, and answered as such.
+      await raw('POST', '/api/v1/hub/transactions/in', { accept: 'application/json', 'content-type': 'application/vnd.api+json' }, '{"amount": 1000}')
       // No body, nothing to type (a 422 of its own).
       await raw('POST', '/api/v1/hub/transactions/in', { accept: 'application/json' })
     },
     company: 'loja-exemplo',
+  },
+  paid_twice: {
+    // The answer of a transfer that went through is lost, and the client sends it again with a new description.
+    wrong: async () => {
+      await control('POST', '/faults', { operation: 'transfer', status: 500, when: 'after', times: 1 })
+      expect((await post('/hub/transactions/out', TRANSFER)).status).toBe(500)
+      expect((await post('/hub/transactions/out', { ...TRANSFER, description: 'Pedido 7, tentativa 2' })).status).toBe(200)
+    },
+    correct: async () => {
+      // After a lost answer: another payment (another amount), not the same one again.
+      await control('POST', '/faults', { operation: 'transfer', status: 500, when: 'after', times: 1 })
+      expect((await post('/hub/transactions/out', TRANSFER)).status).toBe(500)
+      expect((await post('/hub/transactions/out', { ...TRANSFER, amount: 1001 })).status).toBe(200)
+      // The next test's payment, after a step of its own (a control call no retry loop makes).
+      await control('POST', '/faults', { operation: 'transfer', drop: true, times: 1 })
+      await post('/hub/transactions/out', { ...TRANSFER, amount: 1002 }).catch(() => undefined)
+      await control('DELETE', '/outcomes')
+      expect((await post('/hub/transactions/out', { ...TRANSFER, amount: 1002 })).status).toBe(200)
+      // Sent beside the one whose answer is lost, not after it.
+      await control('POST', '/faults', { operation: 'transfer', status: 500, when: 'after', delay_ms: 1500, times: 1 })
+      const [first, second] = await Promise.all([post('/hub/transactions/out', { ...TRANSFER, amount: 1003 }), sleep(100).then(() => post('/hub/transactions/out', { ...TRANSFER, amount: 1003 }))])
+      expect([first.status, second.status]).toEqual([500, 200])
+      // Nothing went through (a fault before the write): resending another description pays once.
+      await control('POST', '/faults', { operation: 'transfer', status: 500, times: 1 })
+      expect((await post('/hub/transactions/out', { ...TRANSFER, amount: 1004 })).status).toBe(500)
+      expect((await post('/hub/transactions/out', { ...TRANSFER, amount: 1004, description: 'Pedido 12' })).status).toBe(200)
+    },
+    company: 'loja-exemplo',
+  },
+  retried_permanent_error: {
+    wrong: async () => {
+      expect((await post('/hub/transactions/out', TRANSFER, {}, AUTH.chargesOnly)).status).toBe(501)
+      expect((await post('/hub/transactions/out', TRANSFER, {}, AUTH.chargesOnly)).status).toBe(501)
+    },
+    correct: async () => {
+      // Each once; and sent again after the setup changed, answered otherwise.
+      expect((await post('/hub/transactions/out', TRANSFER, {}, AUTH.chargesOnly)).status).toBe(501)
+      expect((await post('/hub/transactions/in', { amount: 1000 }, {}, AUTH.noProvider)).status).toBe(422)
+      await control('POST', '/faults', { operation: 'charge', status: 501, times: 1 })
+      expect((await post('/hub/transactions/in', { amount: 1000 })).status).toBe(501)
+      expect((await post('/hub/transactions/in', { amount: 1000 })).status).toBe(200)
+      // Another amount is another call.
+      expect((await post('/hub/transactions/out', { ...TRANSFER, amount: 1001 }, {}, AUTH.chargesOnly)).status).toBe(501)
+    },
+    company: 'loja-exemplo',
+  },
+  receiver_rejects_valid_signature: {
+    wrong: () => withReceiver('literal-key', (id) => control('POST', `/webhooks/${id}/test`)),
+    correct: () => withReceiver('correct', (id) => control('POST', `/webhooks/${id}/test`)),
+    company: null,
   },
   receiver_accepts_bad_signature: {
     wrong: () => withReceiver('careless', async (id) => (await control('PUT', `/webhooks/${id}/chaos`, { bad_signature: 1 }), control('POST', `/webhooks/${id}/test`))),
@@ -152,6 +205,9 @@ const CASES: Partial<Record<FindingId, Case>> = {
       // A call already on its way when a 503 is answered did not ignore it.
       await control('POST', '/faults', { operation: 'charge', status: 503, retry_after: 5, delay_ms: 1500, times: 1 })
       await Promise.all([post('/hub/transactions/in', { amount: 1000 }), sleep(100).then(() => request(sb.url, 'GET', '/api/v1/user/company', { auth: AUTH.main, headers: { accept: 'application/json' } }))])
+      // Another operation right after a 503 (another worker's transfer) is no retry of it.
+      expect((await post('/hub/transactions/out', TRANSFER)).status).toBe(200)
+      await request(sb.url, 'GET', '/api/v1/user/company', { auth: AUTH.main, headers: { accept: 'application/json' } })
     },
     company: 'loja-exemplo',
   },
@@ -186,6 +242,9 @@ const CASES: Partial<Record<FindingId, Case>> = {
       await raw('GET', '/api/v1/user/company', { accept: 'application/json' })
       await raw('GET', '/api/v1/user/company', { accept: '*/*' })
       await raw('GET', '/api/v1/user/company', { accept: 'text/html, application/*;q=0.9' })
+      // Media types are case-insensitive.
+      await raw('GET', '/api/v1/user/company', { accept: 'Application/JSON' })
+      await raw('GET', '/api/v1/user/company', { accept: 'text/plain, APPLICATION/JSON; charset=utf-8' })
     },
     company: 'loja-exemplo',
   },
@@ -246,17 +305,18 @@ describe('what each finding says', () => {
 
   it('production keys are found whatever the answer: an invalid body is refused before authentication', async () => {
     expect(await raw('POST', '/api/v1/hub/transactions/in', { ...JSON_HEADERS, authorization: AUTH.production }, '{')).toBe(422)
-    expect((await find('production_credentials')).example).toMatchObject({ path: '/api/v1/hub/transactions/in', seen: expect.stringMatching(/answered 422$/) })
+    expect((await find('production_credentials', null)).example).toMatchObject({ path: '/api/v1/hub/transactions/in', company_id: null, seen: expect.stringMatching(/answered 422$/) })
   })
 
-  it('a transfer sent again after its client hung up is a retry too', async () => {
+  it('a transfer sent again after its client gave up went through twice: paid_twice, with both ids', async () => {
     await control('POST', '/faults', { operation: 'transfer', delay_ms: 400, times: 1 })
     const gone = new AbortController()
     setTimeout(() => gone.abort(), 100)
     await fetch(`${sb.url}/api/v1/hub/transactions/out`, { method: 'POST', headers: { ...JSON_HEADERS, authorization: AUTH.main }, body: JSON.stringify(TRANSFER), signal: gone.signal }).catch(() => undefined)
     await sleep(500)
     expect((await post('/hub/transactions/out', TRANSFER)).status).toBe(200)
-    expect((await find('retry_after_server_error')).example.seen).toMatch(/after a dropped connection$/)
+    expect((await find('paid_twice')).example.seen).toMatch(/^a transfer of the same amount and pix_key sent 0\.\d s after its client closed the connection before the answer: both went through, two debits \(E\w{31}, then E\w{31}\)$/)
+    expect(await find('retry_after_server_error')).toBeUndefined()
   })
 
   it('a redacted example never holds what the client sent as a secret', async () => {

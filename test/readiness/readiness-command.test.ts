@@ -59,7 +59,7 @@ describe('pix-sandbox readiness', () => {
   it('prints the summary of a running sandbox, exit 0 without a gate', async () => {
     const r = await cli(['--url', sb.url, '--admin-token', sb.adminToken])
     expect(r.code).toBe(0)
-    expect(r.stdout).toMatch(/^pix-sandbox readiness: 2 of 28 behaviours met \(7%\), 1 finding \(1 error\)\n/)
+    expect(r.stdout).toMatch(/^pix-sandbox readiness: 2 of 32 behaviours met \(6%\), 1 finding \(1 error\)\n/)
     expect(r.stdout).toMatch(/error\s+production_credentials\s+x1\s+GET \/api\/v1\/user\/company/)
     expect(r.stdout).toContain('Result: exit 0')
   })
@@ -69,13 +69,13 @@ describe('pix-sandbox readiness', () => {
     expect(all.code).toBe(0)
     expect(JSON.parse(all.stdout)).toEqual((await sb.admin('GET', '/readiness')).body)
     const one = await cli(['--url', sb.url, '--admin-token', sb.adminToken, '--company-id', 'loja-inativa', '--json'])
-    expect(JSON.parse(one.stdout).coverage).toEqual({ met: 0, total: 28, percent: 0 })
+    expect(JSON.parse(one.stdout).coverage).toEqual({ met: 0, total: 32, percent: 0 })
   })
 
   it('gates like exec when asked', async () => {
     expect((await cli(['--url', sb.url, '--admin-token', sb.adminToken, '--fail-on', 'error'])).code).toBe(1)
     const under = await cli(['--url', sb.url, '--admin-token', sb.adminToken, '--min-coverage', '10'])
-    expect([under.code, under.stdout]).toEqual([1, expect.stringContaining('Result: exit 1: coverage 7% is under --min-coverage 10')])
+    expect([under.code, under.stdout]).toEqual([1, expect.stringContaining('Result: exit 1: coverage 6% is under --min-coverage 10')])
   })
 
   it.each([

@@ -1,4 +1,4 @@
-// The receiver check (F4), through POST /_sandbox/webhooks/{id}/check and `pix-sandbox
+// The receiver check (docs/READINESS.md#the-receiver-check), through POST /_sandbox/webhooks/{id}/check and `pix-sandbox
 // check-receiver`: a correct receiver passes every check, a careless one fails bad_signature and
 // stale_timestamp (and they become findings); it sends only to the subscription's own URL,
 // respects WEBHOOK_ALLOWED_HOSTS, never follows a redirect, and a closed port, a TLS error or a
@@ -127,6 +127,30 @@ describe('POST /_sandbox/webhooks/{id}/check', () => {
     } finally {
       await guarded.close()
       await rx.close()
+    }
+  })
+
+  it('takes the subscription\'s send slots: concurrent checks never have more than 5 sends in flight', async () => {
+    let inFlight = 0
+    let most = 0
+    const slow = http.createServer((req, res) => {
+      inFlight++
+      most = Math.max(most, inFlight)
+      req.resume().on('end', () => setTimeout(() => (inFlight--, res.writeHead(200).end()), 100))
+    })
+    await new Promise<void>((r) => slow.listen(0, '127.0.0.1', r))
+    try {
+      const t = await tenant()
+      const hook = await subscribeAs(t, `http://127.0.0.1:${(slow.address() as AddressInfo).port}/hooks`)
+      const answers = await Promise.all(Array.from({ length: 12 }, () => check(t, hook.id)))
+      expect(answers.map((a) => a.status)).toEqual(Array(12).fill(200))
+      // Each check's own timing starts when its send does, not while it waits for a slot.
+      expect(answers.flatMap((a) => a.body.checks.map((c: any) => c.ms)).every((ms: number) => ms < 1000)).toBe(true)
+      // 48 at once before checks took slots (four sends of each check beside each other).
+      expect(most).toBe(5)
+    } finally {
+      slow.closeAllConnections()
+      slow.close()
     }
   })
 

@@ -1,12 +1,15 @@
 // Webhook receivers for readiness tests, on loopback. A correct one verifies signatures and
 // timestamps with the standardwebhooks package (4xx when either is wrong) and answers 2xx again
 // for a webhook-id it has taken; a careless one takes everything; others reject duplicates or
-// answer slowly. `secret` is set once the subscription (and so its secret) exists.
+// answer slowly, and one keys its HMAC with the whsec_ text itself rather than the bytes it
+// encodes, so it refuses every genuine delivery. `secret` is set once the subscription (and so
+// its secret) exists.
+import { createHmac, timingSafeEqual } from 'node:crypto'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { Webhook } from 'standardwebhooks'
 
-export type Behaviour = 'correct' | 'careless' | 'rejects-duplicates'
+export type Behaviour = 'correct' | 'careless' | 'rejects-duplicates' | 'literal-key'
 
 export interface HookReceiver {
   url: string
@@ -23,6 +26,11 @@ export async function startHookReceiver(behaviour: Behaviour = 'correct'): Promi
   const decide = (headers: http.IncomingHttpHeaders, body: string): number => {
     const id = headers['webhook-id'] as string | undefined
     if (behaviour === 'careless') return 200
+    if (behaviour === 'literal-key') {
+      const expected = createHmac('sha256', rx.secret).update(`${id}.${headers['webhook-timestamp']}.${body}`).digest('base64')
+      const given = String(headers['webhook-signature'] ?? '').split(' ').map((s) => Buffer.from(s.replace(/^v1,/, '')))
+      return given.some((g) => g.length === Buffer.byteLength(expected) && timingSafeEqual(g, Buffer.from(expected))) ? 204 : 401
+    }
     try {
       new Webhook(rx.secret).verify(body, headers as Record<string, string>)
     } catch {

@@ -1,6 +1,8 @@
 // The recorder's judgements where time and wording matter, driven directly with a clock of our
-// own: a retry counts within 60 s of the failure only, Retry-After holds for its seconds only,
-// and a 422 for the outcome header is no body error. And lenientAmount reads the top level only.
+// own: a retry counts within 60 s of the failure only, and not across a test's step (a control
+// call); one answered before the call it repeats is still seen; Retry-After holds for its
+// seconds and its operation only; a 422 for the outcome header is no body error. And
+// lenientAmount reads the top level only.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { lenientAmount, topLevelValue } from '../../src/readiness/amount.js'
 import { createReadiness, type RequestSeen } from '../../src/readiness/recorder.js'
@@ -15,13 +17,17 @@ function recorder() {
   const r = createReadiness({ store: sb.sandbox.store, clock: sb.sandbox.clock, persistent: false, redact: (t) => t, nowMs: () => now })
   const call = (o: Partial<RequestSeen>) =>
     r.request({
-      method: 'POST', path: '/api/v1/hub/transactions/out', status: 200, companyId: 'loja-exemplo', clientId: 'sandbox-client', authorization: undefined,
-      contentType: 'application/json', accept: 'application/json', requestBody: '{"amount": 1000, "pix_key": "a@b.co", "pix_type": "EMAIL"}',
-      responseBody: '{"status":"success","transaction_id":"E1","message":"ok"}', retryAfter: null, dropped: false, at: 0, arrivedMs: now, ...o,
+      method: 'POST', path: '/api/v1/hub/transactions/out', status: 200, companyId: 'loja-exemplo', clientId: 'sandbox-client', claimed: null,
+      contentType: 'application/json', jsonType: true, accept: 'application/json', requestBody: '{"amount": 1000, "pix_key": "a@b.co", "pix_type": "EMAIL"}',
+      responseBody: '{"status":"success","transaction_id":"E1","message":"ok"}', retryAfter: null, errorCode: null, dropped: false, fault: null,
+      effectStatus: o.status ?? 200, effectBody: o.responseBody ?? '{"status":"success","transaction_id":"E1","message":"ok"}', closedMs: -1, at: 0, arrivedMs: now, ...o,
     })
   const found = (id: string) => r.report('loja-exemplo').findings.find((f) => f.id === id)?.count ?? 0
-  return { r, call, found, at: (ms: number) => (now = ms) }
+  const example = (id: string) => r.report('loja-exemplo').findings.find((f) => f.id === id)?.example
+  return { r, call, found, example, at: (ms: number) => (now = ms) }
 }
+
+const LOST_AFTER_WRITE = { status: 500, responseBody: '{"detail":"Internal server error"}', fault: 'after' as const, effectStatus: 200, effectBody: '{"status":"success","transaction_id":"E1","message":"ok"}' }
 
 describe('the recorder', () => {
   it('counts a retry within 60 s of a 5xx, and not after', () => {
@@ -46,6 +52,62 @@ describe('the recorder', () => {
     expect(found('ignored_retry_after')).toBe(1)
   })
 
+  it('a 503 asks its own operation to wait: another operation meanwhile is fine', () => {
+    const { call, found, at } = recorder()
+    call({ path: '/api/v1/hub/transactions/in', status: 503, retryAfter: '2', responseBody: '{"detail":"Service temporarily unavailable"}' })
+    at(1300)
+    call({ arrivedMs: 1300 })
+    call({ method: 'GET', path: '/api/v1/user/company', arrivedMs: 1300, requestBody: null, responseBody: '{}' })
+    expect(found('ignored_retry_after')).toBe(0)
+    call({ path: '/api/v1/hub/transactions/in', arrivedMs: 1300, responseBody: '{}' })
+    expect(found('ignored_retry_after')).toBe(1)
+  })
+
+  it('a control call between the lost answer and the next call is a test step: the next call is no retry', () => {
+    const { r, call, found, at } = recorder()
+    call(LOST_AFTER_WRITE)
+    r.controlled('loja-exemplo', 1100)
+    at(1200)
+    call({ responseBody: '{"status":"success","transaction_id":"E2","message":"ok"}' })
+    r.controlled(null, 1300)
+    at(1400)
+    call({ status: 501, responseBody: '{}', effectBody: '{}' })
+    at(1500)
+    call({ status: 501, responseBody: '{}', effectBody: '{}' })
+    expect([found('paid_twice'), found('retry_after_server_error'), found('retried_permanent_error')]).toEqual([0, 0, 1])
+    // Another company's step is not this company's.
+    call(LOST_AFTER_WRITE)
+    r.controlled('loja-inativa', 1600)
+    at(1700)
+    call({ responseBody: '{"status":"success","transaction_id":"E3","message":"ok"}' })
+    expect(found('paid_twice')).toBe(1)
+  })
+
+  it('paid twice: the same key and amount, whatever the description, both debited; a refused second is a retry only', () => {
+    const { call, found, example, at } = recorder()
+    call(LOST_AFTER_WRITE)
+    at(1500)
+    call({ requestBody: '{"amount": 1000, "pix_key": "a@b.co", "pix_type": "EMAIL", "description": "try 2"}', responseBody: '{"status":"pending","transaction_id":"E2","message":"ok"}' })
+    expect(found('paid_twice')).toBe(1)
+    expect(example('paid_twice')?.seen).toBe('a transfer of the same amount and pix_key sent 0.5 s after a 500: both went through, two debits (E1, then E2)')
+    const other = '{"amount": 2000, "pix_key": "a@b.co", "pix_type": "EMAIL"}'
+    call({ ...LOST_AFTER_WRITE, requestBody: other })
+    at(2000)
+    call({ requestBody: other, status: 422, responseBody: '{"detail":"Insufficient balance"}', errorCode: 'insufficient_balance' })
+    expect([found('paid_twice'), found('retry_after_server_error')]).toEqual([1, 1])
+  })
+
+  it('a retry answered while the call it repeats is still held is judged when that call ends', () => {
+    const { r, call, found, example, at } = recorder()
+    r.held('loja-exemplo', 3000)
+    at(1200)
+    call({ arrivedMs: 1200, responseBody: '{"status":"success","transaction_id":"E2","message":"ok"}' })
+    at(4100)
+    call({ arrivedMs: 1000, closedMs: 1100, dropped: true })
+    expect(found('paid_twice')).toBe(1)
+    expect(example('paid_twice')?.seen).toBe('a transfer of the same amount and pix_key sent 0.1 s after its client closed the connection before the answer, while the first was still being processed: both went through, two debits (E1, then E2)')
+  })
+
   it('a 422 for the X-Sandbox-Outcome header meets no behaviour; a transfer status does', () => {
     const { r, call } = recorder()
     call({ status: 422, responseBody: '{"detail":"X-Sandbox-Outcome: must be one of success, pending, failed"}' })
@@ -63,7 +125,9 @@ describe('lenientAmount', () => {
     ['{"amount": 10.0}', 'amount 10.0 (a float)'],
     ['{"amount": 1E3, "x": 1}', 'amount 1E3 (a float)'],
     ['{"meta": {"amount": "2"}, "amount": 5 }', null],
-    ['{"amount": 1, "amount": "5"}', null],
+    ['{"amount": 1, "amount": "5"}', 'amount "5" (a string)'],
+    ['{"meta": {"amount": 5}, "amount": "9"}', 'amount "9" (a string)'],
+    ['{"description": "\\"amount\\": 5,", "amount": 2.5}', 'amount 2.5 (a float)'],
     ['{"description": "\\"amount\\": 2.5", "amount": 7}', null],
     ['{"x": [1, {"amount": 2.5}], "amount": "9"}', 'amount "9" (a string)'],
   ])('%s: %s', (body, expected) => expect(lenientAmount(body)).toBe(expected))

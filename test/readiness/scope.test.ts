@@ -1,6 +1,8 @@
 // Readiness is scoped like every control route: a company sees its own report only, the admin
 // every company's together or one by `company_id`; a 401 belongs to the company its client id
-// names, one naming nobody to the admin's report only; reset and deleting a company clear it.
+// names, one naming nobody to the admin's report only, and a call that did not authenticate
+// raises findings in the admin's report only; a company's own hows name its own credentials;
+// reset and deleting a company clear it.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { AUTH, basic, request, startTestSandbox, T0, type TestSandbox } from '../harness.js'
 import { startHookReceiver } from './receivers.js'
@@ -12,6 +14,7 @@ beforeEach(async () => expect((await sb.admin('POST', '/reset', {})).status).toB
 
 interface Tenant {
   company_id: string
+  user_id: string
   client_id: string
   client_secret: string
   token: string
@@ -33,11 +36,11 @@ describe('readiness scope', () => {
     expect(met(ofA)).toEqual(['charge.created:2'])
     expect(findings(ofA)).toEqual(['missing_accept:1'])
     const ofB = (await own(auth(b))).body
-    expect([met(ofB), findings(ofB), ofB.coverage]).toEqual([[], [], { met: 0, total: 28, percent: 0 }])
+    expect([met(ofB), findings(ofB), ofB.coverage]).toEqual([[], [], { met: 0, total: 32, percent: 0 }])
     expect(met((await sb.admin('GET', `/readiness?company_id=${b.company_id}`)).body)).toEqual([])
     expect(met((await sb.admin('GET', `/readiness?company_id=${a.company_id}`)).body)).toEqual(['charge.created:2'])
     const all = (await sb.admin('GET', '/readiness')).body
-    expect([met(all), findings(all), all.coverage]).toEqual([['charge.created:2'], ['missing_accept:1'], { met: 1, total: 28, percent: 3 }])
+    expect([met(all), findings(all), all.coverage]).toEqual([['charge.created:2'], ['missing_accept:1'], { met: 1, total: 32, percent: 3 }])
   })
 
   it("another company's id is 404, as elsewhere, and so is an unknown one", async () => {
@@ -58,6 +61,47 @@ describe('readiness scope', () => {
     expect(met((await own(auth(a))).body)).toEqual(['charge.unauthenticated:1'])
     expect(met((await own(AUTH.main)).body)).toEqual([])
     expect(met((await sb.admin('GET', '/readiness')).body)).toEqual(['charge.unauthenticated:2', 'company.unauthenticated:1'])
+  })
+
+  it('a call that did not authenticate cannot plant a finding in the company its client id names', async () => {
+    const a = await tenant()
+    await charge(basic(a.client_id, 'guess'), { accept: 'text/html' })
+    await charge(basic(a.client_id, 'guess'), { accept: 'application/json', 'content-type': 'text/plain' })
+    expect(met((await own(auth(a))).body)).toEqual(['charge.unauthenticated:2'])
+    expect(findings((await own(auth(a))).body)).toEqual([])
+    const all = (await sb.admin('GET', '/readiness')).body
+    expect(all.findings.find((f: { id: string }) => f.id === 'missing_accept')).toMatchObject({ count: 1, example: { company_id: null, path: '/api/v1/hub/transactions/in' } })
+  })
+
+  it("a company's own report names its own credentials in every how; every company's together, the default scenario's", async () => {
+    const a = await tenant()
+    const hows = (report: any) => Object.fromEntries(report.behaviours.map((b: { id: string; how: string }) => [b.id, b.how]))
+    for (const report of [(await own(auth(a))).body, (await sb.admin('GET', `/readiness?company_id=${a.company_id}`)).body]) {
+      const how = hows(report)
+      const text = JSON.stringify(how)
+      expect(text).not.toContain('sandbox-client')
+      for (const other of ['inactive:', 'no-provider:', 'empty-balance:', 'charges-only:']) expect(text).not.toContain(other)
+      expect(how['charge.created']).toBe(`POST /api/v1/hub/transactions/in {"amount": 1000} as ${a.client_id}:<client_secret>`)
+      expect(how['charge.unauthenticated']).toContain(`(${a.client_id}:wrong-secret)`)
+      expect(how['charge.forbidden']).toBe(`PATCH /_sandbox/companies/${a.company_id} {"api_active": false} (admin token), then POST /api/v1/hub/transactions/in {"amount": 1000} as ${a.client_id}:<client_secret>; PATCH it back to true`)
+      expect(how['transfer.no_provider']).toContain(`PUT /_sandbox/users/${a.user_id}/providers {"in": null, "out": null} (admin token)`)
+      expect(how['transfer.insufficient_balance']).toContain(`PUT /_sandbox/users/${a.user_id}/balance {"amount": 0}`)
+    }
+    expect(hows((await sb.admin('GET', '/readiness')).body)['charge.created']).toBe('POST /api/v1/hub/transactions/in {"amount": 1000} as sandbox-client:sandbox-secret')
+  })
+
+  it("a tenant's own hows work as written for that tenant: forbidden, no Provider, insufficient balance", async () => {
+    const a = await tenant()
+    await sb.admin('PATCH', `/companies/${a.company_id}`, { api_active: false })
+    expect((await charge(auth(a))).status).toBe(403)
+    await sb.admin('PATCH', `/companies/${a.company_id}`, { api_active: true })
+    await sb.admin('PUT', `/users/${a.user_id}/providers`, { in: null, out: null })
+    expect((await charge(auth(a))).status).toBe(422)
+    await request(sb.url, 'PUT', `/_sandbox/users/${a.user_id}/balance`, { auth: auth(a), json: { amount: 0 } })
+    const transfer = { amount: 1000, pix_key: 'maria@example.com', pix_type: 'EMAIL' }
+    await sb.admin('PUT', `/users/${a.user_id}/providers`, { in: { name: 'B', operations: ['charge'] }, out: { name: 'B', operations: ['transfer'] } })
+    expect((await request(sb.url, 'POST', '/api/v1/hub/transactions/out', { auth: auth(a), json: transfer })).status).toBe(422)
+    expect(met((await own(auth(a))).body)).toEqual(['charge.forbidden:1', 'charge.no_provider:1', 'transfer.insufficient_balance:1'])
   })
 
   it("a company's webhooks count for it, not for another", async () => {

@@ -26,7 +26,7 @@ const WORKFLOW_FILES = readdirSync(ROOT + WORKFLOWS).filter((f) => /\.ya?ml$/.te
 function unpinned(text: string): string[] {
   return text
     .split('\n')
-    .map((line) => /^\s*(?:-\s+)?uses:\s*(.*)$/.exec(line)?.[1]!.trim())
+    .map((line) => /^\s*(?:-\s+)?uses:\s*(.*)$/.exec(line)?.[1]?.trim())
     .filter((ref): ref is string => ref !== undefined && !ref.startsWith('./'))
     .filter((ref) => !/^[\w.-]+\/[\w./-]+@[0-9a-f]{40} # v\d+(\.\d+){0,2}$/.test(ref))
 }

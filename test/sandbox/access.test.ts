@@ -1,4 +1,4 @@
-// Part B authorization: the admin token sees everything; a company's own Basic credentials see
+// Control-plane authorization (docs/CONTROL-PLANE.md): the admin token sees everything; a company's own Basic credentials see
 // that company only (other ids 404) and cannot run global operations (403).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { AUTH, basic, startTestSandbox, tenantDoc, type TestSandbox } from '../harness.js'

@@ -52,6 +52,7 @@ describe('every control-plane operation', () => {
   it('answers what its declaration publishes', async () => {
     await call('GET', '/health')
     await call('GET', '/scenarios')
+    await call('GET', '/scenario')
     await call('POST', '/scenarios', { name: 'many-users' })
     await call('POST', '/reset', {})
     await call('GET', '/whoami', undefined, AUTH.main)
@@ -62,6 +63,8 @@ describe('every control-plane operation', () => {
     await call('PUT', `/users/${tenant.user_id}/providers`, { out: { name: 'B', operations: ['transfer'] } })
     await call('PUT', `/users/${tenant.user_id}/balance`, { amount: 70_000 })
     await call('GET', `/users/${tenant.user_id}/balance`)
+    await call('GET', '/companies?limit=2')
+    await call('GET', '/companies', undefined, AUTH.main)
 
     const hook = (await call('POST', '/webhooks', { url: receiver.url })).body
     await call('GET', '/webhooks')
@@ -110,6 +113,7 @@ describe('every control-plane operation', () => {
     await call('GET', '/faults')
     await call('DELETE', '/faults')
     await call('GET', '/events?limit=5')
+    await call('GET', `/events?transaction_id=${pending.transaction_id}&order=newest`)
     await call('GET', '/requests?limit=5')
     await call('GET', '/requests/count?path=/api/v1/hub/transactions/in')
     await call('DELETE', '/requests')

@@ -137,7 +137,7 @@ describe('SEED and START_TIME', () => {
       await s.close()
       started.splice(0)
       const lines: string[] = []
-      const config = loadConfig({ SCENARIOS_DIR, DATABASE: database, PORT: '0', START_TIME: '2030-01-01T00:00:00Z' })
+      const config = loadConfig({ SCENARIOS_DIR, DATABASE: database, PORT: '0', START_TIME: '2030-01-01T00:00:00Z', PUBLIC_URL: 'http://sandbox.test' })
       const again = await startSandbox(config, { log: createLog('warn', (l) => lines.push(l)) })
       started.push(again)
       expect(JSON.parse((await call(again, 'GET', '/_sandbox/health')).body).now).toBe('2026-03-01T12:01:00.000250Z')

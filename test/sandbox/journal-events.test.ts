@@ -121,3 +121,27 @@ describe('GET /_sandbox/events', () => {
     expect(types.slice(-3)).toEqual(['charge.created', 'balance.changed', 'charge.paid'])
   })
 })
+
+describe('GET /_sandbox/events, newest first and about one record', () => {
+  it('reads from the log\'s end with order=newest, its cursor going on to older events', async () => {
+    for (const amount of [101, 102, 103]) await sb.request('POST', CHARGE, { auth: AUTH.main, json: { amount } })
+    const all = (await sb.admin('GET', '/events?limit=500')).body.data.map((e: { id: string }) => e.id)
+    const first = await sb.admin('GET', '/events?order=newest&limit=2')
+    const second = await sb.admin('GET', `/events?order=newest&limit=2&cursor=${first.body.next_cursor}`)
+    expect([...first.body.data, ...second.body.data].map((e: { id: string }) => e.id)).toEqual(all.slice(-4).reverse())
+  })
+
+  it('with transaction_id, the events of one charge or transfer only, its company found for the admin; others\' records show nothing to a company', async () => {
+    const c = (await sb.request('POST', CHARGE, { auth: AUTH.main, json: { amount: 100 } })).body
+    await sb.request('POST', CHARGE, { auth: AUTH.main, json: { amount: 200 } })
+    await sb.admin('POST', `/charges/${c.transaction_id}/pay`)
+    const about = await sb.admin('GET', `/events?transaction_id=${c.transaction_id}`)
+    expect(about.body.data.map((e: { type: string }) => e.type)).toEqual(['charge.created', 'balance.changed', 'charge.paid'])
+    expect(about.body.data.every((e: { data: { transaction_id?: string; reference?: string } }) => (e.data.transaction_id ?? e.data.reference) === c.transaction_id)).toBe(true)
+    const ledger = await sb.admin('GET', `/events?transaction_id=${c.transaction_id}&type=balance.changed`)
+    expect(ledger.body.data).toHaveLength(1)
+    expect((await sb.request('GET', `/_sandbox/events?transaction_id=${c.transaction_id}`, { auth: AUTH.main })).body.data).toHaveLength(3)
+    expect((await sb.request('GET', `/_sandbox/events?transaction_id=${c.transaction_id}`, { auth: AUTH.inactive })).body.data).toEqual([])
+    expect((await sb.admin('GET', '/events?transaction_id=nope')).body).toEqual({ data: [], next_cursor: null })
+  })
+})

@@ -59,6 +59,10 @@ describe('/_sandbox/scenarios', () => {
     expect((await send(basic('extra', 'extra-secret'), 1)).body).toMatchObject({ status: 'failed', message: 'Insufficient balance' })
     expect((await send(AUTH.main, 999)).body).toMatchObject({ status: 'failed', message: 'Nove nove nove' })
     expect((await send(AUTH.main, 666)).body.message).toBe('Transfer rejected by the receiving institution')
+    // GET /scenario shows what is now in force: the merged settings and the rules appended, last.
+    const inForce = (await sb.request('GET', '/_sandbox/scenario', { auth: AUTH.main })).body
+    expect(inForce).toMatchObject({ name: 'default', settings: { insufficient_balance: 'failed', charge_ttl_seconds: 3600 }, inactive_keys: [{ key: 'failed@pix.example', type: 'EMAIL' }] })
+    expect(inForce.rules.transfers.at(-1)).toEqual({ when: { amount: 999 }, then: { status: 'failed', message: 'Nove nove nove' } })
   })
 
   it('refuses a broken document whole, naming the path and the problem', async () => {

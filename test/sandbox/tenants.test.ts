@@ -51,6 +51,33 @@ describe('POST /_sandbox/companies', () => {
   })
 })
 
+describe('GET /_sandbox/companies', () => {
+  it('lists companies with their users, balances, Providers and credential ids (no secret), a page at a time', async () => {
+    const t = (await sb.admin('POST', '/companies', { name: 'Padaria Boa', balance: 5000, providers: { out: null }, permissions: ['charge'] })).body
+    const pages = [(await sb.admin('GET', '/companies?limit=2')).body]
+    while (pages.at(-1).next_cursor) pages.push((await sb.admin('GET', `/companies?limit=2&cursor=${pages.at(-1).next_cursor}`)).body)
+    expect(pages.map((p) => p.data.length)).toEqual([2, 1])
+    expect(pages.every((p) => p.total === 3)).toBe(true)
+    const listed = pages.flatMap((p) => p.data)
+    expect(listed.map((co: { company_id: string }) => co.company_id).sort()).toEqual([t.company_id, 'loja-exemplo', 'loja-inativa'].sort())
+    expect(listed.find((co: { company_id: string }) => co.company_id === t.company_id)).toEqual({
+      company_id: t.company_id, name: 'Padaria Boa', api_active: true,
+      users: [{
+        user_id: t.user_id, name: 'Padaria Boa', permissions: ['charge'], balance: 5000,
+        providers: { in: { name: expect.any(String), operations: ['charge'] }, out: null },
+        credentials: [{ client_id: t.client_id, environment: 'sandbox', revoked: false }],
+      }],
+    })
+    expect(JSON.stringify(pages)).not.toContain(t.client_secret)
+  })
+
+  it('shows a company its own only', async () => {
+    const own = (await sb.request('GET', '/_sandbox/companies', { auth: AUTH.inactive })).body
+    expect(own.data.map((co: { company_id: string }) => co.company_id)).toEqual(['loja-inativa'])
+    expect(own.total).toBe(1)
+  })
+})
+
 describe('PATCH and DELETE /_sandbox/companies/{id}', () => {
   it('deactivating takes effect at once: 403 on POSTs, company shows api_active false', async () => {
     const patched = await sb.admin('PATCH', '/companies/loja-exemplo', { api_active: false })

@@ -1,6 +1,6 @@
-// Settling transfers, queued outcomes and injected faults.
+// Settling transfers, queued outcomes and injected faults (before the write, or after it: the lost answer).
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { AUTH, basic, storeSnapshot, startTestSandbox, tenantDoc, type TestSandbox } from '../harness.js'
+import { AUTH, basic, rowCounts, storeSnapshot, startTestSandbox, tenantDoc, type TestSandbox } from '../harness.js'
 
 let sb: TestSandbox
 beforeEach(async () => {
@@ -89,6 +89,18 @@ describe('queued outcomes', () => {
     expect((await send({}, OTHER)).body.status).toBe('failed')
   })
 
+  it('a company\'s own and the admin\'s global outcomes are taken oldest first', async () => {
+    await sb.admin('POST', '/outcomes', { status: 'failed', message: 'global 1' })
+    await sb.request('POST', '/_sandbox/outcomes', { auth: AUTH.main, json: { status: 'failed', message: 'own' } })
+    await sb.admin('POST', '/outcomes', { status: 'failed', message: 'global 2' })
+    await sb.request('POST', '/_sandbox/outcomes', { auth: OTHER, json: { status: 'pending', message: 'theirs' } })
+    expect((await send()).body.message).toBe('global 1')
+    expect((await send()).body.message).toBe('own')
+    expect((await send()).body.message).toBe('global 2')
+    expect((await send()).body.status).toBe('success')
+    expect((await send({}, OTHER)).body.message).toBe('theirs')
+  })
+
   it('can be listed and cleared', async () => {
     await sb.admin('POST', '/outcomes', { status: 'failed', times: 3 })
     expect((await sb.admin('GET', '/outcomes')).body.data).toEqual([expect.objectContaining({ status: 'failed', times: 3, company_id: null })])
@@ -130,6 +142,20 @@ describe('injected faults', () => {
     expect((await sb.admin('GET', '/faults')).body.data).toHaveLength(1)
   })
 
+  it('a company\'s own and the admin\'s global faults strike oldest first, each on its own operation', async () => {
+    const charge = () => sb.request('POST', '/api/v1/hub/transactions/in', { auth: AUTH.main, json: { amount: 100 } })
+    await sb.admin('POST', '/faults', { operation: 'transfer', status: 503, times: 1 })
+    await sb.request('POST', '/_sandbox/faults', { auth: AUTH.main, json: { operation: 'charge', status: 501, times: 1 } })
+    await sb.request('POST', '/_sandbox/faults', { auth: AUTH.main, json: { operation: 'transfer', status: 500, times: 1 } })
+    await sb.admin('POST', '/faults', { operation: 'transfer', status: 501, times: 1, company_id: 'other' })
+    expect((await send()).status).toBe(503)
+    expect((await send()).status).toBe(500)
+    expect((await send()).status).toBe(200)
+    expect((await charge()).status).toBe(501)
+    expect((await charge()).status).toBe(200)
+    expect((await send({}, OTHER)).status).toBe(501)
+  })
+
   it('posted by a company hit only that company; cleared by DELETE', async () => {
     await sb.request('POST', '/_sandbox/faults', { auth: OTHER, json: { operation: 'transfer', status: 500 } })
     expect((await send()).status).toBe(200)
@@ -143,6 +169,80 @@ describe('injected faults', () => {
       expect((await sb.admin('POST', '/faults', body)).status).toBe(422)
     }
     expect((await sb.admin('GET', '/faults')).body.data).toEqual([])
+  })
+})
+
+describe('faults after the write: the lost answer', () => {
+  const transfers = () => sb.sandbox.store.db.prepare('SELECT id, amount, status FROM transfers ORDER BY rowid').all() as { id: string; amount: number; status: string }[]
+
+  it('when "after": the transfer exists and the balance moved, then the call answers the fault\'s status', async () => {
+    await sb.admin('POST', '/faults', { operation: 'transfer', status: 500, when: 'after', times: 1 })
+    const before = balance()
+    expect(await send({ amount: 1234 })).toMatchObject({ status: 500, body: { detail: 'Internal server error' } })
+    expect(transfers()).toEqual([{ id: expect.stringMatching(/^E/), amount: 1234, status: 'success' }])
+    expect(balance()).toBe(before - 1234)
+    const ledger = sb.sandbox.store.ledger.entries(USER)[0]!
+    expect(ledger).toMatchObject({ amount: -1234, kind: 'transfer_debit', reference: transfers()[0]!.id })
+    // Used up: the next one is answered.
+    expect((await send({ amount: 1234 })).status).toBe(200)
+  })
+
+  it('a 503 after the write carries its Retry-After; a charge is created before its 500', async () => {
+    await sb.admin('POST', '/faults', { operation: 'transfer', status: 503, when: 'after', retry_after: 7, times: 1 })
+    const res = await send()
+    expect([res.status, res.headers.get('retry-after')]).toEqual([503, '7'])
+    await sb.admin('POST', '/faults', { operation: 'charge', status: 500, when: 'after', times: 1 })
+    expect((await sb.request('POST', '/api/v1/hub/transactions/in', { auth: AUTH.main, json: { amount: 100 } })).status).toBe(500)
+    expect(rowCounts(sb)).toMatchObject({ charges: 1, transfers: 1 })
+  })
+
+  it('drop: the transfer exists, and the connection closes without any answer', async () => {
+    await sb.admin('POST', '/faults', { operation: 'transfer', drop: true, times: 1 })
+    const before = balance()
+    const err = await send({ amount: 777_0 }).then(() => null, (e: Error & { cause?: { code?: string } }) => e.cause?.code ?? e.message)
+    expect(err).toBe('UND_ERR_SOCKET')
+    expect(transfers()).toEqual([{ id: expect.any(String), amount: 7770, status: 'success' }])
+    expect(balance()).toBe(before - 7770)
+    expect((await send()).status).toBe(200)
+  })
+
+  it('with delay_ms, holds the answer after the write: a client that gives up meanwhile has its transfer made anyway', async () => {
+    await sb.admin('POST', '/faults', { operation: 'transfer', delay_ms: 600, when: 'after', times: 1 })
+    const gone = new AbortController()
+    setTimeout(() => gone.abort(), 150)
+    const sent = fetch(`${sb.url}/api/v1/hub/transactions/out`, {
+      method: 'POST',
+      headers: { authorization: AUTH.main, 'content-type': 'application/json' },
+      body: JSON.stringify({ amount: 4321, pix_key: 'maria@example.com', pix_type: 'EMAIL' }),
+      signal: gone.signal,
+    })
+    await expect(sent).rejects.toThrow()
+    // Written before the hold, not after it.
+    expect(transfers()).toEqual([{ id: expect.any(String), amount: 4321, status: 'success' }])
+  })
+
+  it('a call the contract refuses is answered its refusal, and writes nothing', async () => {
+    await sb.admin('POST', '/faults', { operation: 'transfer', status: 500, when: 'after', times: 1 })
+    const before = storeSnapshot(sb)
+    expect(await send({ amount: 1000 }, AUTH.emptyBalance)).toMatchObject({ status: 422, body: { detail: 'Insufficient balance' } })
+    expect(storeSnapshot(sb)).toEqual({ ...before, tables: { ...(before.tables as object), faults: [] } })
+  })
+
+  it('are listed with when and drop, and refused when they make no sense', async () => {
+    await sb.admin('POST', '/faults', { operation: 'transfer', drop: true })
+    await sb.admin('POST', '/faults', { operation: 'charge', status: 501 })
+    expect((await sb.admin('GET', '/faults')).body.data.map((f: { when: string; drop: boolean; status: number | null }) => [f.when, f.drop, f.status])).toEqual([
+      ['after', true, null],
+      ['before', false, 501],
+    ])
+    for (const [body, detail] of [
+      [{ operation: 'transfer', drop: true, status: 500 }, 'drop: a dropped connection answers nothing: give drop or a status, not both'],
+      [{ operation: 'transfer', drop: false }, 'drop: Invalid input: expected true'],
+      [{ operation: 'transfer', when: 'later', status: 500 }, 'when: Invalid option: expected one of "before"|"after"'],
+      [{ operation: 'transfer', when: 'after' }, 'body: give a status, a delay_ms, or drop'],
+    ] as const) {
+      expect(await sb.admin('POST', '/faults', body)).toMatchObject({ status: 422, body: { detail } })
+    }
   })
 })
 

@@ -1,4 +1,4 @@
-// Part C: scenario files are validated whole, with errors that name the file, the path and the problem.
+// Scenario files (docs/CONTROL-PLANE.md#scenario-files) are validated whole, with errors that name the file, the path and the problem.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -21,7 +21,7 @@ const problemsOf = (fn: () => unknown): string[] => {
 }
 
 describe('scenario files', () => {
-  it('loads the default scenario with every credential of Part C', () => {
+  it('loads the default scenario with every credential the README lists', () => {
     const s = readScenario(SCENARIOS_DIR, 'default')
     const clients = s.companies.flatMap((c) => c.users.flatMap((u) => u.credentials.map((cr) => `${cr.client_id}:${cr.client_secret}`)))
     expect(clients.sort()).toEqual(

@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, expect, it } from 'vitest'
 import { restartWal, startCheckpointer } from '../../src/store/checkpointer.js'
 import { openDb } from '../../src/store/db.js'
-import { createStore, openStore } from '../../src/store/index.js'
+import { createStore } from '../../src/store/index.js'
 
 let dir: string
 beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'pix-wal-'))))

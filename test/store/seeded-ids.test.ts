@@ -77,7 +77,7 @@ describe('an id the store already holds', () => {
       applyScenario(ctx, readScenario(SCENARIOS_DIR, 'default'), 'default', true)
       const who = createAuthenticator(store)('sandbox-client', 'sandbox-secret')
       const charge = createCharge(ctx, who, { amount: 1000 })
-      const transfer = createTransfer(ctx, who, { amount: 100, pixKey: 'a@b.com', pixType: 'EMAIL' })
+      const transfer = createTransfer(ctx, who, { amount: 100, pixKey: 'a@b.com', pixType: 'EMAIL', description: null, headerOutcome: undefined })
       await store.pendingCommit()
       // Ids whose next draws are those already taken (as a restarted seeded sandbox drew before it counted its starts).
       const next = createIds('next')
@@ -88,7 +88,7 @@ describe('an id the store already holds', () => {
       const again: Context = { ...ctx, ids: { ...next, txid: once(charge.id, next.txid), locationId: once(charge.locationId, next.locationId), endToEndId: once(transfer.id, next.endToEndId) } }
       const other = createCharge(ctx, who, { amount: 7 }) // in the group commit the taken ids meet
       const charge2 = createCharge(again, who, { amount: 2000 })
-      const transfer2 = createTransfer(again, who, { amount: 200, pixKey: 'a@b.com', pixType: 'EMAIL' })
+      const transfer2 = createTransfer(again, who, { amount: 200, pixKey: 'a@b.com', pixType: 'EMAIL', description: null, headerOutcome: undefined })
       expect(charge2.id).not.toBe(charge.id)
       expect(charge2.locationId).not.toBe(charge.locationId)
       expect(transfer2.id).not.toBe(transfer.id)

@@ -9,9 +9,13 @@ import { CHROMIUM, SKIP_REASON, useBrowser } from './browser.js'
 describe.skipIf(!CHROMIUM)(`/docs "Try it out"${SKIP_REASON ? ` (${SKIP_REASON})` : ''}`, () => {
   let s: TestSandbox
   let page: Page
+  /** What the page's Content-Security-Policy refused: it must not stop the page working. */
+  let refused: string[]
   useBrowser((sandbox, p) => {
     s = sandbox
     page = p
+    refused = []
+    page.on('console', (m) => void (/Content Security Policy/i.test(m.text()) && refused.push(m.text())))
   })
 
   it.each([
@@ -35,6 +39,9 @@ describe.skipIf(!CHROMIUM)(`/docs "Try it out"${SKIP_REASON ? ` (${SKIP_REASON})
     await op.getByRole('button', { name: 'Execute' }).click()
     const status = op.locator('.live-responses-table tbody .response-col_status').first()
     await expect.poll(async () => (await status.textContent())?.trim(), { timeout: 10_000 }).toBe('200')
+    // The credentials typed in stay in the page: nothing a later visitor of this browser can read.
+    expect(await page.evaluate(() => JSON.stringify({ ...(globalThis as any).localStorage, ...(globalThis as any).sessionStorage }))).not.toContain('sandbox-secret')
+    expect(refused).toEqual([])
   })
 
   /** Opens one operation; `shown(status)` is the example Swagger UI shows under that status. */

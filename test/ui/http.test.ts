@@ -119,6 +119,19 @@ import(${JSON.stringify(entry)}).then(async ({ startSandbox }) => {
     expect(own).not.toContain('no-provider-secret')
   })
 
+  it('shows a company its own latest events however busy the others are, newest first', async () => {
+    const cookie = (await signIn({ client_id: 'sandbox-client', client_secret: 'sandbox-secret' })).headers.get('set-cookie')!.split(';')[0]!
+    const own = (await s.request('POST', '/api/v1/hub/transactions/in', { auth: AUTH.main, json: { amount: 101 } })).body.transaction_id
+    // Another company writes 150 events after it (a charge created, 150 times).
+    const other = (await s.admin('POST', '/companies')).body
+    for (let i = 0; i < 150; i++) await s.request('POST', '/api/v1/hub/transactions/in', { auth: `Basic ${other.token}`, json: { amount: 1 + i } })
+    const html = await (await fetch(`${s.url}/_sandbox/ui/events`, { headers: { cookie } })).text()
+    expect(html).toContain(own)
+    expect(html).not.toContain(other.company_id)
+    // The newest first: the charge's event before the scenario's opening balances.
+    expect(html.indexOf(own)).toBeLessThan(html.indexOf('opening'))
+  })
+
   it('streams scoped changes, and ends the stream when the server closes instead of holding the close up', async () => {
     const cookie = (await signIn({ client_id: 'sandbox-client', client_secret: 'sandbox-secret' })).headers.get('set-cookie')!.split(';')[0]!
     const res = await fetch(`${s.url}/_sandbox/ui/live`, { headers: { cookie } })

@@ -8,7 +8,6 @@ describe('live stream places', () => {
   beforeEach(async () => {
     s = await startTestSandbox()
   })
-  afterEach(() => s.close())
 
   const signIn = async (form: Record<string, string>): Promise<string> => {
     const r = await fetch(`${s.url}/_sandbox/ui/sign-in`, { method: 'POST', body: new URLSearchParams(form), redirect: 'manual', headers: { origin: s.url } })
@@ -17,6 +16,7 @@ describe('live stream places', () => {
   const streams: ReadableStreamDefaultReader<Uint8Array>[] = []
   afterEach(async () => {
     for (const r of streams.splice(0)) await r.cancel().catch(() => {})
+    await s.close()
   })
   /** Opens a stream; answers whether it was let in (`connected`) or told the stream is full. */
   const open = async (cookie: string): Promise<'connected' | 'full'> => {

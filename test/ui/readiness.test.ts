@@ -27,7 +27,7 @@ describe.skipIf(!CHROMIUM)(`the Readiness page${SKIP_REASON ? ` (${SKIP_REASON})
 
   it('shows the checklist and the findings live, with example and advice', async () => {
     await open()
-    await page.getByText('0 of 28').waitFor()
+    await page.getByText('0 of 32').waitFor()
     expect(await row('charge.created').locator('td[data-label="How"]').textContent()).toContain('as sandbox-client:sandbox-secret')
     await page.locator('#readiness-findings').getByText('None: nothing was seen').waitFor()
     await charge()
@@ -38,7 +38,7 @@ describe.skipIf(!CHROMIUM)(`the Readiness page${SKIP_REASON ? ` (${SKIP_REASON})
     expect(await finding.locator('.badge').textContent()).toBe('error')
     expect(await finding.locator('.seen').textContent()).toMatch(/GET \/api\/v1\/user\/company at .*: production keys/)
     expect(await finding.locator('.advice').textContent()).toMatch(/^Production keys must never leave production/)
-    await page.getByText(/2 of 28/).waitFor()
+    await page.getByText(/2 of 32/).waitFor()
   })
 
   it('each fault and outcome button sets its behaviour up, for the company the admin looks at', async () => {

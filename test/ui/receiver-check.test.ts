@@ -4,7 +4,7 @@
 import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import { startHookReceiver } from '../readiness/receivers.js'
-import { type TestSandbox } from '../harness.js'
+import type { TestSandbox } from '../harness.js'
 import { CHROMIUM, signInAsAdmin, signInAsCompany, SKIP_REASON, useBrowser } from './browser.js'
 
 describe.skipIf(!CHROMIUM)(`the Webhooks page's receiver check${SKIP_REASON ? ` (${SKIP_REASON})` : ''}`, () => {

@@ -1,4 +1,4 @@
-// Each rule of the BR Code check (Part A3's "valid") on its own: a code built field by field
+// Each rule of the BR Code check (docs/CONTRACT.md#body-rules's "valid") on its own: a code built field by field
 // with a correct CRC, so the one field changed is the only reason for the verdict, and the
 // boundaries each rule draws (lengths, digits, the account template's range).
 import { describe, expect, it } from 'vitest'

@@ -75,7 +75,7 @@ describe('the dynamic code of a charge', () => {
     merchantCity: 'São José dos Campos',
   })
 
-  it('is printable ASCII with the fields of A5 in order', () => {
+  it('is printable ASCII with the dynamic code\'s fields in order', () => {
     expect(code).toMatch(/^[\x20-\x7E]+$/)
     expect(code.startsWith('000201' + '010212')).toBe(true)
     expect(code).toContain('0014br.gov.bcb.pix2550localhost:8080/pix/qr/v2/abcdefghijklmnopqrstuvwxy')

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
+import { configFromFlags } from '../../src/cli/flags.js'
 import { addressFor, ConfigError, loadConfig } from '../../src/config.js'
 
-describe('configuration from the environment (Part E)', () => {
+describe('configuration from the environment (README.md#configuration)', () => {
   it('has the documented defaults', () => {
     expect(loadConfig({})).toEqual({
       port: 8080,
@@ -16,6 +17,7 @@ describe('configuration from the environment (Part E)', () => {
       startTime: undefined,
       maxCompanies: 10_000,
       webhookAllowedHosts: undefined,
+      allowedHosts: undefined,
     })
   })
 
@@ -34,6 +36,17 @@ describe('configuration from the environment (Part E)', () => {
       msg = (err as Error).message
     }
     for (const name of ['PORT', 'LOG_LEVEL', 'PUBLIC_URL', 'SANDBOX_ADMIN_TOKEN', 'MAX_COMPANIES', 'START_TIME']) expect(msg).toContain(name)
+  })
+
+  it('reads ALLOWED_HOSTS (or --allowed-hosts) as names without scheme or port, refusing anything else', () => {
+    expect(loadConfig({ ALLOWED_HOSTS: ' Sandbox.Internal, .dev.test ,, [fe80::1]' }).allowedHosts).toEqual(['sandbox.internal', '.dev.test', '[fe80::1]'])
+    expect(loadConfig({ ALLOWED_HOSTS: '*' }).allowedHosts).toEqual(['*'])
+    expect(loadConfig({ ALLOWED_HOSTS: ' , ' }).allowedHosts).toBeUndefined()
+    expect(configFromFlags({ allowedHosts: 'app.test' }, { ALLOWED_HOSTS: 'other.test' }).config.allowedHosts).toEqual(['app.test'])
+    for (const bad of ['http://app.test', 'app.test:8080', 'a b', '*.app.test']) {
+      expect(() => loadConfig({ ALLOWED_HOSTS: bad }), bad).toThrow(`ALLOWED_HOSTS: "${bad}" is not a host name`)
+    }
+    expect(() => configFromFlags({ allowedHosts: 'app.test:1' }, {})).toThrow('  --allowed-hosts: "app.test:1" is not a host name')
   })
 
   it('refuses a PUBLIC_URL too long for a BR Code location (77 characters)', () => {

@@ -14,7 +14,7 @@ import { setBySandbox, startReceiver, type Received } from './receiver.js'
 
 const set = (m: Received) => setBySandbox(m.headers)
 
-const cleanup: (() => Promise<unknown> | void)[] = []
+const cleanup: (() => unknown)[] = []
 afterEach(async () => {
   for (const fn of cleanup.splice(0).reverse()) await fn()
 })

@@ -5,10 +5,10 @@ import { join } from 'node:path'
 import { Webhook } from 'standardwebhooks'
 import { afterEach, describe, expect, it } from 'vitest'
 import { AUTH, basic, startTestSandbox, tenantDoc, type TestSandbox } from '../harness.js'
-import { startReceiver, type Received, type Receiver } from './receiver.js'
+import { startReceiver, type Received } from './receiver.js'
 import { recorded, settled } from './settle.js'
 
-const cleanup: (() => Promise<unknown> | void)[] = []
+const cleanup: (() => unknown)[] = []
 afterEach(async () => {
   for (const fn of cleanup.splice(0).reverse()) await fn()
 })

@@ -1,6 +1,6 @@
-// Part D: deliveries to a real receiver on loopback, verified with the standardwebhooks package.
+// Webhooks (docs/WEBHOOKS.md): deliveries to a real receiver on loopback, verified with the standardwebhooks package.
 import { Webhook } from 'standardwebhooks'
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { AUTH, startTestSandbox, type TestSandbox } from '../harness.js'
 import { startReceiver, type Receiver } from './receiver.js'
 import { recorded } from './settle.js'
@@ -35,6 +35,18 @@ describe('standard format', () => {
     }) as { type: string; timestamp: string; data: Record<string, unknown> }
     expect(verified).toMatchObject({ type: 'charge.paid', timestamp: '2026-03-01T12:00:00.000Z', data: { transaction_id: c.transaction_id, amount: 1999, company_id: 'loja-exemplo', payer: { name: 'Maria Souza' } } })
     expect(msg!.headers['webhook-id']).toMatch(/^evt_/)
+  })
+
+  it('transfer.* webhooks carry what was sent (amount, pix_key, pix_type, description), at creation and at settlement', async () => {
+    await sb.admin('POST', '/webhooks', { url: rx.url, events: ['transfer.pending', 'transfer.succeeded'] })
+    const sent = { amount: 1500, pix_key: 'pending@pix.example', pix_type: 'EMAIL', description: 'Pedido 42' }
+    const t = (await sb.request('POST', '/api/v1/hub/transactions/out', { auth: AUTH.main, json: sent })).body
+    await sb.admin('POST', `/transfers/${t.transaction_id}/settle`, { status: 'success' })
+    const messages = await rx.waitFor(2)
+    expect(messages.map((m) => m.json)).toEqual([
+      { type: 'transfer.pending', timestamp: expect.any(String), data: { transaction_id: t.transaction_id, ...sent, status: 'pending', message: t.message, company_id: 'loja-exemplo' } },
+      { type: 'transfer.succeeded', timestamp: expect.any(String), data: { transaction_id: t.transaction_id, ...sent, status: 'success', message: expect.any(String), company_id: 'loja-exemplo' } },
+    ])
   })
 
   it('delivers only the subscribed event types of the subscribed company', async () => {

@@ -3,6 +3,7 @@
 // company (src/webhooks/limits.ts).
 import { afterEach, beforeEach, expect, it } from 'vitest'
 import { AUTH, basic, startTestSandbox, tenantDoc, type TestSandbox } from '../harness.js'
+import { subscribe as subscribeOp } from '../../src/operations/webhooks.js'
 import { MAX_IN_FLIGHT_PER_COMPANY, MAX_IN_FLIGHT_PER_SUBSCRIPTION, MAX_SUBSCRIPTIONS } from '../../src/webhooks/limits.js'
 import { startReceiver, startSilentReceiver, type Receiver } from './receiver.js'
 import { recorded } from './settle.js'
@@ -113,3 +114,27 @@ it('a test message goes ahead of its subscription\'s backlog, in the next slot t
   expect(position - before).toBeLessThan(MAX_IN_FLIGHT_PER_SUBSCRIPTION)
   expect(position).toBeLessThan(20) // not after the backlog
 })
+
+it('a round looks only at subscriptions with deliveries due, however many other companies subscribe', async () => {
+  // 300 subscriptions of fifteen other companies, none with anything to send.
+  sb.apply({ companies: Array.from({ length: 15 }, (_, i) => tenantDoc(`idle-${i}`)) })
+  for (let i = 0; i < 15; i++) for (let k = 0; k < MAX_SUBSCRIPTIONS; k++) subscribeStore(`idle-${i}`, `http://127.0.0.1:9/idle/${k}`)
+  await subscribe(AUTH.main, rx.url)
+  const { webhooks } = sb.sandbox.store
+  const dueFor = webhooks.dueFor
+  const asked: string[] = []
+  webhooks.dueFor = (id, now, limit) => (asked.push(id), dueFor(id, now, limit))
+  try {
+    await payCharge(AUTH.main)
+    await sb.admin('POST', '/clock/advance', { seconds: 1 })
+    await recorded(sb, 1)
+    expect(rx.received.map((r) => r.json.type)).toEqual(['charge.paid'])
+    // Before, each round asked every active subscription: 301 of them, at every send and every tick.
+    expect(asked.length).toBeGreaterThan(0)
+    expect(new Set(asked).size).toBe(1)
+  } finally {
+    webhooks.dueFor = dueFor
+  }
+})
+
+const subscribeStore = (companyId: string, url: string) => subscribeOp(sb.sandbox, { url, companyId })

@@ -21,6 +21,14 @@ describe('webhook subscriptions', () => {
     expect(await subscribe(AUTH.main, { url: url(100_000) })).toMatchObject({ status: 422, body: { detail: 'url: must be at most 2048 characters' } })
   })
 
+  it('refuse a URL with a user or password: it could never be sent, and would show the password in every list', async () => {
+    for (const u of ['http://user:pass@127.0.0.1:9/hooks', 'http://user@127.0.0.1:9/hooks', 'https://:secret@hooks.example/x']) {
+      expect(await subscribe(AUTH.main, { url: u })).toMatchObject({ status: 422, body: { detail: 'url: must not contain a user or password (user:password@)' } })
+    }
+    expect((await sb.admin('GET', '/webhooks')).body.data).toEqual([])
+    expect(JSON.stringify((await sb.admin('GET', '/events?limit=500')).body)).not.toContain('pass')
+  })
+
   it('are at most 20 per company; the admin\'s global ones have their own 20', async () => {
     for (let i = 0; i < 20; i++) expect((await subscribe(AUTH.main, { url: url(40 + i) })).status).toBe(201)
     const refused = await subscribe(AUTH.main, { url: url(30) })
@@ -76,6 +84,35 @@ describe('other control records', () => {
     expect((await sb.admin('POST', '/scenarios', { document: { rules: { transfers: [transferRule] } } })).body.detail).toContain('must be at most 77 characters')
     expect((await sb.admin('POST', '/scenarios', { name: 'x'.repeat(201) })).status).toBe(422)
     expect((await sb.admin('POST', '/reset', { scenario: 'x'.repeat(201) })).status).toBe(422)
+  })
+
+  it.each([
+    ['outcomes', { status: 'failed', times: 5 }],
+    ['faults', { operation: 'transfer', status: 503, times: 5 }],
+  ] as const)('queued %s are at most 1,000 per company; the admin\'s global ones have their own 1,000', async (what, body) => {
+    const post = (auth: string, json: Record<string, unknown>) => sb.request('POST', `/_sandbox/${what}`, { auth, json })
+    // The first 999 straight through the store, as the control plane would queue them.
+    const { store, clock } = sb.sandbox
+    const queue = what === 'outcomes' ? store.outcomes : store.faults
+    const row = (companyId: string | null) =>
+      what === 'outcomes'
+        ? store.outcomes.add({ companyId, outcome: { status: 'failed' }, match: {}, remaining: 5, createdAt: clock.now() })
+        : store.faults.add({ companyId, operation: 'transfer', status: 503, delayMs: 0, remaining: 5, createdAt: clock.now(), retryAfter: null, after: false, drop: false })
+    store.tx(() => {
+      for (let i = 0; i < 999; i++) row('loja-exemplo'), row(null)
+    })
+    expect((await post(AUTH.main, body)).status).toBe(201)
+    const refused = { status: 422, body: { detail: `at most 1000 ${what} queued per company: clear them (DELETE /_sandbox/${what}) or let some be used` } }
+    expect(await post(AUTH.main, body)).toMatchObject(refused)
+    expect(await sb.admin('POST', `/${what}`, { ...body, company_id: 'loja-exemplo' })).toMatchObject(refused)
+    expect(queue.count('loja-exemplo')).toBe(1000)
+    // Another company, and the admin's global rows, are not affected.
+    expect((await post(OTHER, body)).status).toBe(201)
+    expect((await sb.admin('POST', `/${what}`, body)).status).toBe(201)
+    expect((await sb.admin('POST', `/${what}`, body)).body.detail).toBe(`at most 1000 global ${what} (admin, no company_id): clear them (DELETE /_sandbox/${what}) or let some be used`)
+    // Clearing makes room again.
+    expect((await sb.request('DELETE', `/_sandbox/${what}`, { auth: AUTH.main })).status).toBe(204)
+    expect((await post(AUTH.main, body)).status).toBe(201)
   })
 
   it('queued outcomes and faults page in the store, oldest first', async () => {

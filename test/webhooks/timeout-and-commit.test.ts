@@ -1,4 +1,4 @@
-// Two promises of Part D that no other test could break: a receiver gets 15 s to answer, and a
+// Two promises of docs/WEBHOOKS.md that no other test could break: a receiver gets 15 s to answer, and a
 // delivery exists (and is sent) only for an event whose transaction committed (invariant 9).
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { AUTH, startTestSandbox, type TestSandbox } from '../harness.js'

@@ -1,4 +1,4 @@
-// GET /user/company (and its alias /oauth/user/company): the caller's company (A7).
+// GET /user/company (and its alias /oauth/user/company): the caller's company (docs/CONTRACT.md#where-the-contract-is-silent: timestamps).
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi'
 import { isoMicros } from '../../domain/time.js'
 import type { Company } from '../../domain/types.js'

@@ -1,8 +1,8 @@
-// POST /hub/transactions/in: create a charge and its dynamic BR Code (A5).
+// POST /hub/transactions/in: create a charge and its dynamic BR Code (docs/CONTRACT.md#where-the-contract-is-silent).
 import { createRoute, type OpenAPIHono, type z } from '@hono/zod-openapi'
 import { assertProvider } from '../../domain/access.js'
 import { localDateTime } from '../../domain/time.js'
-import { createCharge } from '../../operations/create-charge.js'
+import { createCharge, type NewCharge } from '../../operations/create-charge.js'
 import type { AppEnv, HttpDeps } from '../env.js'
 import { mount } from '../route.js'
 import { contractEndpoint, type Edge } from './endpoint.js'
@@ -22,6 +22,12 @@ export const createChargeRoute = createRoute({
     ...errorResponses([401, 403, 422, 501]),
   },
 })
+
+// The parsed body is the operation's input as it is, with no copy on the hot path: a field of
+// one that the other has not got (added to the schema and not to the use case) fails here.
+type SameKeys<A, B> = [keyof A] extends [keyof B] ? ([keyof B] extends [keyof A] ? true : false) : false
+const bodyIsTheInput: SameKeys<NewCharge, z.output<typeof ChargeRequest>> = true
+void bodyIsTheInput
 
 export function mountCreateCharge(app: OpenAPIHono<AppEnv>, deps: HttpDeps, edge: Edge): void {
   const body = { schema: ChargeRequest, laxIntFields: LAX_INT_FIELDS }

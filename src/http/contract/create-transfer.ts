@@ -1,7 +1,8 @@
-// POST /hub/transactions/out: send a transfer to a PIX key (A6).
+// POST /hub/transactions/out: send a transfer to a PIX key (docs/CONTRACT.md#where-the-contract-is-silent).
 import { createRoute, type OpenAPIHono, type z } from '@hono/zod-openapi'
 import { assertProvider } from '../../domain/access.js'
 import { AppError } from '../../domain/errors.js'
+import { TRANSFER_STATUSES } from '../../domain/enums.js'
 import type { TransferOutcome } from '../../domain/types.js'
 import { createTransfer } from '../../operations/create-transfer.js'
 import type { AppEnv, HttpDeps } from '../env.js'
@@ -12,7 +13,6 @@ import { errorResponses } from './responses.js'
 import { LAX_INT_FIELDS, TransferRequest, TransferResponse } from './schemas.js'
 
 export const OUTCOME_HEADER = 'x-sandbox-outcome'
-const OUTCOMES = ['success', 'pending', 'failed'] as const
 
 export const createTransferRoute = createRoute({
   method: 'post',
@@ -32,8 +32,8 @@ export const createTransferRoute = createRoute({
 function headerOutcome(value: string | undefined, honoured: boolean): TransferOutcome | undefined {
   if (!honoured || value === undefined) return undefined
   const status = value.trim().toLowerCase()
-  if (!(OUTCOMES as readonly string[]).includes(status)) {
-    throw new AppError('invalid_input', `X-Sandbox-Outcome: must be one of ${OUTCOMES.join(', ')}`)
+  if (!(TRANSFER_STATUSES as readonly string[]).includes(status)) {
+    throw new AppError('invalid_input', `X-Sandbox-Outcome: must be one of ${TRANSFER_STATUSES.join(', ')}`)
   }
   return { status: status as TransferOutcome['status'] }
 }

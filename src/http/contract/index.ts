@@ -1,4 +1,4 @@
-// The contract (Part A) under /api/v1, and its OpenAPI document.
+// The contract (docs/CONTRACT.md) under /api/v1, and its OpenAPI document.
 import { OpenAPIHono } from '@hono/zod-openapi'
 import type { AppEnv, HttpDeps } from '../env.js'
 import { mountCompany } from './company.js'

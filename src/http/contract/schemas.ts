@@ -1,8 +1,8 @@
-// The contract's request and response bodies (Part A). These schemas validate requests and are
+// The contract's request and response bodies (docs/CONTRACT.md#body-rules). These schemas validate requests and are
 // what /openapi.json publishes, so the document and the behaviour cannot disagree.
 import { z } from '@hono/zod-openapi'
 import { MAX_AMOUNT } from '../../domain/money.js'
-import { PIX_TYPES, type PixType } from '../../domain/types.js'
+import { PIX_TYPES, TRANSFER_STATUSES } from '../../domain/enums.js'
 import { parseBrCode } from '../../pix/brcode.js'
 import { pixKeyProblem } from '../../pix/keys.js'
 import { hasLoneSurrogate } from '../python-dumps.js'
@@ -109,7 +109,7 @@ export const TransferRequest = z
 
 export const TransferResponse = z
   .object({
-    status: z.enum(['success', 'pending', 'failed']),
+    status: z.enum(TRANSFER_STATUSES),
     transaction_id: z.string().openapi({ example: 'E00000000202603011230aB3dE5fG7hJ' }),
     message: z.string(),
   })

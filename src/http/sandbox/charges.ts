@@ -1,5 +1,6 @@
 // Charges in the control plane: list, read, pay (through the provider-webhook path), expire, cancel.
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi'
+import { CHARGE_STATUSES } from '../../domain/enums.js'
 import { cancelCharge } from '../../operations/charge-transitions.js'
 import { payChargeAsBank } from '../../operations/receive-pix.js'
 import type { AppEnv, HttpDeps } from '../env.js'
@@ -22,7 +23,7 @@ export function mountCharges(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
       method: 'get',
       path: '/charges',
       summary: 'List charges, newest first',
-      request: { query: listQuery.extend({ status: z.enum(['pending', 'paid', 'cancelled']).optional() }) },
+      request: { query: listQuery.extend({ status: z.enum(CHARGE_STATUSES).optional() }) },
       responses: { 200: jsonAnswer('A page of charges.', page(ChargeRecord, CHARGE_EXAMPLE)) },
     }),
     'scoped',

@@ -1,13 +1,15 @@
-// The control plane (Part B) under /_sandbox, and its own OpenAPI document.
+// The control plane (docs/CONTROL-PLANE.md) under /_sandbox, and its own OpenAPI document.
 import { OpenAPIHono } from '@hono/zod-openapi'
 import type { AppEnv, HttpDeps } from '../env.js'
 import { mountCharges } from './charges.js'
 import { mountClock } from './clock.js'
+import { mountCompanies } from './companies.js'
 import { mountHealth } from './health.js'
 import { mountObserve } from './observe.js'
 import { mountPay } from './pay.js'
 import { mountQueues } from './queues.js'
 import { mountReadiness } from './readiness.js'
+import { mountScenarioInForce } from './scenario-in-force.js'
 import { mountScenarios } from './scenarios.js'
 import { mountTenants } from './tenants.js'
 import { mountTransfers } from './transfers.js'
@@ -27,7 +29,7 @@ export function sandboxApp(deps: HttpDeps): OpenAPIHono<AppEnv> {
     scheme: 'basic',
     description: 'A company\'s own credentials: that company only.',
   })
-  for (const mount of [mountHealth, mountObserve, mountScenarios, mountTenants, mountCharges, mountPay, mountTransfers, mountQueues, mountClock, mountWebhooks, mountReadiness]) {
+  for (const mount of [mountHealth, mountObserve, mountScenarios, mountScenarioInForce, mountCompanies, mountTenants, mountCharges, mountPay, mountTransfers, mountQueues, mountClock, mountWebhooks, mountReadiness]) {
     mount(app, deps)
   }
   return app

@@ -2,6 +2,7 @@
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi'
 import { isoMicros } from '../../domain/time.js'
 import { CHARGE_RESPONSE_EXAMPLE } from '../contract/schemas.js'
+import { ABOUT_WINDOW } from '../../store/events.js'
 import { decodeCursor, pageOf } from '../../store/paging.js'
 import type { AppEnv, HttpDeps } from '../env.js'
 import { controlRoute, noContent } from './control-route.js'
@@ -108,15 +109,29 @@ export function mountObserve(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
     createRoute({
       method: 'get',
       path: '/events',
-      summary: 'The append-only log of state changes, oldest first',
-      description: 'Follow `next_cursor` to read on; `at` is virtual time.',
-      request: { query: listQuery.extend({ type: z.string().optional().openapi({ description: 'Only events of this type.' }) }) },
+      summary: 'The append-only log of state changes, oldest first (or newest first)',
+      description: `Follow \`next_cursor\` to read on, in the same order; \`at\` is virtual time. With \`transaction_id\`, the events about one charge or transfer, among its company's latest ${ABOUT_WINDOW} events.`,
+      request: {
+        query: listQuery.extend({
+          type: z.string().optional().openapi({ description: 'Only events of this type.' }),
+          transaction_id: z.string().min(1).max(200).optional().openapi({ description: 'Only events about this charge or transfer (their `transaction_id`, or a balance change\'s `reference`).' }),
+          order: z.enum(['oldest', 'newest']).default('oldest').openapi({ description: '`newest` reads the log from its end, newest first.' }),
+        }),
+      },
       responses: { 200: jsonAnswer('A page of events.', page(EventRecord, EVENT_EXAMPLE)) },
     }),
     'scoped',
     (c, { query: q }) => {
-      const afterSeq = q.cursor === undefined ? undefined : (decodeCursor(q.cursor) ?? 0)
-      const rows = store.events.list({ companyId: companyFilter(c.get('scope'), q.company_id), type: q.type, afterSeq, limit: q.limit + 1 })
+      // A cursor that is not one of ours starts from the log's start (or end, newest first).
+      const seq = q.cursor === undefined ? undefined : (decodeCursor(q.cursor) ?? undefined)
+      const newestFirst = q.order === 'newest'
+      let companyId = companyFilter(c.get('scope'), q.company_id)
+      // A record's events are searched within its company: the admin need not name it.
+      if (q.transaction_id !== undefined) companyId ??= (store.charges.byId(q.transaction_id) ?? store.transfers.byId(q.transaction_id))?.companyId
+      const rows =
+        q.transaction_id !== undefined && companyId === undefined
+          ? []
+          : store.events.list({ companyId, type: q.type, about: q.transaction_id, newestFirst, ...(newestFirst ? { beforeSeq: seq } : { afterSeq: seq }), limit: q.limit + 1 })
       const page = pageOf(rows, q.limit, (e) => e.seq, eventRecord)
       return c.json({ data: page.data, next_cursor: page.nextCursor })
     },

@@ -1,11 +1,11 @@
 // Queued transfer outcomes and injected faults: add, list, clear (per company with company credentials).
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi'
-import { injectFault, queueOutcome } from '../../operations/queues.js'
+import { injectFault, MAX_QUEUED, queueOutcome } from '../../operations/queues.js'
 import type { ListFilter, Page } from '../../store/paging.js'
 import type { AppEnv, HttpDeps } from '../env.js'
 import { controlRoute, noContent, type Output } from './control-route.js'
 import { FAULT_EXAMPLE, FaultRecord, faultRecord, OUTCOME_EXAMPLE, OutcomeMatch, OutcomeRecord, outcomeRecord } from './records/queue.js'
-import { jsonAnswer, jsonBody, listQuery, Outcome, page } from './schemas.js'
+import { jsonAnswer, listQuery, Outcome, page } from './schemas.js'
 import { companyFilter } from './scope.js'
 
 const forCompany = z.string().max(200).optional().openapi({ description: 'Admin token only: the company it applies to (default: every company).' })
@@ -21,15 +21,21 @@ const FaultBody = z
   .object({
     operation: z.enum(['charge', 'transfer', 'company']).openapi({ description: 'The contract operation it strikes.' }),
     status: z.union([z.literal(500), z.literal(501), z.literal(503)]).optional().openapi({ description: 'The status to answer instead (its contract `detail`).' }),
-    delay_ms: z.int().min(0).max(60_000).default(0).openapi({ description: 'Milliseconds to hold each call first.' }),
+    delay_ms: z.int().min(0).max(60_000).default(0).openapi({ description: 'Milliseconds to hold each call first (with `when: "after"`: after the write, before the answer).' }),
     times: z.int().min(1).max(100_000).optional().openapi({ description: 'How many calls it affects; omitted: until deleted.' }),
     retry_after: z.int().min(1).max(3600).optional().openapi({ description: 'With status 503: the seconds its answer asks the client to wait (a `Retry-After` header); omitted: no header.' }),
+    when: z.enum(['before', 'after']).default('before').openapi({
+      description:
+        '`before` (default): the call fails and nothing is done. `after`: the operation takes effect first (the charge or transfer exists, the balance moved, committed), then the call answers `status`: the lost answer of a real payment API. A call the contract refuses (403, 422) is answered its refusal.',
+    }),
+    drop: z.literal(true).optional().openapi({ description: 'Close the connection without any answer, after the operation took effect (implies `when: "after"`; give no `status`).' }),
     company_id: forCompany,
   })
   .strict()
-  .refine((f) => f.status !== undefined || f.delay_ms > 0, { error: 'give a status, a delay_ms, or both', path: ['status'] })
+  .refine((f) => f.status !== undefined || f.delay_ms > 0 || f.drop, { error: 'give a status, a delay_ms, or drop', path: [] })
   .refine((f) => f.retry_after === undefined || f.status === 503, { error: 'only a 503 carries Retry-After: give status 503', path: ['retry_after'] })
-  .openapi('FaultRequest', { example: { operation: 'transfer', status: 503, times: 1 } })
+  .refine((f) => !f.drop || f.status === undefined, { error: 'a dropped connection answers nothing: give drop or a status, not both', path: ['drop'] })
+  .openapi('FaultRequest', { example: { operation: 'transfer', status: 500, when: 'after', times: 1 } })
 
 const query = z.object({ company_id: z.string().optional().openapi({ description: 'Admin token only: clear that company\'s only.' }) }).strict()
 const Queued = z.object({ id: z.int().openapi({ description: 'The new entry\'s id.' }) }).openapi('Queued', { example: { id: 1 } })
@@ -66,7 +72,17 @@ export function mountQueues(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
     record: FaultRecord,
     example: FAULT_EXAMPLE,
     add: (body, companyId) =>
-      injectFault(ctx, { companyId, operation: body.operation, status: body.status ?? null, delayMs: body.delay_ms, times: body.times ?? null, retryAfter: body.retry_after ?? null }),
+      injectFault(ctx, {
+        companyId,
+        operation: body.operation,
+        status: body.status ?? null,
+        delayMs: body.delay_ms,
+        times: body.times ?? null,
+        retryAfter: body.retry_after ?? null,
+        // A drop happens after the write: a connection closed before it is a refusal, not a lost answer.
+        after: body.when === 'after' || body.drop === true,
+        drop: body.drop === true,
+      }),
     list: (f) => mapPage(ctx.store.faults.list(f), faultRecord),
     clear: (companyId) => void ctx.store.faults.clear(companyId),
   })
@@ -80,7 +96,7 @@ function mountQueue<B extends typeof OutcomeBody | typeof FaultBody, R extends z
       method: 'post',
       path: `/${q.name}`,
       summary: q.summary,
-      description: 'With the admin token it applies to every company unless `company_id` names one; with company credentials, to that company.',
+      description: `With the admin token it applies to every company unless \`company_id\` names one; with company credentials, to that company. At most ${MAX_QUEUED} per company (the admin's global ones have their own ${MAX_QUEUED}).`,
       // Written out, not jsonBody(q.body): through the helper the compiler loses the generic body's type.
       request: { body: { required: true, content: { 'application/json': { schema: q.body } } } },
       responses: { 201: jsonAnswer('Queued.', Queued) },

@@ -1,5 +1,6 @@
 // Tenants and users: create, change and remove companies; set a user's Providers and balance.
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi'
+import { OPERATIONS } from '../../domain/enums.js'
 import { createTenant, deleteCompany, updateCompany } from '../../operations/tenants.js'
 import { setBalance, setProviders, userCompany } from '../../operations/users.js'
 import type { AppEnv, HttpDeps } from '../env.js'
@@ -19,7 +20,7 @@ const NewCompany = z
     api_active: z.boolean().default(true).openapi({ description: 'false: both POSTs of the contract answer 403.' }),
     balance: z.int().min(0).max(999_999_999_999).default(0).openapi({ description: 'Opening balance in cents.' }),
     providers: Providers.optional().openapi({ description: 'Its user\'s Providers (default: both, supporting their operation).' }),
-    permissions: z.array(z.enum(['charge', 'transfer'])).max(2).optional().openapi({ description: 'Its user\'s permissions (default: both); one missing answers 403.' }),
+    permissions: z.array(z.enum(OPERATIONS)).max(OPERATIONS.length).optional().openapi({ description: 'Its user\'s permissions (default: both); one missing answers 403.' }),
   })
   .strict()
   .openapi('NewCompany', { example: { name: 'Loja Teste Ltda', balance: 100000 } })

@@ -1,5 +1,6 @@
 // Transfers in the control plane: list, read, settle a pending one.
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi'
+import { SETTLED_STATUSES, TRANSFER_STATUSES } from '../../domain/enums.js'
 import { settleTransferNow } from '../../operations/settle-transfer.js'
 import type { AppEnv, HttpDeps } from '../env.js'
 import { controlRoute } from './control-route.js'
@@ -21,7 +22,7 @@ export function mountTransfers(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
       method: 'get',
       path: '/transfers',
       summary: 'List transfers, newest first',
-      request: { query: listQuery.extend({ status: z.enum(['success', 'pending', 'failed']).optional() }) },
+      request: { query: listQuery.extend({ status: z.enum(TRANSFER_STATUSES).optional() }) },
       responses: { 200: jsonAnswer('A page of transfers.', page(TransferRecord, TRANSFER_EXAMPLE)) },
     }),
     'scoped',
@@ -51,7 +52,7 @@ export function mountTransfers(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
         params,
         body: jsonBody(z
           .object({
-            status: z.enum(['success', 'failed']).openapi({ description: 'What it settles as; failed refunds.' }),
+            status: z.enum(SETTLED_STATUSES).openapi({ description: 'What it settles as; failed refunds.' }),
             message: z.string().min(1).max(200).optional().openapi({ description: 'The message it settles with (default: the status\'s own).' }),
           })
           .strict()

@@ -2,7 +2,7 @@
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi'
 import { AppError } from '../../domain/errors.js'
 import { decodeCursor, pageOf } from '../../store/paging.js'
-import type { Delivery } from '../../store/webhooks.js'
+import { DELIVERY_STATUSES, type Delivery } from '../../store/webhooks.js'
 import type { AppEnv, HttpDeps } from '../env.js'
 import { controlRoute } from './control-route.js'
 import { DELIVERY_EXAMPLE, DeliveryRecord, deliveryRecord } from './records/delivery.js'
@@ -25,7 +25,7 @@ export function mountWebhookDeliveries(app: OpenAPIHono<AppEnv>, deps: HttpDeps)
         query: z
           .object({
             webhook_id: z.string().optional().openapi({ description: 'Only this subscription\'s deliveries.' }),
-            status: z.enum(['pending', 'delivered', 'failed']).optional().openapi({ description: 'Only deliveries in this state.' }),
+            status: z.enum(DELIVERY_STATUSES).optional().openapi({ description: 'Only deliveries in this state.' }),
             limit: z.coerce.number().int().min(1).max(500).default(50),
             cursor: z.string().optional(),
           })

@@ -1,4 +1,4 @@
-// Outbound webhooks (Part D): subscriptions, deliveries with every attempt, retries, test
+// Outbound webhooks (docs/WEBHOOKS.md): subscriptions, deliveries with every attempt, retries, test
 // messages and chaos.
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi'
 import { AppError } from '../../domain/errors.js'
@@ -7,8 +7,7 @@ import { hostRefusal } from '../../webhooks/allowed-hosts.js'
 import { checkReceiver } from '../../webhooks/check.js'
 import { isoMillis } from '../../domain/time.js'
 import { MAX_SECRET_LENGTH, MAX_SUBSCRIPTIONS, MAX_URL_LENGTH } from '../../webhooks/limits.js'
-import { WEBHOOK_EVENTS } from '../../webhooks/outbox.js'
-import { chaosSchema } from '../../webhooks/schema.js'
+import { chaosSchema, WEBHOOK_EVENTS } from '../../webhooks/schema.js'
 import { isValidSecret } from '../../webhooks/sign.js'
 import type { AppEnv, HttpDeps, Scope } from '../env.js'
 import { controlRoute, noContent } from './control-route.js'
@@ -19,12 +18,16 @@ import { mountWebhookDeliveries } from './webhook-deliveries.js'
 import { idParam, jsonAnswer, jsonBody, listQuery, page } from './schemas.js'
 import { companyFilter, visibleTo } from './scope.js'
 
+const hasUserInfo = (u: URL) => u.username !== '' || u.password !== ''
+
 const NewWebhook = z
   .object({
     url: z
       .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
       .max(MAX_URL_LENGTH, `must be at most ${MAX_URL_LENGTH} characters`)
-      .openapi({ description: 'Where to POST deliveries (the bcb format posts to `<url>/pix`).' }),
+      // fetch refuses such a URL, so it could never be sent; and every list would show the password.
+      .refine((u) => !URL.canParse(u) || !hasUserInfo(new URL(u)), 'must not contain a user or password (user:password@)')
+      .openapi({ description: 'Where to POST deliveries (the bcb format posts to `<url>/pix`); no `user:password@`.' }),
     events: z
       .array(z.enum(WEBHOOK_EVENTS))
       .min(1)
@@ -159,6 +162,7 @@ export function mountWebhooks(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
         companyId: sub.companyId,
         bodyTime: isoMillis(ctx.clock.now()),
         refusal: hostRefusal(sub.url, deps.webhookAllowedHosts),
+        slot: () => deps.webhooks.slot(sub),
       })
       ctx.readiness?.checked(sub.companyId, sub.url, result)
       return c.json(receiverCheckRecord(result), 200)

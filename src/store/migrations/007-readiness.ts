@@ -1,4 +1,4 @@
-// Readiness (Part F): what the sandbox saw of each company's integration, one row per company
+// Readiness (docs/READINESS.md): what the sandbox saw of each company's integration, one row per company
 // (and one, owner '', for calls that named no known company), written by the recorder at most
 // once a second from memory (src/readiness/recorder.ts). Faults may ask a 503's client to wait
 // (`retry_after`, seconds), so that a client's handling of Retry-After can be seen.

@@ -6,6 +6,8 @@ import { sql as tenantEndToEnd } from './004-tenant-end-to-end.js'
 import { sql as webhookFairness } from './005-webhook-fairness.js'
 import { sql as attemptHeaders } from './006-attempt-headers.js'
 import { sql as readiness } from './007-readiness.js'
+import { sql as queueIndexes } from './008-queue-indexes.js'
+import { sql as lostAnswers } from './009-lost-answers.js'
 
 export interface Migration {
   version: number
@@ -21,4 +23,6 @@ export const migrations: Migration[] = [
   { version: 5, name: 'webhook-fairness', sql: webhookFairness },
   { version: 6, name: 'attempt-headers', sql: attemptHeaders },
   { version: 7, name: 'readiness', sql: readiness },
+  { version: 8, name: 'queue-indexes', sql: queueIndexes },
+  { version: 9, name: 'lost-answers', sql: lostAnswers },
 ]

@@ -3,16 +3,17 @@
 // transitions its state allows. Plus "Pay a code", which pays whatever charge a code points at.
 import { raw } from 'hono/html'
 import QRCode from 'qrcode'
-import { isoMicros } from '../../domain/time.js'
+import { CHARGE_STATUSES } from '../../domain/enums.js'
 import { Action, Badge, Card, CompanyFilter, CopyButton, Empty, Filters, Id, Money, Pager, Select, Table, Time } from '../components.js'
 import { filters } from '../fields.js'
 import { isoToMicros } from '../format.js'
 import type { Ui } from '../router.js'
 import { UI_BASE } from '../session.js'
-import { read, type Answer, type View } from '../view.js'
+import { companyChoices, read, type Answer, type View } from '../view.js'
 
-const STATUSES = ['pending', 'paid', 'cancelled']
 const PAGE = 25
+/** Events a charge's timeline shows at most. */
+const TIMELINE = 100
 
 export const chargeHref = (id: string) => `${UI_BASE}/charges/${encodeURIComponent(id)}`
 
@@ -31,20 +32,22 @@ export function PayACode() {
 }
 
 export function mountCharges(ui: Ui): void {
-  const { store } = ui.deps.sandbox
   const curl = (view: View) =>
     `curl -s -u sandbox-client:sandbox-secret -H 'content-type: application/json' -d '{"amount": 1000}' ${view.publicUrl}/api/v1/hub/transactions/in`
 
   ui.page('/charges', '/charges', async (view, c) => {
     const { status, company_id: company, cursor } = filters(c, 'status', 'company_id', 'cursor')
-    const page = await read(view, '/charges', { query: { status: status as Answer<'/charges'>['data'][number]['status'] | undefined, company_id: company, cursor, limit: PAGE } })
+    const [page, choices] = await Promise.all([
+      read(view, '/charges', { query: { status: status as Answer<'/charges'>['data'][number]['status'] | undefined, company_id: company, cursor, limit: PAGE } }),
+      companyChoices(view),
+    ])
     return {
       title: 'Charges',
       body: (
         <>
           <Filters path="/charges">
-            <Select label="Status" name="status" options={[['', 'any'], ...STATUSES]} selected={status} />
-            <CompanyFilter store={store} admin={view.scope.admin} selected={company} />
+            <Select label="Status" name="status" options={[['', 'any'], ...CHARGE_STATUSES]} selected={status} />
+            <CompanyFilter admin={view.scope.admin} choices={choices} selected={company} />
           </Filters>
           <Card id="charges" live="charge">
             {page.data.length === 0 ? (
@@ -81,7 +84,7 @@ export function mountCharges(ui: Ui): void {
   ui.page('/charges/:id', '/charges', async (view, c) => {
     const ch = await read(view, '/charges/{transaction_id}', { path: { transaction_id: c.req.param('id') ?? '' } })
     const svg = await QRCode.toString(ch.qr_code, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 })
-    const events = store.events.about(ch.company_id, ch.transaction_id)
+    const events = (await read(view, '/events', { query: { transaction_id: ch.transaction_id, company_id: ch.company_id, limit: TIMELINE } })).data
     const here = chargeHref(ch.transaction_id)
     const expiresMs = Math.floor(isoToMicros(ch.expiration) / 1000)
     return {
@@ -164,7 +167,7 @@ export function mountCharges(ui: Ui): void {
             <ol class="timeline">
               {events.map((e) => (
                 <li>
-                  <code>{e.type}</code> <Time iso={isoMicros(e.at)} tz={view.tz} />
+                  <code>{e.type}</code> <Time iso={e.at} tz={view.tz} />
                   {typeof e.data.balance === 'number' && (
                     <span class="muted">
                       {' '}

@@ -1,18 +1,15 @@
 // Requests (the journal, newest first, filtered by path and status; a row opens the request and
 // response as journaled, redacted), Events (the log, latest first) and Faults (add, clear).
-import { encodeCursor } from '../../store/paging.js'
 import { query } from '../control.js'
 import { filters, numberField as num } from '../fields.js'
 import { Action, Badge, Card, Cell, Empty, Filters, ForCompany, Id, Json, Pager, Select, Table, Time } from '../components.js'
 import type { Form, Ui } from '../router.js'
 import { UI_BASE } from '../session.js'
-import { read } from '../view.js'
+import { companyChoices, read } from '../view.js'
 
 const LATEST_EVENTS = 100
 
 export function mountObserve(ui: Ui): void {
-  const { store } = ui.deps.sandbox
-
   ui.page('/requests', '/requests', async (view, c) => {
     const { path, status, cursor } = filters(c, 'path', 'status', 'cursor')
     const page = await read(view, '/requests', { query: { path, status: status === undefined ? undefined : Number(status), cursor, limit: 25 } })
@@ -75,10 +72,11 @@ export function mountObserve(ui: Ui): void {
   })
 
   ui.page('/events', '/events', async (view, c) => {
-    const { type, cursor: asked } = filters(c, 'type', 'cursor')
-    // The log reads oldest first; the default view starts near its end, shown newest first.
-    const cursor = asked ?? encodeCursor(Math.max(0, store.events.lastSeq() - LATEST_EVENTS))
-    const page = await read(view, '/events', { query: { type, cursor, limit: LATEST_EVENTS } })
+    const { type, cursor, order: asked } = filters(c, 'type', 'cursor', 'order')
+    // Newest first from the log's end, unless read from its start (then each page is still shown newest first).
+    const order = asked === 'oldest' ? 'oldest' : 'newest'
+    const page = await read(view, '/events', { query: { type, cursor, order, limit: LATEST_EVENTS } })
+    const rows = order === 'newest' ? page.data : [...page.data].reverse()
     return {
       title: 'Events',
       body: (
@@ -94,7 +92,7 @@ export function mountObserve(ui: Ui): void {
               <p class="muted">No recent events. Events are written as charges, transfers and balances change.</p>
             ) : (
               <Table class="stacked events" head={['At (virtual)', 'Type', 'Data', 'Event id']}>
-                {[...page.data].reverse().map((e) => (
+                {rows.map((e) => (
                   <tr data-id={e.id}>
                     <Cell label="At">
                       <Time iso={e.at} tz={view.tz} />
@@ -114,12 +112,18 @@ export function mountObserve(ui: Ui): void {
               </Table>
             )}
             <nav class="pager">
-              <a class="button" href={`${UI_BASE}/events${query({ type, cursor: encodeCursor(0) })}`}>
-                From the start
-              </a>
+              {order === 'newest' ? (
+                <a class="button" href={`${UI_BASE}/events${query({ type, order: 'oldest' })}`}>
+                  From the start
+                </a>
+              ) : (
+                <a class="button" href={`${UI_BASE}/events${query({ type })}`}>
+                  Latest
+                </a>
+              )}
               {page.next_cursor && (
-                <a class="button" href={`${UI_BASE}/events${query({ type, cursor: page.next_cursor })}`}>
-                  Newer →
+                <a class="button" href={`${UI_BASE}/events${query({ type, order, cursor: page.next_cursor })}`}>
+                  {order === 'newest' ? 'Older →' : 'Newer →'}
                 </a>
               )}
             </nav>
@@ -130,7 +134,7 @@ export function mountObserve(ui: Ui): void {
   })
 
   ui.page('/faults', '/faults', async (view) => {
-    const faults = await read(view, '/faults', { query: { limit: 100 } })
+    const [faults, choices] = await Promise.all([read(view, '/faults', { query: { limit: 100 } }), companyChoices(view)])
     return {
       title: 'Faults',
       body: (
@@ -170,7 +174,7 @@ export function mountObserve(ui: Ui): void {
                 Times (blank: until cleared)
                 <input name="times" size={6} inputmode="numeric" />
               </label>
-              <ForCompany store={store} admin={view.scope.admin} />
+              <ForCompany admin={view.scope.admin} choices={choices} />
               <button type="submit" class="primary">Add fault</button>
             </form>
           </Card>

@@ -1,15 +1,13 @@
 // The transfer rules people can see and change: the queue of next outcomes (add, clear) and the
 // magic values of the scenario in force (its inactive keys and rules), as a cheat sheet.
-import type { Store } from '../../store/index.js'
+import { SETTLED_STATUSES, TRANSFER_STATUSES } from '../../domain/enums.js'
 import { KEY_NOT_FOUND } from '../../domain/transfer.js'
 import { Action, Badge, Card, Cell, ForCompany, Select, Table } from '../components.js'
 import { numberField as num, textField as text } from '../fields.js'
 import { brl } from '../format.js'
 import type { Form, Ui } from '../router.js'
 import { UI_BASE } from '../session.js'
-import { read, type View } from '../view.js'
-
-export const TRANSFER_STATUSES = ['success', 'pending', 'failed']
+import { read, type Answer, type View } from '../view.js'
 
 /** A rule's condition in words; amounts in cents and in reais. */
 const when = (w: object) =>
@@ -17,11 +15,14 @@ const when = (w: object) =>
     .map(([k, v]) => (k.startsWith('amount') ? `${k} = ${v} (${brl(v as number)})` : `${k} = ${v}`))
     .join(', ')
 
-export function CheatSheet({ ui }: { ui: Ui }) {
-  const { store } = ui.deps.sandbox
-  const rules = store.setup.rules()
-  const inactive = store.directory.inactiveKeys()
-  const rejectUnknown = store.setup.settings().unknown_pix_keys === 'reject'
+/** Inactive keys the cheat sheet lists at most. */
+const INACTIVE_SHOWN = 20
+
+/** The scenario in force's rules and inactive keys, as a cheat sheet. */
+export function CheatSheet({ scenario }: { scenario: Answer<'/scenario'> }) {
+  const { rules } = scenario
+  const inactive = scenario.inactive_keys.slice(0, INACTIVE_SHOWN)
+  const rejectUnknown = scenario.settings.unknown_pix_keys === 'reject'
   return (
     <Card title="Magic values (the scenario in force)">
       {rules.transfers.length + rules.charges.length + inactive.length === 0 && !rejectUnknown ? (
@@ -78,7 +79,7 @@ const matching = (m: { pix_key?: string; pix_type?: string; amount?: number }) =
   [m.pix_key !== undefined && `key ${m.pix_key}`, m.pix_type !== undefined && `type ${m.pix_type}`, m.amount !== undefined && `amount ${m.amount} (${brl(m.amount)})`].filter(Boolean).join(', ') ||
   'any transfer'
 
-export async function Outcomes({ view, store }: { view: View; store: Store }) {
+export async function Outcomes({ view, choices }: { view: View; choices: string[] | undefined }) {
   const queued = await read(view, '/outcomes', { query: { limit: 100 } })
   return (
     <Card title="Next outcomes" id="outcomes" live="outcome transfer">
@@ -115,7 +116,7 @@ export async function Outcomes({ view, store }: { view: View; store: Store }) {
             Settle after (s)
             <input name="settle_after_seconds" size={6} inputmode="numeric" />
           </label>
-          <Select label="Final status" name="final_status" options={[['', '—'], 'success', 'failed']} />
+          <Select label="Final status" name="final_status" options={[['', '—'], ...SETTLED_STATUSES]} />
           <label>
             Only for key
             <input name="pix_key" />
@@ -124,7 +125,7 @@ export async function Outcomes({ view, store }: { view: View; store: Store }) {
             Times
             <input name="times" size={4} value="1" inputmode="numeric" />
           </label>
-          <ForCompany store={store} admin={view.scope.admin} />
+          <ForCompany admin={view.scope.admin} choices={choices} />
           <button type="submit" class="primary">Queue</button>
         </form>
       </div>

@@ -1,7 +1,5 @@
 // Overview: the companies, a page at a time (balances, Providers, permissions, credential ids), the virtual clock
 // and the scenario; for the admin, clock controls, reset, and creating a company.
-import { companyFilter } from '../../http/sandbox/scope.js'
-import { DIRECTORY_PAGE } from '../../store/directory.js'
 import { Action, Badge, Card, Cell, CopyButton, Id, Money, Pager, Select, Table, Time } from '../components.js'
 import { filters, numberField, textField } from '../fields.js'
 import { localTime } from '../format.js'
@@ -11,6 +9,11 @@ import { UI_BASE } from '../session.js'
 import { read, type View } from '../view.js'
 
 const PRESETS: [string, number][] = [['+1 min', 60], ['+1 h', 3600], ['+1 day', 86400]]
+/** Companies a page of the overview shows: 20,000 of them made one page of 660 KB. */
+const COMPANIES_PAGE = 50
+
+/** A Provider in words: its name and what it supports. */
+const providerText = (p: { name: string; operations: string[] } | null) => p && `${p.name} (${p.operations.join(', ') || 'no operation'})`
 
 function Clock({ view, clock }: { view: View; clock: { offset_seconds: number } | null }) {
   return (
@@ -56,16 +59,19 @@ function Clock({ view, clock }: { view: View; clock: { offset_seconds: number } 
 }
 
 export function mountOverview(ui: Ui): void {
-  const { store } = ui.deps.sandbox
   const known = knownSecrets(ui.deps)
 
   ui.page('/', '', async (view, c) => {
     const admin = view.scope.admin
     const { cursor } = filters(c, 'cursor')
-    const { companies, next } = store.directory.companies(companyFilter(view.scope, undefined) ?? null, { after: cursor })
-    const total = admin ? store.identity.companyCount() : companies.length
-    const [clock, scenarios] = admin ? await Promise.all([read(view, '/clock'), read(view, '/scenarios')]) : [null, []]
-    const scenario = store.setup.meta.get<string>('scenario') ?? '—'
+    const [page, health, clock, scenarios] = await Promise.all([
+      read(view, '/companies', { query: { cursor, limit: COMPANIES_PAGE } }),
+      read(view, '/health'),
+      admin ? read(view, '/clock') : null,
+      admin ? read(view, '/scenarios') : [],
+    ])
+    const { data: companies, total } = page
+    const scenario = health.scenario ?? '—'
     const secrets = admin ? known() : new Map<string, string>()
     return {
       title: 'Overview',
@@ -85,34 +91,34 @@ export function mountOverview(ui: Ui): void {
               )}
             </Card>
           </div>
-          <Card title={total > companies.length ? `Companies (${total} in all, ${DIRECTORY_PAGE} a page)` : 'Companies'} id="companies" live="balance company user scenario">
+          <Card title={total > companies.length ? `Companies (${total} in all, ${COMPANIES_PAGE} a page)` : 'Companies'} id="companies" live="balance company user scenario">
             <div class="scroll">
               <Table class="stacked" head={['Company', 'API', 'User', ['Balance', 'num'], 'Permissions', 'Providers', 'Credentials (client_id)']}>
                   {companies.flatMap((co) =>
                     (co.users.length ? co.users : [null]).map((u, i) => (
-                      <tr data-id={co.id} data-company={co.id} data-user={u?.id}>
-                        <Cell label="Company">{i === 0 && <><strong>{co.name}</strong><br /><Id value={co.id} /></>}</Cell>
-                        <Cell label="API">{i === 0 && <Badge value={co.apiActive ? 'active' : 'inactive'} />}</Cell>
-                        <Cell label="User">{u && <Id value={u.id} />}</Cell>
+                      <tr data-id={co.company_id} data-company={co.company_id} data-user={u?.user_id}>
+                        <Cell label="Company">{i === 0 && <><strong>{co.name}</strong><br /><Id value={co.company_id} /></>}</Cell>
+                        <Cell label="API">{i === 0 && <Badge value={co.api_active ? 'active' : 'inactive'} />}</Cell>
+                        <Cell label="User">{u && <Id value={u.user_id} />}</Cell>
                         <Cell label="Balance" class="num balance">{u && <Money cents={u.balance} />}</Cell>
                         <Cell label="Permissions">{u?.permissions.join(', ') || <span class="muted">none</span>}</Cell>
                         <Cell label="Providers">
                           {u && (
                             <>
-                              in: {u.providers.in ?? <span class="muted">none</span>}
+                              in: {providerText(u.providers.in) ?? <span class="muted">none</span>}
                               <br />
-                              out: {u.providers.out ?? <span class="muted">none</span>}
+                              out: {providerText(u.providers.out) ?? <span class="muted">none</span>}
                             </>
                           )}
                         </Cell>
                         <Cell label="Credentials">
                           {u?.credentials.map((cr) => (
                             <div>
-                              <Id value={cr.clientId} /> {cr.environment !== 'sandbox' && <Badge value={cr.environment} />} {cr.revoked && <Badge value="revoked" />}
-                              {secrets.has(cr.clientId) && (
+                              <Id value={cr.client_id} /> {cr.environment !== 'sandbox' && <Badge value={cr.environment} />} {cr.revoked && <Badge value="revoked" />}
+                              {secrets.has(cr.client_id) && (
                                 <details class="secret">
                                   <summary>Reveal secret</summary>
-                                  <code>{secrets.get(cr.clientId)}</code> <CopyButton text={secrets.get(cr.clientId)!} />
+                                  <code>{secrets.get(cr.client_id)}</code> <CopyButton text={secrets.get(cr.client_id)!} />
                                 </details>
                               )}
                             </div>
@@ -123,7 +129,7 @@ export function mountOverview(ui: Ui): void {
                   )}
               </Table>
             </div>
-            <Pager base="" next={next} params={{ cursor }} labels={['First companies', 'More companies →']} />
+            <Pager base="" next={page.next_cursor} params={{ cursor }} labels={['First companies', 'More companies →']} />
             <p class="muted">
               {admin
                 ? 'Secrets are stored hashed: the admin sees those the scenario file declares, and a company created here shows its secret once.'

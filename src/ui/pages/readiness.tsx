@@ -1,4 +1,4 @@
-// Readiness (Part F): coverage, the findings with their example and advice, and the checklist of
+// Readiness (docs/READINESS.md): coverage, the findings with their example and advice, and the checklist of
 // behaviours with how to meet each, live; where the control plane can set a behaviour up (a
 // fault, an outcome, chaos, the receiver check, the clock), a button asks it to. The admin sees
 // every company's report or one company's; a company its own.
@@ -9,7 +9,7 @@ import { filters } from '../fields.js'
 import { checkFlash } from '../receiver-check.js'
 import type { Form, Ui } from '../router.js'
 import { UI_BASE } from '../session.js'
-import { read, Refused, type View } from '../view.js'
+import { companyChoices, read, Refused, type View } from '../view.js'
 
 const GROUPS: [prefix: string, title: string][] = [
   ['charge.', 'Charges: POST /api/v1/hub/transactions/in'],
@@ -54,12 +54,14 @@ function SetUp({ id, setup, view, hooks, companyId, back }: { id: string; setup:
 }
 
 export function mountReadiness(ui: Ui): void {
-  const { store } = ui.deps.sandbox
-
   ui.page('/readiness', '/readiness', async (view, c) => {
     const companyId = view.scope.admin ? filters(c, 'company_id').company_id : undefined
     const back = `${UI_BASE}/readiness${query({ company_id: companyId })}`
-    const [report, subs] = await Promise.all([read(view, '/readiness', { query: { company_id: companyId } }), read(view, '/webhooks', { query: { company_id: companyId, limit: 100 } })])
+    const [report, subs, choices] = await Promise.all([
+      read(view, '/readiness', { query: { company_id: companyId } }),
+      read(view, '/webhooks', { query: { company_id: companyId, limit: 100 } }),
+      companyChoices(view),
+    ])
     const hooks: Hook[] = subs.data.filter((w) => w.format === 'standard' && !w.disabled_at)
     const setups = new Map<string, Setup | undefined>(BEHAVIOURS.map((b) => [b.id, 'setup' in b ? b.setup : undefined]))
     const counts = ['error', 'warning', 'info'].map((s) => [s, report.findings.filter((f) => f.severity === s).length] as const).filter(([, n]) => n > 0)
@@ -69,7 +71,7 @@ export function mountReadiness(ui: Ui): void {
         <>
           {view.scope.admin && (
             <Filters path="/readiness">
-              <CompanyFilter store={store} admin selected={companyId} />
+              <CompanyFilter admin choices={choices} selected={companyId} />
             </Filters>
           )}
           <Card id="readiness-coverage" live={LIVE}>
@@ -103,7 +105,8 @@ export function mountReadiness(ui: Ui): void {
                       <code class="wrap">
                         {f.example.method} {f.example.path}
                       </code>{' '}
-                      at <Time iso={f.example.time} tz={view.tz} />: {f.example.seen}
+                      at <Time iso={f.example.time} tz={view.tz} /> (wall clock <Time iso={f.example.wall_time} tz={view.tz} />
+                      {f.example.company_id && !companyId && view.scope.admin ? `, ${f.example.company_id}` : ''}): {f.example.seen}
                     </p>
                     <p class="advice">{f.advice}</p>
                   </li>
@@ -111,6 +114,24 @@ export function mountReadiness(ui: Ui): void {
               </ul>
             )}
           </Card>
+          {report.receiver_checks.some((r) => !r.passed) && (
+            <Card title="Receiver checks that failed" id="readiness-receivers" live={LIVE}>
+              <ul class="findings">
+                {report.receiver_checks
+                  .filter((r) => !r.passed)
+                  .map((r) => (
+                    <li>
+                      <code class="wrap">{r.url}</code> at <Time iso={r.wall_time} tz={view.tz} />
+                      {r.failed.map((f) => (
+                        <p class="seen">
+                          <code>{f.id}</code>: expected {f.expected}, {f.error ?? `answered ${f.status}`}. {f.advice}
+                        </p>
+                      ))}
+                    </li>
+                  ))}
+              </ul>
+            </Card>
+          )}
           <Card title="Checklist" id="readiness-checklist" live={LIVE}>
             {GROUPS.map(([prefix, title]) => (
               <>
@@ -140,6 +161,14 @@ export function mountReadiness(ui: Ui): void {
                 </Table>
               </>
             ))}
+          </Card>
+          <Card title="What the sandbox cannot see" id="readiness-not-seen">
+            <p class="muted">No report, green or not, says anything about these: test them yourself.</p>
+            <ul>
+              {report.not_seen.map((n) => (
+                <li data-id={n.id}>{n.what}</li>
+              ))}
+            </ul>
           </Card>
         </>
       ),

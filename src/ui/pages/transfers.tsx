@@ -1,23 +1,26 @@
 // Transfers: the list, a transfer's page with its ledger entries and Settle buttons while it is
 // pending; with the queue of next outcomes and the magic values (outcomes.tsx).
-import { isoMicros } from '../../domain/time.js'
+import { SETTLED_STATUSES, TRANSFER_STATUSES } from '../../domain/enums.js'
 import { Action, Badge, Card, CompanyFilter, Empty, Filters, Id, Money, Pager, Select, Table, Time } from '../components.js'
 import { filters, textField as text } from '../fields.js'
 import type { Form, Ui } from '../router.js'
 import { UI_BASE } from '../session.js'
-import { read, type Answer } from '../view.js'
-import { CheatSheet, mountOutcomes, Outcomes, TRANSFER_STATUSES } from './outcomes.js'
+import { companyChoices, read, type Answer } from '../view.js'
+import { CheatSheet, mountOutcomes, Outcomes } from './outcomes.js'
 
 const PAGE = 25
 export const transferHref = (id: string) => `${UI_BASE}/transfers/${encodeURIComponent(id)}`
 
 export function mountTransfers(ui: Ui): void {
-  const { store } = ui.deps.sandbox
   mountOutcomes(ui)
 
   ui.page('/transfers', '/transfers', async (view, c) => {
     const { status, company_id: company, cursor } = filters(c, 'status', 'company_id', 'cursor')
-    const page = await read(view, '/transfers', { query: { status: status as Answer<'/transfers'>['data'][number]['status'] | undefined, company_id: company, cursor, limit: PAGE } })
+    const [page, choices, scenario] = await Promise.all([
+      read(view, '/transfers', { query: { status: status as Answer<'/transfers'>['data'][number]['status'] | undefined, company_id: company, cursor, limit: PAGE } }),
+      companyChoices(view),
+      read(view, '/scenario'),
+    ])
     const curl = `curl -s -u sandbox-client:sandbox-secret -H 'content-type: application/json' -d '{"amount": 2500, "pix_key": "pending@pix.example", "pix_type": "EMAIL"}' ${view.publicUrl}/api/v1/hub/transactions/out`
     return {
       title: 'Transfers',
@@ -25,7 +28,7 @@ export function mountTransfers(ui: Ui): void {
         <>
           <Filters path="/transfers">
               <Select label="Status" name="status" options={[['', 'any'], ...TRANSFER_STATUSES]} selected={status} />
-              <CompanyFilter store={store} admin={view.scope.admin} selected={company} />
+              <CompanyFilter admin={view.scope.admin} choices={choices} selected={company} />
           </Filters>
           <Card id="transfers" live="transfer">
             {page.data.length === 0 ? (
@@ -57,8 +60,8 @@ export function mountTransfers(ui: Ui): void {
             )}
             <Pager base="/transfers" next={page.next_cursor} params={{ status, company_id: company, cursor }} />
           </Card>
-          <Outcomes view={view} store={store} />
-          <CheatSheet ui={ui} />
+          <Outcomes view={view} choices={choices} />
+          <CheatSheet scenario={scenario} />
         </>
       ),
     }
@@ -66,7 +69,7 @@ export function mountTransfers(ui: Ui): void {
 
   ui.page('/transfers/:id', '/transfers', async (view, c) => {
     const t = await read(view, '/transfers/{transaction_id}', { path: { transaction_id: c.req.param('id') ?? '' } })
-    const entries = store.events.about(t.company_id, t.transaction_id).filter((e) => e.type === 'balance.changed')
+    const entries = (await read(view, '/events', { query: { transaction_id: t.transaction_id, company_id: t.company_id, type: 'balance.changed', limit: 100 } })).data
     const here = transferHref(t.transaction_id)
     return {
       title: `Transfer ${t.transaction_id}`,
@@ -117,8 +120,9 @@ export function mountTransfers(ui: Ui): void {
             </dl>
             {t.status === 'pending' && (
               <div class="row" id="transfer-actions">
-                <Action path={`/transfers/${t.transaction_id}/settle`} label="Settle success" fields={{ status: 'success' }} tone="primary" back={here} />
-                <Action path={`/transfers/${t.transaction_id}/settle`} label="Settle failed" fields={{ status: 'failed' }} tone="danger" back={here} />
+                {SETTLED_STATUSES.map((status) => (
+                  <Action path={`/transfers/${t.transaction_id}/settle`} label={`Settle ${status}`} fields={{ status }} tone={status === 'failed' ? 'danger' : 'primary'} back={here} />
+                ))}
               </div>
             )}
           </Card>
@@ -130,7 +134,7 @@ export function mountTransfers(ui: Ui): void {
                   {entries.map((e) => (
                     <tr>
                       <td>
-                        <Time iso={isoMicros(e.at)} tz={view.tz} />
+                        <Time iso={e.at} tz={view.tz} />
                       </td>
                       <td>{String(e.data.kind)}</td>
                       <td class="num">

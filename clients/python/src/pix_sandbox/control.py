@@ -175,7 +175,9 @@ class FaultHelpers:
         self._control = control
 
     def add(self, **fault: Unpack[FaultRequest]) -> Queued:
-        """Injects a failure or latency: ``add(operation="transfer", status=503, times=1)``."""
+        """Injects a failure or latency: ``add(operation="transfer", status=503, times=1)``;
+        ``when="after"`` lets the operation take effect first and then answers ``status`` (the
+        lost answer of a real payment API), ``drop=True`` closes the connection without one."""
         result: Queued = self._control.call("POST", "/faults", json=fault, what="fault")
         return result
 

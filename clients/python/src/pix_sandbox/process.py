@@ -46,6 +46,7 @@ SERVER_SETTINGS = frozenset(
         "START_TIME",
         "WEBHOOK_ALLOWED_HOSTS",
         "MAX_COMPANIES",
+        "ALLOWED_HOSTS",
     }
 )
 

@@ -114,6 +114,170 @@ class ScenarioSummary(TypedDict):
     """What it sets up (its `description`)."""
 
 
+class ScenarioInForce(TypedDict):
+    name: str | None
+    """The scenario the state started from (the last reset's); null before any. Scenarios applied on top since add to what follows."""
+    settings: Settings
+    rules: ScenarioInForceRules
+    """The rules, in the order they are tried."""
+    inactive_keys: list[InactiveKey]
+    """Keys of the key directory that transfers fail on (\"Pix key not found or inactive\"), at most 100."""
+
+
+class ScenarioInForceRules(TypedDict):
+    """The rules, in the order they are tried."""
+
+    charges: list[ChargeRule]
+    """Charge rules: the first whose `when` matches applies."""
+    transfers: list[TransferRule]
+    """Transfer rules: the first whose `when` matches applies."""
+
+
+class Settings(TypedDict):
+    """Every setting, as in force."""
+
+    charge_ttl_seconds: int
+    """How long a charge stays payable, in seconds: expiration_date = creation + this."""
+    timezone: str
+    """The time zone of expiration_date (local time without an offset, as the contract writes it) and of the dashboard."""
+    validation_errors: Literal["simple", "fastapi"]
+    """simple: {\"detail\": \"<field>: <reason>\"}; fastapi: the list of pydantic errors the real server's framework sends."""
+    strict_content_type: bool
+    """true: a contract body is read as JSON only with a JSON Content-Type (application/json or application/*+json), as FastAPI 0.132 and later do; false: a body without Content-Type is read as JSON too, as FastAPI 0.122-0.131 did."""
+    insufficient_balance: Literal["reject", "failed"]
+    """reject: 422 \"Insufficient balance\"; failed: 200 with status failed, recorded, no debit."""
+    unknown_pix_keys: Literal["accept", "reject"]
+    """What a transfer to a key missing from pix_keys does: accept it, or fail it (\"Pix key not found or inactive\")."""
+    outcome_header: bool
+    """Honour the X-Sandbox-Outcome request header on transfers."""
+    webhook_retry_seconds: list[int]
+    """The delay before each webhook retry, in virtual seconds; its length is the number of retries."""
+
+
+class ChargeRule(TypedDict):
+    when: ChargeRuleWhen
+    """Which charges it applies to: all of its conditions hold (none: every charge)."""
+    then: ChargeRuleThen
+    """What happens to such a charge."""
+
+
+class ChargeRuleWhen(TypedDict, total=False):
+    """Which charges it applies to: all of its conditions hold (none: every charge)."""
+
+    amount: int
+    """A charge of exactly this amount, in cents."""
+    description_contains: str
+    """A charge whose description contains this text."""
+
+
+class ChargeRuleThen(TypedDict, total=False):
+    """What happens to such a charge."""
+
+    auto_pay_after_seconds: int
+    """Paid on its own this many virtual seconds after creation."""
+    auto_cancel_after_seconds: int
+    """Cancelled on its own this many virtual seconds after creation."""
+
+
+class TransferRule(TypedDict):
+    when: TransferRuleWhen
+    """Which transfers it applies to: all of its conditions hold (none: every transfer)."""
+    then: TransferRuleThen
+    """What such a transfer answers."""
+
+
+class TransferRuleWhen(TypedDict, total=False):
+    """Which transfers it applies to: all of its conditions hold (none: every transfer)."""
+
+    pix_key: str
+    """A transfer to exactly this key."""
+    pix_type: Literal["CPF", "CNPJ", "EMAIL", "PHONE"]
+    """A transfer to a key of this type."""
+    amount: int
+    """A transfer of exactly this amount, in cents."""
+    amount_gte: int
+    """A transfer of at least this amount, in cents."""
+
+
+class _TransferRuleThenRequired(TypedDict):
+    status: Literal["success", "pending", "failed"]
+    """What the contract answers."""
+
+
+class TransferRuleThen(_TransferRuleThenRequired, total=False):
+    """What such a transfer answers."""
+
+    message: str
+    """The message it answers (default: the status's own)."""
+    settle_after_seconds: int
+    """For pending: settle on its own this many virtual seconds later."""
+    final_status: Literal["success", "failed"]
+    """For pending: what it settles as (default success); failed refunds."""
+    final_message: str
+    """For pending: the message it settles with."""
+
+
+class InactiveKey(TypedDict):
+    key: str
+    """The PIX key."""
+    type: Literal["CPF", "CNPJ", "EMAIL", "PHONE"]
+    """Its type."""
+
+
+class CompanyListing(TypedDict):
+    company_id: str
+    """The company's id."""
+    name: str
+    """Its name."""
+    api_active: bool
+    """false: both POSTs of the contract answer 403."""
+    users: list[UserListing]
+    """Its users, oldest first (at most 500 on a page, all its companies together)."""
+
+
+class UserListing(TypedDict):
+    user_id: str
+    """The user's id (balances are per user)."""
+    name: str
+    """The user's name."""
+    permissions: list[Literal["charge", "transfer"]]
+    """What its credentials may do; an operation missing answers 403."""
+    balance: int
+    """Cents (1000 = R$ 10,00)."""
+    providers: UserListingProviders
+    """Its Providers, per direction."""
+    credentials: list[CredentialListing]
+    """Its credentials, oldest first."""
+
+
+# Its Providers, per direction.
+UserListingProviders = TypedDict(
+    "UserListingProviders",
+    {
+        "in": "Provider | None",  # The charges Provider; null when none.
+        "out": "Provider | None",  # The transfers Provider; null when none.
+    },
+)
+
+
+class Provider(TypedDict):
+    """A Provider: its name and the operations it supports."""
+
+    name: str
+    """The Provider's name."""
+    operations: list[Literal["charge", "transfer"]]
+    """What it supports: charge, transfer; an operation missing answers 501."""
+
+
+class CredentialListing(TypedDict):
+    client_id: str
+    """The credential's client id (its secret is stored hashed)."""
+    environment: Literal["sandbox", "production"]
+    """production keys are refused by the sandbox (401)."""
+    revoked: bool
+    """true: refused (401)."""
+
+
 class Tenant(TypedDict):
     company_id: str
     """The new company's id."""
@@ -149,15 +313,6 @@ NewCompanyProviders = TypedDict(
     },
     total=False,
 )
-
-
-class Provider(TypedDict):
-    """A Provider: its name and the operations it supports."""
-
-    name: str
-    """The Provider's name."""
-    operations: list[Literal["charge", "transfer"]]
-    """What it supports: charge, transfer; an operation missing answers 501."""
 
 
 class CompanyRecord(TypedDict):
@@ -397,11 +552,15 @@ class FaultRequest(_FaultRequestRequired, total=False):
     status: Literal[500, 501, 503]
     """The status to answer instead (its contract `detail`)."""
     delay_ms: int
-    """Milliseconds to hold each call first."""
+    """Milliseconds to hold each call first (with `when: \"after\"`: after the write, before the answer)."""
     times: int
     """How many calls it affects; omitted: until deleted."""
     retry_after: int
     """With status 503: the seconds its answer asks the client to wait (a `Retry-After` header); omitted: no header."""
+    when: Literal["before", "after"]
+    """`before` (default): the call fails and nothing is done. `after`: the operation takes effect first (the charge or transfer exists, the balance moved, committed), then the call answers `status`: the lost answer of a real payment API. A call the contract refuses (403, 422) is answered its refusal."""
+    drop: Literal[True]
+    """Close the connection without any answer, after the operation took effect (implies `when: \"after\"`; give no `status`)."""
     company_id: str
     """Admin token only: the company it applies to (default: every company)."""
 
@@ -421,6 +580,10 @@ class Fault(TypedDict):
     """How many more calls it strikes; null: until deleted."""
     retry_after: int | None
     """The seconds its 503 asks the client to wait (`Retry-After`); null: no header."""
+    when: Literal["before", "after"]
+    """`before`: the call fails and nothing is done; `after`: the operation takes effect, then the answer is lost."""
+    drop: bool
+    """Whether it closes the connection without an answer (after the operation took effect)."""
     created_at: str
     """When it was injected (virtual time)."""
 
@@ -479,7 +642,7 @@ class WebhookChaos(TypedDict, total=False):
 
 class _NewWebhookRequired(TypedDict):
     url: str
-    """Where to POST deliveries (the bcb format posts to `<url>/pix`)."""
+    """Where to POST deliveries (the bcb format posts to `<url>/pix`); no `user:password@`."""
 
 
 class NewWebhook(_NewWebhookRequired, total=False):
@@ -570,6 +733,17 @@ class Readiness(TypedDict):
     """Every behaviour of the catalog, in its order."""
     findings: list[ReadinessFinding]
     """What was seen that would hurt against the real service, most serious first; empty when nothing was."""
+    receiver_checks: list[ReadinessReceiverCheck]
+    """The newest receiver check of each receiver (`POST /_sandbox/webhooks/{id}/check`), oldest first; its failures that are findings are among `findings` too."""
+    not_seen: list[ReadinessNotSeenItem]
+    """What the sandbox cannot see: the same list in every report."""
+
+
+class ReadinessNotSeenItem(TypedDict):
+    id: Literal["amount_unit", "unknown_keys", "pending_booking", "receiver_work"]
+    """A stable id."""
+    what: str
+    """What the sandbox cannot see, and so what no report (green or not) says anything about."""
 
 
 class ReadinessCoverage(TypedDict):
@@ -584,7 +758,7 @@ class ReadinessCoverage(TypedDict):
 
 
 class ReadinessBehaviour(TypedDict):
-    id: Literal["charge.created", "charge.unauthenticated", "charge.forbidden", "charge.invalid", "charge.no_provider", "charge.unsupported", "charge.server_error", "charge.unavailable", "transfer.succeeded", "transfer.pending", "transfer.failed", "transfer.insufficient_balance", "transfer.invalid", "transfer.unauthenticated", "transfer.forbidden", "transfer.no_provider", "transfer.unsupported", "transfer.server_error", "transfer.unavailable", "company.read", "company.unauthenticated", "webhook.charge.paid", "webhook.charge.cancelled", "webhook.transfer.succeeded", "webhook.transfer.failed", "webhook.retried", "webhook.duplicate", "webhook.bad_signature_rejected"]
+    id: Literal["charge.created", "charge.unauthenticated", "charge.forbidden", "charge.invalid", "charge.invalid.fastapi", "charge.no_provider", "charge.unsupported", "charge.server_error", "charge.unavailable", "transfer.succeeded", "transfer.pending", "transfer.failed", "transfer.insufficient_balance", "transfer.invalid", "transfer.invalid.fastapi", "transfer.unauthenticated", "transfer.forbidden", "transfer.no_provider", "transfer.unsupported", "transfer.server_error", "transfer.unavailable", "transfer.answer_lost", "company.read", "company.unauthenticated", "webhook.charge.paid", "webhook.charge.cancelled", "webhook.transfer.succeeded", "webhook.transfer.failed", "transfer.pending_settled", "webhook.retried", "webhook.duplicate", "webhook.bad_signature_rejected"]
     """The behaviour's stable id (docs/READINESS.md)."""
     met: bool
     """Whether the integration has met it."""
@@ -595,7 +769,7 @@ class ReadinessBehaviour(TypedDict):
 
 
 class ReadinessFinding(TypedDict):
-    id: Literal["production_credentials", "missing_content_type", "receiver_accepts_bad_signature", "receiver_accepts_stale_timestamp", "lenient_amount", "retry_after_server_error", "ignored_retry_after", "receiver_slow", "receiver_rejects_duplicate", "trailing_slash", "missing_accept"]
+    id: Literal["production_credentials", "missing_content_type", "paid_twice", "retried_permanent_error", "receiver_accepts_bad_signature", "receiver_accepts_stale_timestamp", "receiver_rejects_valid_signature", "lenient_amount", "retry_after_server_error", "ignored_retry_after", "receiver_slow", "receiver_rejects_duplicate", "trailing_slash", "missing_accept"]
     """The finding's stable id (docs/READINESS.md)."""
     severity: Literal["error", "warning", "info"]
     """error: would fail against the real service or is unsafe; warning: would hurt; info: worth fixing."""
@@ -613,10 +787,40 @@ class ReadinessExample(TypedDict):
     """The method of the call (POST for a webhook delivery)."""
     path: str
     """The path called (for a webhook, the receiver's URL without credentials or query)."""
+    company_id: str | None
+    """The company whose report holds it; null: a call that did not authenticate, or the admin's subscriptions (the admin's report only)."""
     time: str
-    """When it was seen (virtual time)."""
+    """When it was seen, in virtual time (the sandbox's clock, which `clock/advance` moves)."""
+    wall_time: str
+    """When it was seen, in wall-clock time: what your test logs show."""
     seen: str
     """What was seen, redacted as the journal redacts."""
+
+
+class ReadinessReceiverCheck(TypedDict):
+    url: str
+    """The receiver checked, without credentials or query."""
+    time: str
+    """When it was checked (virtual time)."""
+    wall_time: str
+    """When it was checked (wall-clock time)."""
+    passed: bool
+    """Whether every check passed."""
+    failed: list[ReadinessReceiverCheckFailedItem]
+    """The checks that failed; empty when it passed."""
+
+
+class ReadinessReceiverCheckFailedItem(TypedDict):
+    id: Literal["valid", "duplicate", "bad_signature", "stale_timestamp", "unknown_type"]
+    """The check (docs/READINESS.md#the-receiver-check)."""
+    expected: Literal["2xx", "4xx"]
+    """The answer a safe receiver gives."""
+    status: int | None
+    """The status answered; null when there was no answer."""
+    error: str | None
+    """Why no fitting answer came (no connection, a timeout, a redirect...); null otherwise."""
+    advice: str | None
+    """What to change."""
 
 
 class GetEventsResponse(TypedDict):
@@ -643,6 +847,15 @@ class PostScenariosBody(TypedDict, total=False):
     """A scenario of the scenarios folder."""
     document: dict[str, Any]
     """A scenario document inline (the same shape as a file)."""
+
+
+class GetCompaniesResponse(TypedDict):
+    data: list[CompanyListing]
+    """This page's companies, oldest first."""
+    next_cursor: str | None
+    """Pass as `cursor` for the next page; null on the last one."""
+    total: int
+    """How many companies you can see in all: every one for the admin token, your own for company credentials."""
 
 
 class PatchCompaniesCompanyIdBody(TypedDict, total=False):

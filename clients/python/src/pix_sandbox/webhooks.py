@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
 from .schemas import (
     GetWebhooksDeliveriesResponse,
@@ -12,10 +12,7 @@ from .schemas import (
     Webhook,
     WebhookDelivery,
 )
-from .transport import segment
-
-if TYPE_CHECKING:
-    from .control import Control
+from .transport import Caller, segment
 
 WebhookEvent = Literal[
     "charge.paid", "charge.cancelled", "transfer.succeeded", "transfer.failed", "transfer.pending"
@@ -39,7 +36,7 @@ def transaction_of(delivery: WebhookDelivery) -> object:
 
 
 class WebhookHelpers:
-    def __init__(self, control: Control) -> None:
+    def __init__(self, control: Caller) -> None:
         self._control = control
 
     def subscribe(

@@ -2,6 +2,7 @@
 import { z } from '@hono/zod-openapi'
 import { LOCATION_PATH } from '../../../config.js'
 import { isoMicros, localDateTime } from '../../../domain/time.js'
+import { CANCEL_REASONS, CHARGE_STATUSES } from '../../../domain/enums.js'
 import type { Charge } from '../../../domain/types.js'
 import type { Context } from '../../../operations/context.js'
 import { EXAMPLE_CHARGE_ID, EXAMPLE_QR_CODE } from '../../contract/schemas.js'
@@ -31,7 +32,7 @@ export const CHARGE_EXAMPLE = {
 export const ChargeRecord = z
   .object({
     ...moneyRecord,
-    status: z.enum(['pending', 'paid', 'cancelled']).openapi({ description: 'pending until paid; paid and cancelled are final.' }),
+    status: z.enum(CHARGE_STATUSES).openapi({ description: 'pending until paid; paid and cancelled are final.' }),
     qr_code: z.string().openapi({ description: 'The BR Code "copia e cola" the contract answered (or the payload reused).' }),
     qr_code_name: z.string().openapi({ description: 'The short name the contract answered.' }),
     location: z.string().openapi({ description: 'The location URL of the dynamic code, without scheme.' }),
@@ -40,7 +41,7 @@ export const ChargeRecord = z
     expiration_date: z.string().openapi({ description: 'The expiry as the contract answered it: local time in the scenario\'s time zone, no offset.', example: '2026-03-01T10:30:45' }),
     paid_at: isoOrNull.openapi({ description: 'When it was paid; null unless paid.' }),
     cancelled_at: isoOrNull.openapi({ description: 'When it was cancelled or expired; null otherwise.' }),
-    cancel_reason: z.enum(['expired', 'cancelled']).nullable().openapi({ description: 'Why it was cancelled; null unless cancelled.' }),
+    cancel_reason: z.enum(CANCEL_REASONS).nullable().openapi({ description: 'Why it was cancelled; null unless cancelled.' }),
     end_to_end_id: z.string().nullable().openapi({ description: 'The end-to-end id of the PIX that paid it; null unless paid.' }),
     payer: orNull(Payer).openapi({ description: 'Who paid it; null unless paid.' }),
   })

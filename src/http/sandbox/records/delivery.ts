@@ -2,7 +2,7 @@
 // and the mapper held to it.
 import { z } from '@hono/zod-openapi'
 import { isoMicros } from '../../../domain/time.js'
-import type { Attempt, Delivery, WebhookStore } from '../../../store/webhooks.js'
+import { DELIVERY_STATUSES, type Attempt, type Delivery, type WebhookStore } from '../../../store/webhooks.js'
 import { iso, isoOrNull, maybeIso } from '../schemas.js'
 import { VERSION } from '../../../version.js'
 
@@ -65,7 +65,7 @@ export const DeliveryRecord = z
     event_id: z.string().openapi({ description: 'The event it tells of (GET /events), sent as the `webhook-id` header of a standard delivery: the same for every attempt and duplicate; webhook.test messages have their own.' }),
     event_type: z.string().openapi({ description: 'The event type, or webhook.test.', example: 'charge.paid' }),
     company_id: z.string().nullable().openapi({ description: 'The company the event concerns.' }),
-    status: z.enum(['pending', 'delivered', 'failed']).openapi({ description: 'pending while attempts remain; delivered on a 2xx; failed when retries ran out or the subscription was disabled.' }),
+    status: z.enum(DELIVERY_STATUSES).openapi({ description: 'pending while attempts remain; delivered on a 2xx; failed when retries ran out or the subscription was disabled.' }),
     next_attempt_at: isoOrNull.openapi({ description: 'When the next attempt is due (virtual time); null unless pending.' }),
     created_at: iso.openapi({ description: 'When the delivery was queued (virtual time).' }),
     delivered_at: isoOrNull.openapi({ description: 'When a 2xx was received; null until then.' }),

@@ -54,10 +54,12 @@ export const FAULT_EXAMPLE = {
   id: 1,
   company_id: null,
   operation: 'transfer',
-  status: 503,
+  status: 500,
   delay_ms: 0,
   times: 1,
   retry_after: null,
+  when: 'after',
+  drop: false,
   created_at: '2026-03-01T12:00:00.000000Z',
 }
 
@@ -70,6 +72,8 @@ export const FaultRecord = z
     delay_ms: z.int().openapi({ description: 'Milliseconds it holds each call before answering.' }),
     times: z.int().nullable().openapi({ description: 'How many more calls it strikes; null: until deleted.' }),
     retry_after: z.int().nullable().openapi({ description: 'The seconds its 503 asks the client to wait (`Retry-After`); null: no header.' }),
+    when: z.enum(['before', 'after']).openapi({ description: '`before`: the call fails and nothing is done; `after`: the operation takes effect, then the answer is lost.' }),
+    drop: z.boolean().openapi({ description: 'Whether it closes the connection without an answer (after the operation took effect).' }),
     created_at: iso.openapi({ description: 'When it was injected (virtual time).' }),
   })
   .openapi('Fault', { example: FAULT_EXAMPLE })
@@ -83,5 +87,7 @@ export const faultRecord = (f: Fault): FaultRecord => ({
   delay_ms: f.delayMs,
   times: f.remaining,
   retry_after: f.retryAfter,
+  when: f.after ? 'after' : 'before',
+  drop: f.drop,
   created_at: isoMicros(f.createdAt),
 })

@@ -1,16 +1,19 @@
-// The readiness report (Part F, F3) as the control plane answers it: the published schema, and
-// the mapper held to it.
+// The readiness report (docs/READINESS.md) as the control plane answers it: the published schema,
+// and the mapper held to it.
 import { z } from '@hono/zod-openapi'
 import { isoMicros } from '../../../domain/time.js'
 import type { Report } from '../../../readiness/book.js'
-import { BEHAVIOUR_IDS, BEHAVIOURS, FINDING_IDS, FINDINGS, SEVERITIES, type BehaviourId } from '../../../readiness/catalog.js'
+import { BEHAVIOUR_IDS, BEHAVIOURS, FINDING_IDS, FINDINGS, NOT_SEEN, NOT_SEEN_IDS, SEVERITIES, type BehaviourId } from '../../../readiness/catalog.js'
+import { CHECK_ADVICE, CHECK_IDS, type CheckId, type Expected } from '../../../webhooks/check.js'
 import { iso } from '../schemas.js'
 
 export const ReadinessExample = z
   .object({
     method: z.string().openapi({ description: 'The method of the call (POST for a webhook delivery).' }),
     path: z.string().openapi({ description: 'The path called (for a webhook, the receiver\'s URL without credentials or query).' }),
-    time: iso.openapi({ description: 'When it was seen (virtual time).' }),
+    company_id: z.string().nullable().openapi({ description: 'The company whose report holds it; null: a call that did not authenticate, or the admin\'s subscriptions (the admin\'s report only).' }),
+    time: iso.openapi({ description: 'When it was seen, in virtual time (the sandbox\'s clock, which `clock/advance` moves).' }),
+    wall_time: iso.openapi({ description: 'When it was seen, in wall-clock time: what your test logs show.' }),
     seen: z.string().openapi({ description: 'What was seen, redacted as the journal redacts.' }),
   })
   .openapi('ReadinessExample')
@@ -34,6 +37,26 @@ export const ReadinessFinding = z
   })
   .openapi('ReadinessFinding')
 
+export const ReadinessReceiverCheck = z
+  .object({
+    url: z.string().openapi({ description: 'The receiver checked, without credentials or query.' }),
+    time: iso.openapi({ description: 'When it was checked (virtual time).' }),
+    wall_time: iso.openapi({ description: 'When it was checked (wall-clock time).' }),
+    passed: z.boolean().openapi({ description: 'Whether every check passed.' }),
+    failed: z
+      .array(
+        z.object({
+          id: z.enum(CHECK_IDS).openapi({ description: 'The check (docs/READINESS.md#the-receiver-check).' }),
+          expected: z.enum(['2xx', '4xx']).openapi({ description: 'The answer a safe receiver gives.' }),
+          status: z.int().nullable().openapi({ description: 'The status answered; null when there was no answer.' }),
+          error: z.string().nullable().openapi({ description: 'Why no fitting answer came (no connection, a timeout, a redirect...); null otherwise.' }),
+          advice: z.string().nullable().openapi({ description: 'What to change.' }),
+        }),
+      )
+      .openapi({ description: 'The checks that failed; empty when it passed.' }),
+  })
+  .openapi('ReadinessReceiverCheck')
+
 /** A behaviour as the report shows it: its how is the catalog's, never a copy. */
 const shown = (id: BehaviourId, count: number) => ({ id, met: count > 0, count, how: BEHAVIOURS.find((b) => b.id === id)!.how })
 
@@ -50,12 +73,24 @@ const READINESS_EXAMPLE = {
       example: {
         method: 'POST',
         path: 'http://127.0.0.1:3000/webhooks/pix',
+        company_id: 'loja-exemplo',
         time: '2026-03-01T12:00:00.000000Z',
+        wall_time: '2026-03-01T12:00:00.000000Z',
         seen: 'the receiver check: the receiver answered 204 to a delivery signed with a wrong key',
       },
       advice: FINDINGS.find((f) => f.id === 'receiver_accepts_bad_signature')!.advice,
     },
   ],
+  receiver_checks: [
+    {
+      url: 'http://127.0.0.1:3000/webhooks/pix',
+      time: '2026-03-01T12:00:00.000000Z',
+      wall_time: '2026-03-01T12:00:00.000000Z',
+      passed: false,
+      failed: [{ id: 'bad_signature', expected: '4xx', status: 204, error: null, advice: CHECK_ADVICE.bad_signature }],
+    },
+  ],
+  not_seen: NOT_SEEN.map((n) => ({ ...n })),
 }
 
 export const Readiness = z
@@ -70,6 +105,17 @@ export const Readiness = z
       .openapi('ReadinessCoverage', { description: 'How much of the catalog the integration has met.' }),
     behaviours: z.array(ReadinessBehaviour).openapi({ description: 'Every behaviour of the catalog, in its order.' }),
     findings: z.array(ReadinessFinding).openapi({ description: 'What was seen that would hurt against the real service, most serious first; empty when nothing was.' }),
+    receiver_checks: z
+      .array(ReadinessReceiverCheck)
+      .openapi({ description: 'The newest receiver check of each receiver (`POST /_sandbox/webhooks/{id}/check`), oldest first; its failures that are findings are among `findings` too.' }),
+    not_seen: z
+      .array(
+        z.object({
+          id: z.enum(NOT_SEEN_IDS).openapi({ description: 'A stable id.' }),
+          what: z.string().openapi({ description: 'What the sandbox cannot see, and so what no report (green or not) says anything about.' }),
+        }),
+      )
+      .openapi({ description: 'What the sandbox cannot see: the same list in every report.' }),
   })
   .openapi('Readiness', { example: READINESS_EXAMPLE })
 export type Readiness = z.output<typeof Readiness>
@@ -83,8 +129,23 @@ export function readinessRecord(r: Report): Readiness {
       id: f.id,
       severity: f.severity,
       count: f.count,
-      example: { method: f.example.method, path: f.example.path, time: isoMicros(f.example.at), seen: f.example.seen },
+      example: {
+        method: f.example.method,
+        path: f.example.path,
+        company_id: f.example.companyId,
+        time: isoMicros(f.example.at),
+        wall_time: isoMicros(f.example.wallAt),
+        seen: f.example.seen,
+      },
       advice: f.advice,
     })),
+    receiver_checks: r.checks.map((c) => ({
+      url: c.url,
+      time: isoMicros(c.at),
+      wall_time: isoMicros(c.wallAt),
+      passed: c.passed,
+      failed: c.failed.map((f) => ({ ...f, id: f.id as CheckId, expected: f.expected as Expected })),
+    })),
+    not_seen: NOT_SEEN.map((n) => ({ ...n })),
   }
 }

@@ -1,4 +1,4 @@
-// The receiver check's answer (F4) as the control plane publishes it.
+// The receiver check's answer (docs/READINESS.md#the-receiver-check) as the control plane publishes it.
 import { z } from '@hono/zod-openapi'
 import { CHECK_IDS, type ReceiverCheck as Result } from '../../../webhooks/check.js'
 

@@ -1,6 +1,7 @@
 // A transfer as the control plane shows it: the published schema, and the mapper held to it.
 import { z } from '@hono/zod-openapi'
 import { isoMicros } from '../../../domain/time.js'
+import { SETTLED_STATUSES, TRANSFER_STATUSES } from '../../../domain/enums.js'
 import type { Transfer } from '../../../domain/types.js'
 import { iso, isoOrNull, maybeIso, moneyRecord, pixType } from '../schemas.js'
 
@@ -26,11 +27,11 @@ export const TransferRecord = z
     ...moneyRecord,
     pix_key: z.string().openapi({ description: 'The destination key.' }),
     pix_type: pixType.openapi({ description: 'The type of the destination key.' }),
-    status: z.enum(['success', 'pending', 'failed']).openapi({ description: 'pending until settled; success and failed are final.' }),
+    status: z.enum(TRANSFER_STATUSES).openapi({ description: 'pending until settled; success and failed are final.' }),
     message: z.string().openapi({ description: 'The message the contract answered, or the one it settled with.' }),
     created_at: iso.openapi({ description: 'When the transfer was created (virtual time).' }),
     settle_at: isoOrNull.openapi({ description: 'When a pending transfer settles on its own, if it does; null otherwise.' }),
-    final_status: z.enum(['success', 'failed']).nullable().openapi({ description: 'What a pending transfer settles as on its own; null otherwise.' }),
+    final_status: z.enum(SETTLED_STATUSES).nullable().openapi({ description: 'What a pending transfer settles as on its own; null otherwise.' }),
     settled_at: isoOrNull.openapi({ description: 'When a pending transfer was settled; null until then.' }),
   })
   .openapi('TransferRecord', { description: 'A transfer with everything the sandbox knows of it.', example: TRANSFER_EXAMPLE })

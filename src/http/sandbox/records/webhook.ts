@@ -2,8 +2,7 @@
 import { z } from '@hono/zod-openapi'
 import { isoMicros } from '../../../domain/time.js'
 import type { Subscription } from '../../../store/webhooks.js'
-import { WEBHOOK_EVENTS } from '../../../webhooks/outbox.js'
-import { chaosSchema } from '../../../webhooks/schema.js'
+import { chaosSchema, WEBHOOK_EVENTS } from '../../../webhooks/schema.js'
 import { iso, isoOrNull, maybeIso, orNull } from '../schemas.js'
 
 /** A subscription made with the company's credentials and the request example. */

@@ -1,0 +1,3 @@
+module example.com/pix
+
+go 1.19

@@ -1,0 +1,81 @@
+// What a company's entry keeps to judge calls sent again (retries.ts): its recent calls that may
+// be judged, the control calls that mark a test's steps, a 503's Retry-After per operation, and
+// until when a fault holds one of its calls. In memory only: none of it is stored.
+import type { Micros } from '../clock.js'
+
+export type Operation = 'charge' | 'transfer' | 'company'
+export const OPERATIONS: readonly Operation[] = ['charge', 'transfer', 'company']
+
+/** Calls remembered per company, and control calls (test steps) per company and for the admin. */
+export const CALLS_KEPT = 32
+const STEPS_KEPT = 32
+
+/** A charge or transfer call as its judgement keeps it. */
+export interface Sent {
+  operation: Operation
+  /** Same client, operation, amount and key: what pays the same receiver the same money. */
+  pays: string
+  /** And the same description: the same transfer. */
+  same: string
+  arrivedMs: number
+  /** When its answer was lost (performance.now()); -1 when it was not. */
+  lostMs: number
+  /** How it was lost, in words ('a 500', ...). */
+  lost: string
+  /** It debited the balance (a transfer that went through as success or pending). */
+  debited: boolean
+  transactionId: string | null
+  /** A refusal that cannot change by retrying ('a 501', ...); null otherwise. */
+  refused: string | null
+  answeredMs: number
+  /** What it was answered, to tell "answered the same". */
+  answer: string
+  at: Micros
+  method: string
+  path: string
+  /** Findings already counted with this call as the one sent again (a bit per finding). */
+  counted: number
+}
+
+/** A ring of the times (performance.now()) of recent control calls that changed something. */
+export interface Steps {
+  times: Float64Array
+  next: number
+}
+
+export const newSteps = (): Steps => ({ times: new Float64Array(STEPS_KEPT).fill(-Infinity), next: 0 })
+
+export function addStep(s: Steps, ms: number): void {
+  s.times[s.next] = ms
+  s.next = (s.next + 1) % STEPS_KEPT
+}
+
+/** A step strictly between the two instants. */
+export function stepWithin(s: Steps | null, from: number, to: number): boolean {
+  if (s === null) return false
+  for (let i = 0; i < STEPS_KEPT; i++) if (s.times[i]! > from && s.times[i]! < to) return true
+  return false
+}
+
+/** A 503's Retry-After: calls of its operation from `since` until `until` came back too soon. */
+export interface Wait {
+  since: number
+  until: number
+  seconds: number
+}
+
+export interface RetryState {
+  calls: Sent[] | null
+  steps: Steps | null
+  /** performance.now() until which a fault holds (or may hold) one of the company's calls. */
+  holdUntilMs: number
+  /** Per operation, in OPERATIONS order. */
+  waits: Wait[]
+}
+
+export const newRetryState = (): RetryState => ({
+  calls: null,
+  steps: null,
+  holdUntilMs: 0,
+  waits: OPERATIONS.map(() => ({ since: 0, until: 0, seconds: 0 })),
+})

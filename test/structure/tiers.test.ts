@@ -1,0 +1,34 @@
+// npm run test:fast runs every test of npm test but those vitest.fast.config.ts names slow: each
+// name must still be a test file (or a folder holding some), or a renamed slow test would quietly
+// join the fast tier and a stale name would hide nothing.
+import { readdirSync } from 'node:fs'
+import { join, relative } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { describe, expect, it } from 'vitest'
+import base from '../../vitest.config.js'
+import { SLOW } from '../../vitest.fast.config.js'
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url))
+
+function* testFiles(dir: string): Generator<string> {
+  for (const entry of readdirSync(join(ROOT, dir), { withFileTypes: true })) {
+    const path = join(dir, entry.name)
+    if (entry.isDirectory()) yield* testFiles(path)
+    else if (entry.name.endsWith('.test.ts')) yield relative(ROOT, join(ROOT, path))
+  }
+}
+
+/** `npm test`'s files: under test/ or src/, outside what its config excludes (the reliability suite). */
+const all = [...testFiles('test'), ...testFiles('src')].filter((f) => !base.test!.exclude!.some((x) => f.startsWith(x.replace('**', ''))))
+const matches = (entry: string, file: string) => (entry.endsWith('/**') ? file.startsWith(entry.slice(0, -2)) : file === entry)
+
+describe('the fast tier', () => {
+  it('names as slow only test files npm test runs', () => {
+    expect(SLOW.filter((entry) => !all.some((f) => matches(entry, f)))).toEqual([])
+  })
+
+  it('leaves most of the suite fast', () => {
+    const slow = all.filter((f) => SLOW.some((entry) => matches(entry, f)))
+    expect(all.length - slow.length).toBeGreaterThan(2 * slow.length)
+  })
+})

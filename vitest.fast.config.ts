@@ -1,0 +1,44 @@
+// npm run test:fast: the tests a maintainer runs after each change (a minute and a half here on a
+// quiet machine): every test of `npm test` but the slow ones below, which run in `npm test` and
+// CI only. Fast is everything minus this one list, so a new test file is fast until it is named
+// here; test/structure/tiers.test.ts fails when an entry names no test file.
+import { defineConfig, mergeConfig } from 'vitest/config'
+import base from './vitest.config.js'
+
+/** Test files (or folders, `dir/**`) that take seconds each: processes, browsers, the wall clock. */
+export const SLOW = [
+  // Build, pack or install the package, or run its recipes and the README.
+  'test/docker-recipe.test.ts',
+  'test/package/tarball.test.ts',
+  'test/recipes/typed-client.test.ts',
+  'test/readme/**',
+  'test/bench/baseline.test.ts',
+  // Drive chromium.
+  'test/ui/companies-paging.test.ts',
+  'test/ui/dashboard.test.ts',
+  'test/ui/docs-try-it-out.test.ts',
+  'test/ui/first-contact.test.ts',
+  'test/ui/readiness.test.ts',
+  'test/ui/receiver-check.test.ts',
+  'test/ui/scope-and-pages.test.ts',
+  // Start the CLI, or a second process on a store, and wait for it.
+  'test/package/cli.test.ts',
+  'test/package/embedded.test.ts',
+  'test/http/banner.test.ts',
+  'test/store/single-server.test.ts',
+  'test/probe/command.test.ts',
+  'test/readiness/exec.test.ts',
+  'test/readiness/example.test.ts',
+  'test/readiness/readiness-command.test.ts',
+  'test/readiness/persistence.test.ts',
+  // Run other toolchains (Maven, Go) or a whole merchant integration, in orders, under exec.
+  'test/readiness/languages.test.ts',
+  'test/readiness/integrations.test.ts',
+  // Wait on the wall clock: real timers, a receiver's 5 s limit, chaos held for seconds.
+  'test/sandbox/real-timer.test.ts',
+  'test/readiness/receiver-check.test.ts',
+  'test/readiness/findings.test.ts',
+  'test/webhooks/fairness.test.ts',
+]
+
+export default mergeConfig(base, defineConfig({ test: { exclude: SLOW } }))
