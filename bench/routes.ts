@@ -12,7 +12,7 @@ export const CHARGE: Target = { name: 'create charge', path: '/api/v1/hub/transa
 export const TRANSFER: Target = { name: 'create transfer', path: '/api/v1/hub/transactions/out', method: 'POST', body: '{"amount":1,"pix_key":"maria@example.com","pix_type":"EMAIL"}', headers: JSON_HEADERS }
 export const COMPANY: Target = { name: 'company', path: '/api/v1/user/company', method: 'GET', headers: { authorization: AUTH } }
 
-/** The sandbox's figures measured again on a store of a million charges and a million transfers. */
-export const busy = (t: Target) => `busy ${t.name}`
+/** The sandbox's figures measured again on a store with history (bench/seed.ts). */
+export const onHistory = (t: Target) => `${t.name}, history`
 /** The sandbox's figures measured again with a QA dashboard open. */
 export const withDashboard = (t: Target) => `${t.name}, dashboard open`

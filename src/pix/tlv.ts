@@ -1,8 +1,7 @@
 // EMV "tag-length-value" fields: two-digit id, two-digit length, value.
 export type Tlv = Map<string, string>
 
-export const field = (id: string, value: string): string =>
-  `${id}${String(value.length).padStart(2, '0')}${value}`
+export const field = (id: string, value: string): string => id + (value.length < 10 ? '0' : '') + value.length + value
 
 /** Parses a whole string of TLV fields; null if any field is malformed or overruns the input. */
 export function parseTlv(s: string): { fields: Tlv; order: string[] } | null {

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { getPixPayloadInfo } from '@brazilian-utils/brazilian-utils'
+import { crc16ccitt } from 'crc'
 import { parsePix, hasError } from 'pix-utils'
 import { describe, expect, it } from 'vitest'
 import { buildDynamicCode, crc16, parseBrCode } from '../../src/pix/brcode.js'
@@ -16,6 +17,14 @@ const vectors = readFileSync(new URL('../fixtures/pix-vectors.txt', import.meta.
 describe('BR Code check', () => {
   it('computes the CRC-16/CCITT-FALSE check value of "123456789"', () => {
     expect(crc16('123456789')).toBe('29B1')
+  })
+
+  it('gives the crc package\'s CRC of the UTF-8 bytes, for ASCII codes and codes with other characters', () => {
+    const texts = ['', 'A', vectors[0]!.payload, '5913São Paulo6009Brasília', 'naïve 🚀 €', '\u0080', 'abc\u00ff', '\ud83d']
+    for (let i = 0; i < 200; i++) texts.push(Array.from({ length: i }, (_, k) => String.fromCharCode(32 + ((i * 31 + k * 7) % 95))).join(''))
+    for (const text of texts) {
+      expect(crc16(text), JSON.stringify(text)).toBe(crc16ccitt(Buffer.from(text, 'utf8')).toString(16).toUpperCase().padStart(4, '0'))
+    }
   })
 
   it('has every vector of pix-vectors.txt', () => {
