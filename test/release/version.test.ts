@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { expect, it } from 'vitest'
+// biome-ignore format: the directive below must stay on the line TypeScript reports
 // @ts-expect-error: a plain script, without types
 import { changelogSection, changelogVersions, declaredVersions, releaseProblems } from '../../scripts/release.mjs'
 
