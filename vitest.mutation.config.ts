@@ -11,7 +11,12 @@ export default mergeConfig(
   base,
   defineConfig({
     test: {
-      exclude: ['test/docker-recipe.test.ts', 'test/bench/**', 'test/sandbox/real-timer.test.ts', 'test/package/control-types.test.ts'],
+      exclude: [
+        'test/docker-recipe.test.ts',
+        'test/bench/**',
+        'test/sandbox/real-timer.test.ts',
+        'test/package/control-types.test.ts',
+      ],
     },
   }),
 )

@@ -16,7 +16,10 @@ async function signIn(url: string, adminToken: string): Promise<string> {
     body: new URLSearchParams({ token: adminToken }),
     redirect: 'manual',
   })
-  const cookie = res.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ')
+  const cookie = res.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ')
   if (res.status !== 303 || !cookie) throw new Error(`dashboard sign-in answered ${res.status}`)
   return cookie
 }
@@ -25,8 +28,12 @@ export async function openDashboard(url: string, adminToken: string): Promise<Op
   const cookie = await signIn(url, adminToken)
   const page = `${url}/_sandbox/ui/requests`
   const abort = new AbortController()
-  const res = await fetch(`${url}/_sandbox/ui/live`, { headers: { cookie, accept: 'text/event-stream' }, signal: abort.signal })
-  if (res.status !== 200 || !res.body) throw new Error(`dashboard live stream answered ${res.status}`)
+  const res = await fetch(`${url}/_sandbox/ui/live`, {
+    headers: { cookie, accept: 'text/event-stream' },
+    signal: abort.signal,
+  })
+  if (res.status !== 200 || !res.body)
+    throw new Error(`dashboard live stream answered ${res.status}`)
   let messages = 0
   let refreshes = 0
   let refreshing: Promise<void> | null = null
@@ -53,7 +60,10 @@ export async function openDashboard(url: string, adminToken: string): Promise<Op
   const reading = (async () => {
     const decoder = new TextDecoder()
     for await (const chunk of res.body!) {
-      const changes = decoder.decode(chunk as Uint8Array).split('\n\n').filter((m) => m.includes('event: change')).length
+      const changes = decoder
+        .decode(chunk as Uint8Array)
+        .split('\n\n')
+        .filter((m) => m.includes('event: change')).length
       messages += changes
       if (changes) refresh()
     }

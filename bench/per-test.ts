@@ -50,7 +50,11 @@ type Post = (url: string, headers: Record<string, string>, body: string) => Prom
 /** Node's fetch: sequential calls reuse one keep-alive connection per origin. */
 const fetchPost: Post = async (url, headers, body) => {
   const started = performance.now()
-  const res = await fetch(url, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body })
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { ...headers, 'content-type': 'application/json' },
+    body,
+  })
   await res.arrayBuffer()
   if (res.status >= 300) throw new Error(`${url}: ${res.status}`)
   return performance.now() - started
@@ -61,10 +65,26 @@ const agent = new Agent({ keepAlive: true, maxSockets: 1 })
 const httpPost: Post = (url, headers, body) =>
   new Promise((resolve, reject) => {
     const started = performance.now()
-    const req = request(url, { method: 'POST', agent, headers: { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
-      res.resume()
-      res.on('end', () => (res.statusCode! < 300 ? resolve(performance.now() - started) : reject(new Error(`${url}: ${res.statusCode}`))))
-    })
+    const req = request(
+      url,
+      {
+        method: 'POST',
+        agent,
+        headers: {
+          ...headers,
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(body),
+        },
+      },
+      (res) => {
+        res.resume()
+        res.on('end', () =>
+          res.statusCode! < 300
+            ? resolve(performance.now() - started)
+            : reject(new Error(`${url}: ${res.statusCode}`)),
+        )
+      },
+    )
     req.on('error', reject)
     req.end(body)
   })
@@ -82,21 +102,36 @@ process.stdout.write(String(ms))
 function firstStart(processes = 7): number {
   const times: number[] = []
   for (let i = 0; i < processes; i++) {
-    const out = execFileSync(process.execPath, ['--input-type=module', '-e', FIRST_START, `${ROOT}dist/index.js`], { encoding: 'utf8' })
+    const out = execFileSync(
+      process.execPath,
+      ['--input-type=module', '-e', FIRST_START, `${ROOT}dist/index.js`],
+      { encoding: 'utf8' },
+    )
     times.push(Number(out))
   }
   return median(times)
 }
 
 /** `sandboxUrl`: a production server on an in-memory store with `adminToken`; `baselineUrl`: bench/baseline.mjs. */
-export async function measurePerTest(sandboxUrl: string, adminToken: string, baselineUrl: string): Promise<PerTest> {
+export async function measurePerTest(
+  sandboxUrl: string,
+  adminToken: string,
+  baselineUrl: string,
+): Promise<PerTest> {
   const admin = { authorization: `Bearer ${adminToken}` }
-  const main = { authorization: `Basic ${Buffer.from('sandbox-client:sandbox-secret').toString('base64')}` }
+  const main = {
+    authorization: `Basic ${Buffer.from('sandbox-client:sandbox-secret').toString('base64')}`,
+  }
   const sequential = async (post: Post): Promise<Sequential> => {
     const baseline = () => post(`${baselineUrl}/post`, {}, '{"amount":1000}')
     const kinds = {
       tenant: () => post(`${sandboxUrl}/_sandbox/companies`, admin, '{"name":"Bench Ltda"}'),
-      charge: () => post(`${sandboxUrl}/api/v1/hub/transactions/in`, main, '{"amount":1000,"description":"bench"}'),
+      charge: () =>
+        post(
+          `${sandboxUrl}/api/v1/hub/transactions/in`,
+          main,
+          '{"amount":1000,"description":"bench"}',
+        ),
       reset: () => post(`${sandboxUrl}/_sandbox/reset`, admin, '{}'),
     }
     /** `call` in turn with the bare POST: the medians of both once warm, and the ratio of the first calls. */
@@ -138,7 +173,9 @@ export async function measurePerTest(sandboxUrl: string, adminToken: string, bas
   agent.destroy()
 
   const first = firstStart()
-  const { startSandbox } = (await import(`${ROOT}dist/index.js`)) as typeof import('../src/index.js')
+  const { startSandbox } = (await import(
+    `${ROOT}dist/index.js`
+  )) as typeof import('../src/index.js')
   const starts: number[] = []
   const closes: number[] = []
   for (let i = 0; i < 30; i++) {
@@ -149,5 +186,11 @@ export async function measurePerTest(sandboxUrl: string, adminToken: string, bas
     starts.push(t1 - t0)
     closes.push(performance.now() - t1)
   }
-  return { first_start_ms: round(first, 1), start_ms: round(median(starts), 1), close_ms: round(median(closes), 2), ...viaFetch, node_http: viaHttp }
+  return {
+    first_start_ms: round(first, 1),
+    start_ms: round(median(starts), 1),
+    close_ms: round(median(closes), 2),
+    ...viaFetch,
+    node_http: viaHttp,
+  }
 }

@@ -35,17 +35,27 @@ export interface Proc {
 }
 
 /** Spawns `node <args>` and waits until `readyPath` answers 200. */
-export async function startProcess(args: string[], env: Record<string, string>, readyPath: string, timeoutMs = 20_000): Promise<Proc> {
+export async function startProcess(
+  args: string[],
+  env: Record<string, string>,
+  readyPath: string,
+  timeoutMs = 20_000,
+): Promise<Proc> {
   const port = await freePort()
   const started = performance.now()
-  const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' }, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(process.execPath, args, {
+    cwd: ROOT,
+    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
   let out = ''
   child.stdout!.on('data', (d) => (out += d))
   child.stderr!.on('data', (d) => (out += d))
   const url = `http://127.0.0.1:${port}`
   for (;;) {
     if (child.exitCode !== null) throw new Error(`process exited (${child.exitCode}):\n${out}`)
-    if (performance.now() - started > timeoutMs) throw new Error(`no answer on ${readyPath} within ${timeoutMs} ms:\n${out}`)
+    if (performance.now() - started > timeoutMs)
+      throw new Error(`no answer on ${readyPath} within ${timeoutMs} ms:\n${out}`)
     try {
       const res = await fetch(url + readyPath)
       if (res.status === 200) break
@@ -73,7 +83,8 @@ export async function startProcess(args: string[], env: Record<string, string>, 
 /** Resident set size of a process, in bytes, now (`VmRSS`) and at its peak (`VmHWM`). */
 export function memoryOf(pid: number): { rss: number; peak: number } {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8')
-  const kb = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+)`).exec(status)?.[1] ?? 0) * 1024
+  const kb = (name: string) =>
+    Number(new RegExp(`${name}:\\s+(\\d+)`).exec(status)?.[1] ?? 0) * 1024
   return { rss: kb('VmRSS'), peak: kb('VmHWM') }
 }
 

@@ -6,7 +6,16 @@ import { join } from 'node:path'
 import { LOAD_GENERATOR, type Figures } from './load.js'
 import type { PerTest } from './per-test.js'
 import { ROOT } from './processes.js'
-import { BASE_DURABLE, BASE_GET, BASE_POST, CHARGE, COMPANY, onHistory, TRANSFER, withDashboard } from './routes.js'
+import {
+  BASE_DURABLE,
+  BASE_GET,
+  BASE_POST,
+  CHARGE,
+  COMPANY,
+  onHistory,
+  TRANSFER,
+  withDashboard,
+} from './routes.js'
 import type { Samples } from './samples.js'
 import type { History } from './seed.js'
 
@@ -28,10 +37,23 @@ const mb = (bytes: number) => Math.round((bytes / 1024 / 1024) * 10) / 10
 export function summarize(s: Samples, run: RunFacts) {
   const starts = [...run.startsMs].sort((a, b) => a - b)
   return {
-    machine: { cpu: cpus()[0]?.model, cores: cpus().length, node: process.version, platform: `${process.platform} ${process.arch}` },
+    machine: {
+      cpu: cpus()[0]?.model,
+      cores: cpus().length,
+      node: process.version,
+      platform: `${process.platform} ${process.arch}`,
+    },
     settings: { ...run.settings, load_generator: LOAD_GENERATOR },
-    baseline: { get: s.mean(BASE_GET.name), post: s.mean(BASE_POST.name), durable_post: s.mean(BASE_DURABLE.name) },
-    sandbox: { charge: s.mean(CHARGE.name), transfer: s.mean(TRANSFER.name), company: s.mean(COMPANY.name) },
+    baseline: {
+      get: s.mean(BASE_GET.name),
+      post: s.mean(BASE_POST.name),
+      durable_post: s.mean(BASE_DURABLE.name),
+    },
+    sandbox: {
+      charge: s.mean(CHARGE.name),
+      transfer: s.mean(TRANSFER.name),
+      company: s.mean(COMPANY.name),
+    },
     // The targets: each contract call against the bare route of its kind (every answer of the
     // sandbox durable, readiness recording on), and on the history store against a fresh one.
     ratios: {
@@ -66,12 +88,16 @@ export function summarize(s: Samples, run: RunFacts) {
     // of rounds: a mean let one stalled round (the baseline's own p99 reached 103 ms in one run)
     // decide the figure. Each round's p99 is kept below.
     p99_ms: Math.max(...[CHARGE, TRANSFER, COMPANY].map((t) => s.median(t.name, (f) => f.p99))),
-    p99_rounds_ms: Object.fromEntries([CHARGE, TRANSFER, COMPANY].map((t) => [t.name, s.all(t.name).map((f) => f.p99)])),
+    p99_rounds_ms: Object.fromEntries(
+      [CHARGE, TRANSFER, COMPANY].map((t) => [t.name, s.all(t.name).map((f) => f.p99)]),
+    ),
     start_to_first_200_ms: Math.round(starts[Math.floor(starts.length / 2)]! * 10) / 10,
     peak_rss_mb: mb(run.peakRssBytes),
     idle_rss_mb: mb(run.idleRssBytes),
     history: {
-      sandbox: Object.fromEntries([CHARGE, TRANSFER, COMPANY].map((t) => [t.name, s.mean(onHistory(t))])) as Record<string, Figures>,
+      sandbox: Object.fromEntries(
+        [CHARGE, TRANSFER, COMPANY].map((t) => [t.name, s.mean(onHistory(t))]),
+      ) as Record<string, Figures>,
       peak_rss_mb: mb(run.history.peakRssBytes),
       idle_rss_mb: mb(run.history.idleRssBytes),
     },
@@ -104,19 +130,36 @@ export function judge(r: Results): Judged[] {
     ['tenant creation / bare POST, sequential', r.per_test.tenant_vs_baseline_post, '<=', 1.3],
     ['create charge p50 / bare POST, sequential', r.per_test.charge_vs_baseline_post, '<=', 1.1],
   ]
-  return rows.map(([figure, value, op, target]) => ({ figure, value, op, target, met: op === '>=' ? value >= target : op === '<' ? value < target : value <= target }))
+  return rows.map(([figure, value, op, target]) => ({
+    figure,
+    value,
+    op,
+    target,
+    met: op === '>=' ? value >= target : op === '<' ? value < target : value <= target,
+  }))
 }
 
 /** Writes bench/results.json and prints the tables. */
 export function report(r: Results, judged: Judged[]): void {
-  const targets = judged.map(({ figure, value, op, target, met }) => ({ figure, value, target: `${op} ${target}`, met }))
+  const targets = judged.map(({ figure, value, op, target, met }) => ({
+    figure,
+    value,
+    target: `${op} ${target}`,
+    met,
+  }))
   writeFileSync(join(ROOT, 'bench/results.json'), JSON.stringify({ ...r, targets }, null, 2) + '\n')
   const row = (cells: (string | number)[]) => `| ${cells.join(' | ')} |`
   const { per_test: t, dashboard: d, settings, history: h } = r
   const measured = {
-    [BASE_GET.name]: r.baseline.get, [BASE_POST.name]: r.baseline.post, [BASE_DURABLE.name]: r.baseline.durable_post,
-    [CHARGE.name]: r.sandbox.charge, [TRANSFER.name]: r.sandbox.transfer, [COMPANY.name]: r.sandbox.company,
-    ...Object.fromEntries([CHARGE, TRANSFER, COMPANY].map((x) => [onHistory(x), h.sandbox[x.name]!])),
+    [BASE_GET.name]: r.baseline.get,
+    [BASE_POST.name]: r.baseline.post,
+    [BASE_DURABLE.name]: r.baseline.durable_post,
+    [CHARGE.name]: r.sandbox.charge,
+    [TRANSFER.name]: r.sandbox.transfer,
+    [COMPANY.name]: r.sandbox.company,
+    ...Object.fromEntries(
+      [CHARGE, TRANSFER, COMPANY].map((x) => [onHistory(x), h.sandbox[x.name]!]),
+    ),
   }
   const lines = [
     `machine: ${r.machine.cpu} x${r.machine.cores}, node ${r.machine.node}; ${settings.seconds}s x ${settings.rounds} rounds, ${settings.connections} connections (${settings.load_generator})`,
@@ -124,7 +167,9 @@ export function report(r: Results, judged: Judged[]): void {
     '',
     row(['target', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx']),
     row(['---', '---', '---', '---', '---']),
-    ...Object.entries(measured).map(([name, f]) => row([name, Math.round(f.rps), f.p50, f.p99, f.non2xx])),
+    ...Object.entries(measured).map(([name, f]) =>
+      row([name, Math.round(f.rps), f.p50, f.p99, f.non2xx]),
+    ),
     '',
     row(['figure', 'measured', 'target', 'met']),
     row(['---', '---', '---', '---']),

@@ -13,7 +13,16 @@ import { drive, type Figures, type Target } from './load.js'
 import { measurePerTest } from './per-test.js'
 import { memoryOf, ROOT, SERVER_ARGS, startProcess, type Proc } from './processes.js'
 import { judge, report, summarize } from './report.js'
-import { BASE_DURABLE, BASE_GET, BASE_POST, CHARGE, COMPANY, onHistory, TRANSFER, withDashboard } from './routes.js'
+import {
+  BASE_DURABLE,
+  BASE_GET,
+  BASE_POST,
+  CHARGE,
+  COMPANY,
+  onHistory,
+  TRANSFER,
+  withDashboard,
+} from './routes.js'
 import { Samples } from './samples.js'
 import { HISTORY, seedHistory } from './seed.js'
 
@@ -25,7 +34,11 @@ const CONNECTIONS = 32
 const WARMUP = 2
 // BENCH_HISTORY scales the history store down (a fraction, for a quick run).
 const SCALE = Number(process.env.BENCH_HISTORY ?? 1)
-const history = { companies: Math.max(1, Math.round(HISTORY.companies * SCALE)), charges: Math.round(HISTORY.charges * SCALE), queued: Math.round(HISTORY.queued * SCALE) }
+const history = {
+  companies: Math.max(1, Math.round(HISTORY.companies * SCALE)),
+  charges: Math.round(HISTORY.charges * SCALE),
+  queued: Math.round(HISTORY.queued * SCALE),
+}
 // After start-up, before any load: what an idle server holds (V8 has settled from loading).
 const IDLE_MS = 2000
 
@@ -33,13 +46,21 @@ const IDLE_MS = 2000
 // second, and that copy should not be charged to whatever is measured next.
 const SETTLE_MS = 1500
 
-async function load(url: string, t: Target, seconds = SECONDS, connections = CONNECTIONS): Promise<Figures> {
+async function load(
+  url: string,
+  t: Target,
+  seconds = SECONDS,
+  connections = CONNECTIONS,
+): Promise<Figures> {
   await new Promise((r) => setTimeout(r, SETTLE_MS))
   return drive(url, t, seconds, connections)
 }
 
 /** Samples the RSS of a process while `work` runs; returns the peak seen (and VmHWM). */
-async function peakRss<T>(pid: number, work: () => Promise<T>): Promise<{ result: T; peak: number }> {
+async function peakRss<T>(
+  pid: number,
+  work: () => Promise<T>,
+): Promise<{ result: T; peak: number }> {
   let peak = 0
   const timer = setInterval(() => (peak = Math.max(peak, memoryOf(pid).rss)), 50)
   try {
@@ -52,7 +73,11 @@ async function peakRss<T>(pid: number, work: () => Promise<T>): Promise<{ result
 
 const ADMIN_TOKEN = 'bench-admin-token-0123456789'
 const startSandbox = (database: string) =>
-  startProcess(SERVER_ARGS, { DATABASE: database, LOG_LEVEL: 'warn', SANDBOX_ADMIN_TOKEN: ADMIN_TOKEN }, '/_sandbox/health')
+  startProcess(
+    SERVER_ARGS,
+    { DATABASE: database, LOG_LEVEL: 'warn', SANDBOX_ADMIN_TOKEN: ADMIN_TOKEN },
+    '/_sandbox/health',
+  )
 
 async function main(): Promise<void> {
   process.stdout.write('building...\n')
@@ -72,10 +97,16 @@ async function main(): Promise<void> {
     // The history store: started once so it holds the scenario, then filled with history.
     const historyDatabase = join(dir, 'history.db')
     await (await startSandbox(historyDatabase)).stop()
-    process.stdout.write(`seeding ${history.companies} companies, ${history.charges} charges and ${history.queued} queued outcomes and faults...\n`)
+    process.stdout.write(
+      `seeding ${history.companies} companies, ${history.charges} charges and ${history.queued} queued outcomes and faults...\n`,
+    )
     const seedMs = seedHistory(historyDatabase, history)
 
-    const baseline = await startProcess(['bench/baseline.mjs'], { BASELINE_DB: join(dir, 'baseline.db') }, '/get')
+    const baseline = await startProcess(
+      ['bench/baseline.mjs'],
+      { BASELINE_DB: join(dir, 'baseline.db') },
+      '/get',
+    )
     procs.push(baseline)
     const sandbox = await startSandbox(database)
     procs.push(sandbox)
@@ -95,9 +126,15 @@ async function main(): Promise<void> {
     // `paired`: measured twice in a row, once with a QA dashboard open on the Requests page
     // (bench/dashboard.ts), in alternating order from round to round so that drift cancels.
     const steps: [Proc, Target, string, paired?: boolean][] = [
-      [baseline, BASE_GET, BASE_GET.name], [sandbox, COMPANY, COMPANY.name, true], [historySandbox, COMPANY, onHistory(COMPANY)],
-      [baseline, BASE_POST, BASE_POST.name], [sandbox, CHARGE, CHARGE.name, true], [historySandbox, CHARGE, onHistory(CHARGE)],
-      [sandbox, TRANSFER, TRANSFER.name, true], [historySandbox, TRANSFER, onHistory(TRANSFER)], [baseline, BASE_DURABLE, BASE_DURABLE.name],
+      [baseline, BASE_GET, BASE_GET.name],
+      [sandbox, COMPANY, COMPANY.name, true],
+      [historySandbox, COMPANY, onHistory(COMPANY)],
+      [baseline, BASE_POST, BASE_POST.name],
+      [sandbox, CHARGE, CHARGE.name, true],
+      [historySandbox, CHARGE, onHistory(CHARGE)],
+      [sandbox, TRANSFER, TRANSFER.name, true],
+      [historySandbox, TRANSFER, onHistory(TRANSFER)],
+      [baseline, BASE_DURABLE, BASE_DURABLE.name],
     ]
     let peakRssBytes = 0
     let historyPeakRssBytes = 0
@@ -123,7 +160,9 @@ async function main(): Promise<void> {
           samples.add(name, result)
         } else if (proc !== sandbox) samples.add(name, await load(proc.url, t))
         else if (!paired) await measureSandbox(t, false)
-        else for (const open of round % 2 ? [true, false] : [false, true]) await measureSandbox(t, open)
+        else
+          for (const open of round % 2 ? [true, false] : [false, true])
+            await measureSandbox(t, open)
       }
       process.stdout.write(`round ${round + 1}/${ROUNDS} done\n`)
     }

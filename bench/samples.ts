@@ -53,7 +53,9 @@ export class Samples {
 
   /** Requests per second of every measurement, round by round: the noise the medians hide. */
   rounds(): Record<string, number[]> {
-    return Object.fromEntries([...this.#byName].map(([name, xs]) => [name, xs.map((f) => Math.round(f.rps))]))
+    return Object.fromEntries(
+      [...this.#byName].map(([name, xs]) => [name, xs.map((f) => Math.round(f.rps))]),
+    )
   }
 
   #ratios(a: string, b: string): number[] {

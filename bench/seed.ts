@@ -31,15 +31,29 @@ export function seedHistory(path: string, h: History = HISTORY): number {
   const pad = (n: number, w: number) => n.toString(36).padStart(w, '0')
   const companyId = (i: number) => `hist-co-${pad(i, 5)}`
   const userId = (i: number) => `hist-user-${pad(i, 5)}`
-  const company = db.prepare("INSERT INTO companies (id, name, city, api_active, created_at, updated_at) VALUES (?, ?, 'Sao Paulo', 1, ?, ?)")
-  const user = db.prepare("INSERT INTO users (id, company_id, name, permissions, balance, created_at) VALUES (?, ?, 'Historico', 'charge,transfer', 0, ?)")
-  const credential = db.prepare("INSERT INTO credentials (client_id, user_id, secret_hash, environment, revoked, created_at) VALUES (?, ?, ?, 'sandbox', 0, ?)")
-  const charge = db.prepare(`INSERT INTO charges (id, company_id, user_id, amount, description, status, qr_code, qr_code_name, location_id,
+  const company = db.prepare(
+    "INSERT INTO companies (id, name, city, api_active, created_at, updated_at) VALUES (?, ?, 'Sao Paulo', 1, ?, ?)",
+  )
+  const user = db.prepare(
+    "INSERT INTO users (id, company_id, name, permissions, balance, created_at) VALUES (?, ?, 'Historico', 'charge,transfer', 0, ?)",
+  )
+  const credential = db.prepare(
+    "INSERT INTO credentials (client_id, user_id, secret_hash, environment, revoked, created_at) VALUES (?, ?, ?, 'sandbox', 0, ?)",
+  )
+  const charge =
+    db.prepare(`INSERT INTO charges (id, company_id, user_id, amount, description, status, qr_code, qr_code_name, location_id,
     created_at, expires_at, due_at, cancelled_at, cancel_reason) VALUES (?, ?, ?, ?, NULL, 'cancelled', ?, ?, ?, ?, ?, ?, ?, 'expired')`)
-  const event = db.prepare("INSERT INTO events (id, type, at, company_id, data) VALUES (?, 'charge.created', ?, ?, ?)")
-  const outcome = db.prepare("INSERT INTO outcomes (company_id, status, message, remaining, created_at) VALUES (?, 'failed', 'Queued by the benchmark', 1, ?)")
-  const fault = db.prepare('INSERT INTO faults (company_id, operation, status, delay_ms, remaining, created_at) VALUES (?, ?, 500, 0, 1, ?)')
-  const code = '00020101021226730014br.gov.bcb.pix2551localhost:8080/pix/qr/v2/history0000000000000000000520400005303986540510.005802BR5912Historico SA6009Sao Paulo62070503***6304ABCD'
+  const event = db.prepare(
+    "INSERT INTO events (id, type, at, company_id, data) VALUES (?, 'charge.created', ?, ?, ?)",
+  )
+  const outcome = db.prepare(
+    "INSERT INTO outcomes (company_id, status, message, remaining, created_at) VALUES (?, 'failed', 'Queued by the benchmark', 1, ?)",
+  )
+  const fault = db.prepare(
+    'INSERT INTO faults (company_id, operation, status, delay_ms, remaining, created_at) VALUES (?, ?, 500, 0, 1, ?)',
+  )
+  const code =
+    '00020101021226730014br.gov.bcb.pix2551localhost:8080/pix/qr/v2/history0000000000000000000520400005303986540510.005802BR5912Historico SA6009Sao Paulo62070503***6304ABCD'
   const hash = randomBytes(32)
   db.transaction(() => {
     for (let i = 0; i < h.companies; i++) {
@@ -56,8 +70,25 @@ export function seedHistory(path: string, h: History = HISTORY): number {
         const owner = i % h.companies
         const id = `hist${pad(i, 28)}`
         const amount = 100 + (i % 10_000)
-        charge.run(id, companyId(owner), userId(owner), amount, code, `Historico ${owner} SA #h${i}`, `h${pad(i, 24)}`, t, t + 3.6e9, t + 3.6e9, t + 3.6e9)
-        event.run(`evt_hist${pad(i, 20)}`, t, companyId(owner), JSON.stringify({ transaction_id: id, amount }))
+        charge.run(
+          id,
+          companyId(owner),
+          userId(owner),
+          amount,
+          code,
+          `Historico ${owner} SA #h${i}`,
+          `h${pad(i, 24)}`,
+          t,
+          t + 3.6e9,
+          t + 3.6e9,
+          t + 3.6e9,
+        )
+        event.run(
+          `evt_hist${pad(i, 20)}`,
+          t,
+          companyId(owner),
+          JSON.stringify({ transaction_id: id, amount }),
+        )
       }
     })()
   }

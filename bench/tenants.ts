@@ -26,14 +26,28 @@ const ADMIN = { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'applica
 
 type Row = Record<string, Figures>
 
-async function call(url: string, method: string, path: string, headers: Record<string, string>, json?: unknown): Promise<{ status: number; body: any }> {
-  const res = await fetch(url + path, { method, headers, body: json === undefined ? undefined : JSON.stringify(json) })
+async function call(
+  url: string,
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  json?: unknown,
+): Promise<{ status: number; body: any }> {
+  const res = await fetch(url + path, {
+    method,
+    headers,
+    body: json === undefined ? undefined : JSON.stringify(json),
+  })
   const text = await res.text()
   return { status: res.status, body: text ? JSON.parse(text) : undefined }
 }
 
 /** Runs `n` calls of `one`, `width` at a time; answers how many answered 2xx. */
-async function many(n: number, width: number, one: (i: number) => Promise<{ status: number }>): Promise<number> {
+async function many(
+  n: number,
+  width: number,
+  one: (i: number) => Promise<{ status: number }>,
+): Promise<number> {
   let next = 0
   let ok = 0
   await Promise.all(
@@ -56,70 +70,134 @@ async function measure(url: string): Promise<Row> {
       ;(runs[t.name] ??= []).push(await drive(url, t, SECONDS, CONNECTIONS))
     }
   }
-  return Object.fromEntries(Object.entries(runs).map(([name, figures]) => [name, figures.sort((a, b) => a.rps - b.rps)[figures.length >> 1]!]))
+  return Object.fromEntries(
+    Object.entries(runs).map(([name, figures]) => [
+      name,
+      figures.sort((a, b) => a.rps - b.rps)[figures.length >> 1]!,
+    ]),
+  )
 }
 
 // TENANTS_MAIN: another build's main.js to measure (an earlier commit's, for a before/after).
-const ARGS = process.env.TENANTS_MAIN ? [...SERVER_ARGS.slice(0, -1), process.env.TENANTS_MAIN] : SERVER_ARGS
+const ARGS = process.env.TENANTS_MAIN
+  ? [...SERVER_ARGS.slice(0, -1), process.env.TENANTS_MAIN]
+  : SERVER_ARGS
 // Room for the crowd beside the scenario's own companies.
 const start = (dir: string, name: string) =>
   startProcess(
     ARGS,
-    { DATABASE: join(dir, `${name}.db`), LOG_LEVEL: 'warn', SANDBOX_ADMIN_TOKEN: ADMIN_TOKEN, SCENARIOS_DIR: join(ROOT, 'scenarios'), MAX_COMPANIES: String(COMPANIES + 100) },
+    {
+      DATABASE: join(dir, `${name}.db`),
+      LOG_LEVEL: 'warn',
+      SANDBOX_ADMIN_TOKEN: ADMIN_TOKEN,
+      SCENARIOS_DIR: join(ROOT, 'scenarios'),
+      MAX_COMPANIES: String(COMPANIES + 100),
+    },
     '/_sandbox/health',
     60_000,
   )
 
 /** Another company, with as many queued outcomes and faults as it may hold (neither ever matches the main company). */
 async function noisyNeighbour(s: Proc): Promise<string> {
-  const { body } = await call(s.url, 'POST', '/_sandbox/companies', ADMIN, { name: 'Vizinha Barulhenta' })
+  const { body } = await call(s.url, 'POST', '/_sandbox/companies', ADMIN, {
+    name: 'Vizinha Barulhenta',
+  })
   const auth = { authorization: `Basic ${body.token}`, 'content-type': 'application/json' }
-  const outcomes = await many(QUEUED, 8, () => call(s.url, 'POST', '/_sandbox/outcomes', auth, { status: 'failed', times: 1000, match: { amount: 77 } }))
-  const faults = await many(QUEUED, 8, () => call(s.url, 'POST', '/_sandbox/faults', auth, { operation: 'transfer', status: 503, times: 1000 }))
-  const refused = await call(s.url, 'POST', '/_sandbox/faults', auth, { operation: 'transfer', status: 503 })
+  const outcomes = await many(QUEUED, 8, () =>
+    call(s.url, 'POST', '/_sandbox/outcomes', auth, {
+      status: 'failed',
+      times: 1000,
+      match: { amount: 77 },
+    }),
+  )
+  const faults = await many(QUEUED, 8, () =>
+    call(s.url, 'POST', '/_sandbox/faults', auth, {
+      operation: 'transfer',
+      status: 503,
+      times: 1000,
+    }),
+  )
+  const refused = await call(s.url, 'POST', '/_sandbox/faults', auth, {
+    operation: 'transfer',
+    status: 503,
+  })
   return `${outcomes} outcomes and ${faults} faults queued (one more: ${refused.status}${refused.body?.detail ? ` ${refused.body.detail}` : ''})`
 }
 
 /** The admin's global outcomes, which every company's transfers look at; none matches the measured ones. */
 async function globalOutcomes(s: Proc): Promise<string> {
-  const n = await many(QUEUED, 8, () => call(s.url, 'POST', '/_sandbox/outcomes', ADMIN, { status: 'failed', times: 1000, match: { amount: 77 } }))
+  const n = await many(QUEUED, 8, () =>
+    call(s.url, 'POST', '/_sandbox/outcomes', ADMIN, {
+      status: 'failed',
+      times: 1000,
+      match: { amount: 77 },
+    }),
+  )
   return `${n} global outcomes queued`
 }
 
 const crowdCompany = (i: number) => ({
   id: `crowd-${i}`,
   name: `Crowd ${i} Ltda`,
-  users: [{ id: `crowd-${i}-user`, balance: 0, credentials: [{ client_id: `crowd-${i}`, client_secret: `crowd-${i}-secret-0123456789` }] }],
+  users: [
+    {
+      id: `crowd-${i}-user`,
+      balance: 0,
+      credentials: [{ client_id: `crowd-${i}`, client_secret: `crowd-${i}-secret-0123456789` }],
+    },
+  ],
 })
 
 /** COMPANIES companies (scenario documents, 1,000 at a time), one webhook subscription each (the control plane). */
 async function crowdCompanies(s: Proc): Promise<void> {
   for (let from = 0; from < COMPANIES; from += 1000) {
-    const companies = Array.from({ length: Math.min(1000, COMPANIES - from) }, (_, k) => crowdCompany(from + k))
+    const companies = Array.from({ length: Math.min(1000, COMPANIES - from) }, (_, k) =>
+      crowdCompany(from + k),
+    )
     const r = await call(s.url, 'POST', '/_sandbox/scenarios', ADMIN, { document: { companies } })
     if (r.status !== 200) throw new Error(`scenario: ${r.status} ${JSON.stringify(r.body)}`)
   }
-  await many(COMPANIES, 8, (i) => call(s.url, 'POST', '/_sandbox/webhooks', ADMIN, { url: 'http://127.0.0.1:9/hooks', events: ['charge.paid'], company_id: `crowd-${i}` }))
+  await many(COMPANIES, 8, (i) =>
+    call(s.url, 'POST', '/_sandbox/webhooks', ADMIN, {
+      url: 'http://127.0.0.1:9/hooks',
+      events: ['charge.paid'],
+      company_id: `crowd-${i}`,
+    }),
+  )
 }
 
 /** CHARGES pending charges spread over the crowd, written straight into the stopped server's store (as seed.ts). */
 function crowdCharges(database: string): void {
   const db = new Database(database)
   const now = Date.UTC(2026, 0, 1) * 1000
-  const insert = db.prepare(`INSERT INTO charges (id, company_id, user_id, amount, status, qr_code, qr_code_name, location_id, created_at, expires_at, due_at)
+  const insert =
+    db.prepare(`INSERT INTO charges (id, company_id, user_id, amount, status, qr_code, qr_code_name, location_id, created_at, expires_at, due_at)
     VALUES (?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?, ?)`)
-  const code = '00020101021226730014br.gov.bcb.pix2551localhost:8080/pix/qr/v2/crowd00000000000000000000520400005303986540510.005802BR5912Crowd Ltda6009Sao Paulo62070503***6304ABCD'
+  const code =
+    '00020101021226730014br.gov.bcb.pix2551localhost:8080/pix/qr/v2/crowd00000000000000000000520400005303986540510.005802BR5912Crowd Ltda6009Sao Paulo62070503***6304ABCD'
   const far = Date.UTC(2100, 0, 1) * 1000
   db.transaction(() => {
     for (let i = 0; i < CHARGES; i++) {
       const c = i % COMPANIES
-      insert.run(`crowd${i.toString(36).padStart(27, '0')}`, `crowd-${c}`, `crowd-${c}-user`, 100 + (i % 1000), code, `Crowd ${c} #${i}`, `c${i.toString(36).padStart(24, '0')}`, now, far, far)
+      insert.run(
+        `crowd${i.toString(36).padStart(27, '0')}`,
+        `crowd-${c}`,
+        `crowd-${c}-user`,
+        100 + (i % 1000),
+        code,
+        `Crowd ${c} #${i}`,
+        `c${i.toString(36).padStart(24, '0')}`,
+        now,
+        far,
+        far,
+      )
     }
   })()
   db.close()
 }
 
-const cell = (f: Figures) => `${Math.round(f.rps)} req/s, p50 ${f.p50} ms, p99 ${f.p99} ms${f.non2xx ? `, ${f.non2xx} non-2xx` : ''}`
+const cell = (f: Figures) =>
+  `${Math.round(f.rps)} req/s, p50 ${f.p50} ms, p99 ${f.p99} ms${f.non2xx ? `, ${f.non2xx} non-2xx` : ''}`
 
 async function main(): Promise<void> {
   if (!process.env.TENANTS_MAIN) execSync('npm run build --silent', { cwd: ROOT, stdio: 'inherit' })
@@ -127,11 +205,12 @@ async function main(): Promise<void> {
   const stages: [string, (s: Proc) => Promise<string>][] = [
     ['fresh store', async () => 'the default scenario only'],
     ['another company at its queue limits', noisyNeighbour],
-    ['the admin\'s global outcomes', globalOutcomes],
+    ["the admin's global outcomes", globalOutcomes],
   ]
   const report = (name: string, what: string, row: Row) => {
     process.stdout.write(`\n${name}: ${what}\n`)
-    for (const [route, f] of Object.entries(row)) process.stdout.write(`  ${route.padEnd(16)} ${cell(f)}\n`)
+    for (const [route, f] of Object.entries(row))
+      process.stdout.write(`  ${route.padEnd(16)} ${cell(f)}\n`)
   }
   try {
     // TENANTS_CROWD_ONLY=1: the last measurement alone.

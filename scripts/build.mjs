@@ -24,7 +24,9 @@ await build({
   legalComments: 'external',
   external: ['better-sqlite3', '@faker-js/faker'],
   // Bundled CommonJS dependencies call require(); an ES module has none of its own.
-  banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+  banner: {
+    js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
+  },
   logLevel: 'warning',
 })
 
@@ -35,7 +37,16 @@ const temp = mkdtempSync('node_modules/.cache-pix-build-')
 /** A TypeScript module of the project, bundled to the temporary folder and imported. */
 const load = async (entry) => {
   const outfile = join(process.cwd(), temp, entry.replace(/\W+/g, '-') + '.mjs')
-  await build({ entryPoints: [entry], outfile, bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external', logLevel: 'warning' })
+  await build({
+    entryPoints: [entry],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    packages: 'external',
+    logLevel: 'warning',
+  })
   return import(pathToFileURL(outfile).href)
 }
 try {
@@ -48,7 +59,10 @@ try {
   mkdirSync('dist/swagger-ui')
   const files = [...Object.keys(SWAGGER_UI_FILES), 'LICENSE', 'NOTICE']
   // The licences of what each file bundles, where it has them.
-  for (const file of [...files, ...files.map((f) => `${f}.LICENSE.txt`).filter((f) => existsSync(join(from, f)))]) {
+  for (const file of [
+    ...files,
+    ...files.map((f) => `${f}.LICENSE.txt`).filter((f) => existsSync(join(from, f))),
+  ]) {
     copyFileSync(join(from, file), join('dist/swagger-ui', file))
   }
 } finally {

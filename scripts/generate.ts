@@ -38,14 +38,16 @@ export const pathOf = (g: Generated) => fileURLToPath(new URL(`../${g.target}`, 
 /** The generated files whose committed text differs from what their source gives now. */
 export async function staleFiles(): Promise<Generated[]> {
   const stale: Generated[] = []
-  for (const g of GENERATED) if (readFileSync(pathOf(g), 'utf8') !== (await g.generate())) stale.push(g)
+  for (const g of GENERATED)
+    if (readFileSync(pathOf(g), 'utf8') !== (await g.generate())) stale.push(g)
   return stale
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   if (process.argv.includes('--check')) {
     const stale = await staleFiles()
-    for (const g of stale) console.error(`stale: ${g.target} (from ${g.source}): run \`npm run generate\` and commit it`)
+    for (const g of stale)
+      console.error(`stale: ${g.target} (from ${g.source}): run \`npm run generate\` and commit it`)
     process.exit(stale.length ? 1 : 0)
   }
   for (const g of GENERATED) {

@@ -16,8 +16,10 @@ const read = (file) => readFileSync(ROOT + file, 'utf8')
 export function declaredVersions() {
   return {
     'package.json': JSON.parse(read('package.json')).version,
-    Dockerfile: /org\.opencontainers\.image\.version="([^"]+)"/.exec(read('Dockerfile'))?.[1] ?? null,
-    'clients/python/pyproject.toml': /^version\s*=\s*"([^"]+)"/m.exec(read('clients/python/pyproject.toml'))?.[1] ?? null,
+    Dockerfile:
+      /org\.opencontainers\.image\.version="([^"]+)"/.exec(read('Dockerfile'))?.[1] ?? null,
+    'clients/python/pyproject.toml':
+      /^version\s*=\s*"([^"]+)"/m.exec(read('clients/python/pyproject.toml'))?.[1] ?? null,
     'CHANGELOG.md': changelogVersions()[0] ?? null,
   }
 }
@@ -30,7 +32,9 @@ export function changelogVersions(text = read('CHANGELOG.md')) {
 /** The body of a version's CHANGELOG section (up to the next section or the link list); `Unreleased` for that one. */
 export function changelogSection(version, text = read('CHANGELOG.md')) {
   const lines = text.split('\n')
-  const start = lines.findIndex((l) => (version === 'Unreleased' ? l === '## [Unreleased]' : l.startsWith(`## [${version}] - `)))
+  const start = lines.findIndex((l) =>
+    version === 'Unreleased' ? l === '## [Unreleased]' : l.startsWith(`## [${version}] - `),
+  )
   if (start < 0) return null
   const rest = lines.slice(start + 1)
   const end = rest.findIndex((l) => l.startsWith('## [') || /^\[[^\]]+\]: /.test(l))
@@ -38,11 +42,18 @@ export function changelogSection(version, text = read('CHANGELOG.md')) {
 }
 
 /** Why `version` cannot be released from this commit: each artifact that disagrees, and notes left in [Unreleased]. */
-export function releaseProblems(version, versions = declaredVersions(), changelog = read('CHANGELOG.md')) {
+export function releaseProblems(
+  version,
+  versions = declaredVersions(),
+  changelog = read('CHANGELOG.md'),
+) {
   const problems = Object.entries(versions)
     .filter(([, v]) => v !== version)
     .map(([file, v]) => `${file} says ${v ?? 'nothing'}, the tag ${version}`)
-  if (changelogSection('Unreleased', changelog)) problems.push(`CHANGELOG.md's [Unreleased] still holds notes: move them into ${version}'s section, dated the day of the tag`)
+  if (changelogSection('Unreleased', changelog))
+    problems.push(
+      `CHANGELOG.md's [Unreleased] still holds notes: move them into ${version}'s section, dated the day of the tag`,
+    )
   return problems
 }
 

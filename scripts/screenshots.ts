@@ -13,16 +13,40 @@ import { silentLog } from '../src/log.js'
 import { startSandbox } from '../src/server.js'
 
 const OUT = fileURLToPath(new URL('../docs/images/', import.meta.url))
-const CHROMIUM = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => p && existsSync(p))
+const CHROMIUM = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find(
+  (p) => p && existsSync(p),
+)
 if (!CHROMIUM) {
-  console.error('screenshots: no chromium found (apt-get install -y chromium, or set CHROMIUM_PATH)')
+  console.error(
+    'screenshots: no chromium found (apt-get install -y chromium, or set CHROMIUM_PATH)',
+  )
   process.exit(1)
 }
 
-const config = { ...loadConfig({ SCENARIOS_DIR: fileURLToPath(new URL('../scenarios', import.meta.url)), DATABASE: ':memory:', PORT: '0', LOG_LEVEL: 'silent', SEED: 'screenshots' }) }
-const sandbox = await startSandbox(config, { log: silentLog, clock: createManualClock(Date.UTC(2026, 2, 1, 12, 0, 0) * 1000) })
-const call = async (method: string, path: string, body?: unknown, auth = `Bearer ${sandbox.adminToken}`) => {
-  const r = await fetch(sandbox.url + path, { method, headers: { authorization: auth, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) })
+const config = {
+  ...loadConfig({
+    SCENARIOS_DIR: fileURLToPath(new URL('../scenarios', import.meta.url)),
+    DATABASE: ':memory:',
+    PORT: '0',
+    LOG_LEVEL: 'silent',
+    SEED: 'screenshots',
+  }),
+}
+const sandbox = await startSandbox(config, {
+  log: silentLog,
+  clock: createManualClock(Date.UTC(2026, 2, 1, 12, 0, 0) * 1000),
+})
+const call = async (
+  method: string,
+  path: string,
+  body?: unknown,
+  auth = `Bearer ${sandbox.adminToken}`,
+) => {
+  const r = await fetch(sandbox.url + path, {
+    method,
+    headers: { authorization: auth, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  })
   return r.json() as Promise<any>
 }
 const client = `Basic ${Buffer.from('sandbox-client:sandbox-secret').toString('base64')}`
@@ -37,21 +61,55 @@ const receiver = createServer((req, res) => {
 await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r))
 
 // Some history: charges in every state, transfers, a subscription with deliveries, a fault.
-await call('POST', '/_sandbox/webhooks', { url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/webhooks`, events: ['charge.paid', 'transfer.failed'] })
+await call('POST', '/_sandbox/webhooks', {
+  url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/webhooks`,
+  events: ['charge.paid', 'transfer.failed'],
+})
 const charges = []
-for (const [amount, description] of [[1000, 'Pedido 1001'], [4590, 'Pedido 1002'], [12990, 'Assinatura março'], [2500, 'Pedido 1003']] as const) {
+for (const [amount, description] of [
+  [1000, 'Pedido 1001'],
+  [4590, 'Pedido 1002'],
+  [12990, 'Assinatura março'],
+  [2500, 'Pedido 1003'],
+] as const) {
   charges.push(await call('POST', '/api/v1/hub/transactions/in', { amount, description }, client))
 }
 await call('POST', `/_sandbox/charges/${charges[1].transaction_id}/pay`)
 await call('POST', `/_sandbox/charges/${charges[2].transaction_id}/cancel`)
-await call('POST', '/api/v1/hub/transactions/out', { amount: 2500, pix_key: 'maria@example.com', pix_type: 'EMAIL' }, client)
-const pending = await call('POST', '/api/v1/hub/transactions/out', { amount: 777, pix_key: 'joao@example.com', pix_type: 'EMAIL' }, client)
-await call('POST', '/api/v1/hub/transactions/out', { amount: 666, pix_key: '12345678909', pix_type: 'CPF' }, client)
+await call(
+  'POST',
+  '/api/v1/hub/transactions/out',
+  { amount: 2500, pix_key: 'maria@example.com', pix_type: 'EMAIL' },
+  client,
+)
+const pending = await call(
+  'POST',
+  '/api/v1/hub/transactions/out',
+  { amount: 777, pix_key: 'joao@example.com', pix_type: 'EMAIL' },
+  client,
+)
+await call(
+  'POST',
+  '/api/v1/hub/transactions/out',
+  { amount: 666, pix_key: '12345678909', pix_type: 'CPF' },
+  client,
+)
 await call('POST', '/_sandbox/faults', { operation: 'transfer', status: 503, times: 3 })
-await call('POST', '/_sandbox/outcomes', { status: 'pending', settle_after_seconds: 30, final_status: 'failed', match: { pix_key: 'joao@example.com' }, times: 2 })
+await call('POST', '/_sandbox/outcomes', {
+  status: 'pending',
+  settle_after_seconds: 30,
+  final_status: 'failed',
+  match: { pix_key: 'joao@example.com' },
+  times: 2,
+})
 await call('GET', '/api/v1/user/company', undefined, client)
 // Readiness: a few behaviours met by mistakes a suite makes, so the page shows findings too.
-await call('GET', '/api/v1/user/company', undefined, `Basic ${Buffer.from('production-client:production-secret').toString('base64')}`)
+await call(
+  'GET',
+  '/api/v1/user/company',
+  undefined,
+  `Basic ${Buffer.from('production-client:production-secret').toString('base64')}`,
+)
 await call('POST', '/api/v1/hub/transactions/in/', { amount: 1500 }, client)
 await call('POST', '/api/v1/hub/transactions/in', { amount: 0 }, client)
 // The worker sends on its own: wait until each delivery has its first attempt recorded.
@@ -80,12 +138,24 @@ const pages: [string, string][] = [
 mkdirSync(OUT, { recursive: true })
 const browser = await chromium.launch({
   executablePath: CHROMIUM,
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  args: [
+    '--headless',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+  ],
 })
 try {
   for (const scheme of ['light', 'dark'] as const) {
     for (const width of [1280, 390]) {
-      const context = await browser.newContext({ viewport: { width, height: width > 500 ? 800 : 844 }, colorScheme: scheme })
+      const context = await browser.newContext({
+        viewport: { width, height: width > 500 ? 800 : 844 },
+        colorScheme: scheme,
+      })
       const page = await context.newPage()
       await page.goto(`${sandbox.url}/_sandbox/ui/sign-in`)
       await page.getByLabel(/Admin token/).fill(sandbox.adminToken)
@@ -95,10 +165,19 @@ try {
         if (name === 'sign-in') await context.clearCookies()
         await page.goto(sandbox.url + path)
         // One attempt opened, to show the headers it sent.
-        if (name === 'webhooks') await page.locator('details.attempt').first().evaluate((d) => ((d as any).open = true))
+        if (name === 'webhooks')
+          await page
+            .locator('details.attempt')
+            .first()
+            .evaluate((d) => ((d as any).open = true))
         const file = `${OUT}ui-${name}-${scheme}-${width}.png`
         // Long pages are cut at three screens: enough to judge, small enough to keep.
-        const height = Math.min(await page.evaluate(() => (globalThis as any).document.documentElement.scrollHeight as number), width > 500 ? 2000 : 2400)
+        const height = Math.min(
+          await page.evaluate(
+            () => (globalThis as any).document.documentElement.scrollHeight as number,
+          ),
+          width > 500 ? 2000 : 2400,
+        )
         await page.screenshot({ path: file, fullPage: true, clip: { x: 0, y: 0, width, height } })
         if (name === 'sign-in') {
           await page.getByLabel(/Admin token/).fill(sandbox.adminToken)

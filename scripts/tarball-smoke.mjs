@@ -26,25 +26,40 @@ const version = execFileSync('npx', ['pix-sandbox', '--version'], { encoding: 'u
 const started = performance.now()
 // Its own process group: npm 11 dies of a SIGTERM sent to npx alone and leaves the server running,
 // as a terminal's Ctrl-C (sent to the whole group) does not.
-const cli = spawn('npx', ['pix-sandbox', '--port', String(port), '--db', ':memory:'], { stdio: ['ignore', 'ignore', 'inherit'], detached: true })
+const cli = spawn('npx', ['pix-sandbox', '--port', String(port), '--db', ':memory:'], {
+  stdio: ['ignore', 'ignore', 'inherit'],
+  detached: true,
+})
 let ready = false
 while (!ready) {
   if (cli.exitCode !== null) throw new Error(`the CLI exited (${cli.exitCode})`)
   if (performance.now() - started > 30_000) throw new Error('the CLI did not answer within 30 s')
-  ready = await fetch(`http://127.0.0.1:${port}/_sandbox/health`).then((r) => r.status === 200, () => false)
+  ready = await fetch(`http://127.0.0.1:${port}/_sandbox/health`).then(
+    (r) => r.status === 200,
+    () => false,
+  )
   await new Promise((r) => setTimeout(r, 20))
 }
 const cliMs = Math.round(performance.now() - started)
 const viaCli = await charge(`http://127.0.0.1:${port}/api/v1`, BASIC)
-if (viaCli.status !== 200 && viaCli.status !== 201) throw new Error(`CLI charge: ${viaCli.status} ${await viaCli.text()}`)
+if (viaCli.status !== 200 && viaCli.status !== 201)
+  throw new Error(`CLI charge: ${viaCli.status} ${await viaCli.text()}`)
 const cliExit = await new Promise((resolve) => {
   cli.once('exit', (code, signal) => resolve(code ?? signal))
   process.kill(-cli.pid, 'SIGTERM')
 })
-const health = () => fetch(`http://127.0.0.1:${port}/_sandbox/health`).then(() => 'answering', () => 'gone')
-for (let i = 0; i < 100 && (await health()) === 'answering'; i++) await new Promise((r) => setTimeout(r, 50))
-if ((await health()) !== 'gone') throw new Error('the server still answers after SIGTERM to its process group')
-console.log(`cli: pix-sandbox ${version} answered in ${cliMs} ms, charge ${viaCli.status} ${(await viaCli.json()).status}, stopped by SIGTERM to its process group (npx: ${cliExit})`)
+const health = () =>
+  fetch(`http://127.0.0.1:${port}/_sandbox/health`).then(
+    () => 'answering',
+    () => 'gone',
+  )
+for (let i = 0; i < 100 && (await health()) === 'answering'; i++)
+  await new Promise((r) => setTimeout(r, 50))
+if ((await health()) !== 'gone')
+  throw new Error('the server still answers after SIGTERM to its process group')
+console.log(
+  `cli: pix-sandbox ${version} answered in ${cliMs} ms, charge ${viaCli.status} ${(await viaCli.json()).status}, stopped by SIGTERM to its process group (npx: ${cliExit})`,
+)
 
 // 2. Embedded, in a process of its own that must end by itself after close().
 const program = `
@@ -56,12 +71,19 @@ const r = await fetch(sb.baseUrl + '/hub/transactions/in', { method: 'POST',
 console.log('charge', r.status, (await r.json()).status)
 await sb.close()`
 const t0 = performance.now()
-const embedded = spawn(process.execPath, ['--input-type=module', '-e', program], { stdio: ['ignore', 'pipe', 'inherit'] })
+const embedded = spawn(process.execPath, ['--input-type=module', '-e', program], {
+  stdio: ['ignore', 'pipe', 'inherit'],
+})
 let out = ''
 embedded.stdout.on('data', (d) => (out += d))
 const timer = setTimeout(() => embedded.kill('SIGKILL'), 20_000)
-const [code, signal] = await new Promise((resolve) => embedded.once('exit', (c, s) => resolve([c, s])))
+const [code, signal] = await new Promise((resolve) =>
+  embedded.once('exit', (c, s) => resolve([c, s])),
+)
 clearTimeout(timer)
-if (code !== 0 || !/^charge 20[01] pending/m.test(out)) throw new Error(`embedded: exit ${code ?? signal}, output: ${out}`)
-console.log(`embedded: ${out.trim()}, exited by itself (code 0) in ${Math.round(performance.now() - t0)} ms`)
+if (code !== 0 || !/^charge 20[01] pending/m.test(out))
+  throw new Error(`embedded: exit ${code ?? signal}, output: ${out}`)
+console.log(
+  `embedded: ${out.trim()}, exited by itself (code 0) in ${Math.round(performance.now() - t0)} ms`,
+)
 console.log(`ok on Node ${process.version}`)

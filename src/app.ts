@@ -26,7 +26,8 @@ export function createApp(deps: HttpDeps & { publicUrl: () => string }, signer: 
   // Errors of the rules are answered here, inside the journaled span, so they are journaled.
   const edgeMiddleware = journal(journaling, async (c, next) => {
     try {
-      const refused = fallback.refuseImplicitHead(c, CONTRACT_BASE) ?? (await refuseLargeBody(c, MAX_BODY_BYTES))
+      const refused =
+        fallback.refuseImplicitHead(c, CONTRACT_BASE) ?? (await refuseLargeBody(c, MAX_BODY_BYTES))
       if (refused) return refused
       await next()
       // Answers wait for the commit of what they wrote (group commit: see store/transactions.ts).
@@ -38,13 +39,20 @@ export function createApp(deps: HttpDeps & { publicUrl: () => string }, signer: 
   })
   // The contract's routes journal themselves (contract/endpoint.ts): the middleware stays out of
   // their router, so each of them is a lone handler.
-  const router = new PrefixRouter<[MiddlewareHandler<AppEnv>, RouterRoute]>(CONTRACT_BASE, ([handler]) => handler === edgeMiddleware)
+  const router = new PrefixRouter<[MiddlewareHandler<AppEnv>, RouterRoute]>(
+    CONTRACT_BASE,
+    ([handler]) => handler === edgeMiddleware,
+  )
   // Routed on the path uvicorn would route on (`%2F` decoded, dot segments kept): uvicorn/path.ts.
   const app = new OpenAPIHono<AppEnv>({ router, getPath: routePath })
   fallback = createFallback(() => app.routes)
   app.use(edgeMiddleware)
 
-  const edge = { journaling, onError, refuseImplicitHead: (c: Context) => fallback.refuseImplicitHead(c, CONTRACT_BASE) }
+  const edge = {
+    journaling,
+    onError,
+    refuseImplicitHead: (c: Context) => fallback.refuseImplicitHead(c, CONTRACT_BASE),
+  }
   const contract = contractApp(deps, edge)
   const sandbox = sandboxApp(deps)
   app.route(CONTRACT_BASE, contract)
@@ -55,8 +63,12 @@ export function createApp(deps: HttpDeps & { publicUrl: () => string }, signer: 
   // Built on first request and kept: the routes never change after start.
   let contractDoc: unknown
   let sandboxDoc: unknown
-  app.get('/openapi.json', (c) => c.json((contractDoc ??= contractDocument(contract, deps.version))))
-  app.get(`${SANDBOX_BASE}/openapi.json`, (c) => c.json((sandboxDoc ??= sandboxDocument(sandbox, deps.version))))
+  app.get('/openapi.json', (c) =>
+    c.json((contractDoc ??= contractDocument(contract, deps.version))),
+  )
+  app.get(`${SANDBOX_BASE}/openapi.json`, (c) =>
+    c.json((sandboxDoc ??= sandboxDocument(sandbox, deps.version))),
+  )
   mountLocation(app, deps, signer)
   mountFavicon(app)
   mountDocs(app, [

@@ -17,7 +17,11 @@ function credentialsLine(config: Config, running: RunningSandbox, scenario: stri
   let declared: { client_id: string; client_secret: string; company: string }[]
   try {
     declared = readScenario(config.scenariosDir, scenario).companies.flatMap((c) =>
-      c.users.flatMap((u) => u.credentials.filter((cr) => cr.environment === 'sandbox' && !cr.revoked).map((cr) => ({ ...cr, company: c.name }))),
+      c.users.flatMap((u) =>
+        u.credentials
+          .filter((cr) => cr.environment === 'sandbox' && !cr.revoked)
+          .map((cr) => ({ ...cr, company: c.name })),
+      ),
     )
   } catch {
     return `none known: the scenario "${scenario}" cannot be read from ${config.scenariosDir}`
@@ -46,7 +50,11 @@ function keptScenario(config: Config, scenario: string, source: string): string 
   return `${scenario}, kept in the store; "${config.scenario}" (${source}) was not loaded, as the store holds state: delete ${config.database} for a fresh start, or apply it with POST /_sandbox/scenarios`
 }
 
-export function bannerLines(config: Config, running: RunningSandbox, env: Record<string, string | undefined> = process.env): string[] {
+export function bannerLines(
+  config: Config,
+  running: RunningSandbox,
+  env: Record<string, string | undefined> = process.env,
+): string[] {
   const address = addressFor(config, running.port)
   const from = (variable: string) => sourceOf(variable, env)
   const scenario = running.sandbox.store.setup.meta.get<string>('scenario') ?? config.scenario
@@ -55,7 +63,9 @@ export function bannerLines(config: Config, running: RunningSandbox, env: Record
     `port ${running.port} (${from('PORT')})`,
     `host ${config.host} (${from('HOST')})`,
     ...(config.publicUrl ? [`public URL ${config.publicUrl} (${from('PUBLIC_URL')})`] : []),
-    ...(config.allowedHosts ? [`allowed hosts ${config.allowedHosts.join(', ')} (${from('ALLOWED_HOSTS')})`] : []),
+    ...(config.allowedHosts
+      ? [`allowed hosts ${config.allowedHosts.join(', ')} (${from('ALLOWED_HOSTS')})`]
+      : []),
     `log level ${config.logLevel} (${from('LOG_LEVEL')})`,
     config.seed === undefined ? 'no seed' : `seed ${config.seed} (${from('SEED')})`,
   ]
@@ -72,9 +82,11 @@ export function bannerLines(config: Config, running: RunningSandbox, env: Record
       : `  scenario     ${keptScenario(config, scenario, from('SCENARIO'))}`,
     ...(config.startTime === undefined
       ? []
-      : [running.scenarioLoaded
-          ? `  clock        frozen at ${isoMicros(config.startTime)} (${from('START_TIME')}; POST /_sandbox/clock/resume lets it run)`
-          : `  clock        ${isoMicros(running.sandbox.clock.now())} (START_TIME ignored: the store already holds state)`]),
+      : [
+          running.scenarioLoaded
+            ? `  clock        frozen at ${isoMicros(config.startTime)} (${from('START_TIME')}; POST /_sandbox/clock/resume lets it run)`
+            : `  clock        ${isoMicros(running.sandbox.clock.now())} (START_TIME ignored: the store already holds state)`,
+        ]),
     // A scenario file's ids and secrets are printed as they are written, control characters escaped.
     `  credentials  ${escapeControls(credentialsLine(config, running, scenario))}`,
     running.adminTokenGenerated

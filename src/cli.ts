@@ -17,7 +17,8 @@ import { escapeControls } from './terminal.js'
 async function serve(flags: Record<string, string | undefined>): Promise<void> {
   const { given, flagOf } = configFromFlags(flags, process.env)
   // The package's own scenarios: the CLI's default, said as such in the banner.
-  if (!process.env.SCENARIOS_DIR && given.SCENARIOS_DIR === undefined) given.SCENARIOS_DIR = SCENARIOS_DIR
+  if (!process.env.SCENARIOS_DIR && given.SCENARIOS_DIR === undefined)
+    given.SCENARIOS_DIR = SCENARIOS_DIR
   Object.assign(process.env, given)
   givenByFlags(flagOf)
   await import('./main.js')
@@ -50,7 +51,9 @@ function finish(code: number): void {
 
 function program(): Command {
   const root = new Command('pix-sandbox')
-    .description('A faithful, stateful sandbox of a PIX collection-and-transfer API.\nEach flag overrides the environment variable it mirrors (in brackets).')
+    .description(
+      'A faithful, stateful sandbox of a PIX collection-and-transfer API.\nEach flag overrides the environment variable it mirrors (in brackets).',
+    )
     .version(VERSION, '-v, --version')
     .exitOverride()
     .showHelpAfterError('(run pix-sandbox --help for usage)')
@@ -70,7 +73,9 @@ function program(): Command {
     .description('print the JSON Schema of scenario files')
     .exitOverride()
     .action(() => void process.stdout.write(JSON.stringify(scenarioJsonSchema(), null, 2) + '\n'))
-  root.addCommand(probeCommand(async (o) => void (process.exitCode = await runProbe(o))).exitOverride())
+  root.addCommand(
+    probeCommand(async (o) => void (process.exitCode = await runProbe(o))).exitOverride(),
+  )
   root.addCommand(execCommand(() => process.argv, finish))
   root.addCommand(readinessCommand(finish))
   root.addCommand(checkReceiverCommand(finish))
@@ -78,18 +83,18 @@ function program(): Command {
 }
 
 const root = program()
-root
-  .parseAsync(process.argv)
-  .catch((err) => {
-    if (err instanceof CommanderError) {
-      // Help and version were printed by commander; its other errors are usage errors.
-      process.exit(err.exitCode === 0 ? 0 : 2)
-    }
-    if (err instanceof UsageError) {
-      const cmd = root.commands.find((c) => c.name() === err.command)
-      process.stderr.write(`pix-sandbox: ${err.message}\n${cmd ? usageHint(cmd) : '(run pix-sandbox --help for usage)'}\n`)
-      process.exit(2)
-    }
-    process.stderr.write(`pix-sandbox: ${(err as Error)?.stack ?? err}\n`)
-    process.exit(1)
-  })
+root.parseAsync(process.argv).catch((err) => {
+  if (err instanceof CommanderError) {
+    // Help and version were printed by commander; its other errors are usage errors.
+    process.exit(err.exitCode === 0 ? 0 : 2)
+  }
+  if (err instanceof UsageError) {
+    const cmd = root.commands.find((c) => c.name() === err.command)
+    process.stderr.write(
+      `pix-sandbox: ${err.message}\n${cmd ? usageHint(cmd) : '(run pix-sandbox --help for usage)'}\n`,
+    )
+    process.exit(2)
+  }
+  process.stderr.write(`pix-sandbox: ${(err as Error)?.stack ?? err}\n`)
+  process.exit(1)
+})

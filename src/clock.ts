@@ -29,13 +29,21 @@ export interface Clock {
 
 export type RealTime = () => Micros
 
-export const realTime: RealTime = () => Math.round((performance.timeOrigin + performance.now()) * 1000)
+export const realTime: RealTime = () =>
+  Math.round((performance.timeOrigin + performance.now()) * 1000)
 
 /** The clock of a fresh sandbox frozen at `startUs` (START_TIME); otherwise real time. */
-export const startState = (startUs: Micros | undefined): ClockState => ({ offsetUs: 0, frozenAtUs: startUs ?? null })
+export const startState = (startUs: Micros | undefined): ClockState => ({
+  offsetUs: 0,
+  frozenAtUs: startUs ?? null,
+})
 
 /** `start`: the state `toStart()` returns to (START_TIME's), real time by default. */
-export function createClock(real: RealTime = realTime, initial?: ClockState, start: ClockState = startState(undefined)): Clock {
+export function createClock(
+  real: RealTime = realTime,
+  initial?: ClockState,
+  start: ClockState = startState(undefined),
+): Clock {
   let offsetUs = initial?.offsetUs ?? 0
   let frozenAtUs = initial?.frozenAtUs ?? null
   const now = () => frozenAtUs ?? real() + offsetUs

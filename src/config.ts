@@ -44,10 +44,22 @@ const envSchema = z.object({
   ALLOWED_HOSTS: z
     .string()
     .transform((text, ctx) => {
-      const entries = text.split(',').map((h) => h.trim().toLowerCase()).filter(Boolean)
-      const bad = entries.find((h) => h !== '*' && !/^(\.?[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?(\.[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?)*|\[[0-9a-f:.]+\])$/.test(h))
+      const entries = text
+        .split(',')
+        .map((h) => h.trim().toLowerCase())
+        .filter(Boolean)
+      const bad = entries.find(
+        (h) =>
+          h !== '*' &&
+          !/^(\.?[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?(\.[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?)*|\[[0-9a-f:.]+\])$/.test(
+            h,
+          ),
+      )
       if (bad === undefined) return entries
-      ctx.addIssue({ code: 'custom', message: `"${bad}" is not a host name: give names such as app.test, .example.com (it and every name under it) or *, without scheme or port` })
+      ctx.addIssue({
+        code: 'custom',
+        message: `"${bad}" is not a host name: give names such as app.test, .example.com (it and every name under it) or *, without scheme or port`,
+      })
       return z.NEVER
     })
     .optional(),
@@ -82,7 +94,9 @@ export class ConfigError extends Error {}
 
 /** Reads the configuration; throws ConfigError naming every bad variable. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
-  const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''))
+  const present = Object.fromEntries(
+    Object.entries(env).filter(([, v]) => v !== undefined && v !== ''),
+  )
   const parsed = envSchema.safeParse(present)
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`)
@@ -109,12 +123,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     seed: e.SEED,
     startTime: e.START_TIME,
     maxCompanies: e.MAX_COMPANIES,
-    webhookAllowedHosts: e.WEBHOOK_ALLOWED_HOSTS?.split(',').map((h) => h.trim().toLowerCase()).filter(Boolean),
+    webhookAllowedHosts: e.WEBHOOK_ALLOWED_HOSTS?.split(',')
+      .map((h) => h.trim().toLowerCase())
+      .filter(Boolean),
     allowedHosts: e.ALLOWED_HOSTS?.length ? e.ALLOWED_HOSTS : undefined,
   }
 }
 
-export const publicUrlFor = (config: Config, port: number): string => config.publicUrl ?? `http://localhost:${port}`
+export const publicUrlFor = (config: Config, port: number): string =>
+  config.publicUrl ?? `http://localhost:${port}`
 
 /** Hosts that mean "every interface": this machine reaches them at its IPv4 loopback. */
 const ANY_HOST = new Set(['0.0.0.0', '::', '127.0.0.1'])
@@ -125,7 +142,11 @@ const ANY_HOST = new Set(['0.0.0.0', '::', '127.0.0.1'])
  */
 export function addressFor(config: Config, port: number): string {
   if (config.publicUrl) return config.publicUrl
-  const host = ANY_HOST.has(config.host) ? '127.0.0.1' : config.host.includes(':') ? `[${config.host}]` : config.host
+  const host = ANY_HOST.has(config.host)
+    ? '127.0.0.1'
+    : config.host.includes(':')
+      ? `[${config.host}]`
+      : config.host
   return `http://${host}:${port}`
 }
 

@@ -61,8 +61,13 @@ export async function startSandbox(options: StartOptions = {}): Promise<Sandbox>
     reset: async () => {
       await control.reset()
       if (settings) {
-        const r = await control.api.POST('/scenarios', { body: { document: { settings: options.settings } } })
-        if (r.error) throw new Error(`reset: applying settings: ${r.response.status} ${JSON.stringify(r.error)}`)
+        const r = await control.api.POST('/scenarios', {
+          body: { document: { settings: options.settings } },
+        })
+        if (r.error)
+          throw new Error(
+            `reset: applying settings: ${r.response.status} ${JSON.stringify(r.error)}`,
+          )
       }
     },
     readiness: (companyId) => control.readiness(companyId),

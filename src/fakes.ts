@@ -30,7 +30,8 @@ export function createFakes(seed?: string): Fakes {
   const ready = () =>
     (loading ??= import('@faker-js/faker/locale/pt_BR').then((m) => {
       faker = m.faker
-      if (seed !== undefined) faker.seed(createHash('sha256').update(`fakes:${seed}`).digest().readUInt32LE(0))
+      if (seed !== undefined)
+        faker.seed(createHash('sha256').update(`fakes:${seed}`).digest().readUInt32LE(0))
     }))
   const loaded = () => {
     if (!faker) throw new Error('fake data used before `ready()` resolved')
@@ -43,7 +44,10 @@ export function createFakes(seed?: string): Fakes {
     },
     payer() {
       const f = loaded()
-      return { name: f.person.fullName(), document: cpfFrom(() => f.number.float({ min: 0, max: 0.9999999 })) }
+      return {
+        name: f.person.fullName(),
+        document: cpfFrom(() => f.number.float({ min: 0, max: 0.9999999 })),
+      }
     },
     companyName: () => loaded().company.name(),
   }

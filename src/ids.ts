@@ -48,14 +48,21 @@ export interface Ids {
  * The seed of a store's `start`-th start (0: its first, as a fresh store). The first keeps the
  * seed itself, so a fresh store draws what it always drew.
  */
-export const seedForStart = (seed: string, start: number): string => (start === 0 ? seed : `${seed}\u0000start:${start}`)
+export const seedForStart = (seed: string, start: number): string =>
+  start === 0 ? seed : `${seed}\u0000start:${start}`
 
 /** sfc32: small, fast and good enough for test data; seeded from SHA-256 of the seed text. */
 function seededRandom(seed: string): () => number {
   const h = createHash('sha256').update(seed).digest()
-  let a = h.readUInt32LE(0), b = h.readUInt32LE(4), c = h.readUInt32LE(8), d = h.readUInt32LE(12)
+  let a = h.readUInt32LE(0),
+    b = h.readUInt32LE(4),
+    c = h.readUInt32LE(8),
+    d = h.readUInt32LE(12)
   return () => {
-    a |= 0; b |= 0; c |= 0; d |= 0
+    a |= 0
+    b |= 0
+    c |= 0
+    d |= 0
     const t = (((a + b) | 0) + d) | 0
     d = (d + 1) | 0
     a = b ^ (b >>> 9)
@@ -92,16 +99,24 @@ export function createIds(seed?: string): Ids {
   let e2eMinute = -1
   let e2eLast = -1
   const writeRandom = (at: number, length: number, alphabet: string) => {
-    for (let i = 0; i < length; i++) scratch[at + i] = alphabet.charCodeAt(Math.floor(random() * alphabet.length))
+    for (let i = 0; i < length; i++)
+      scratch[at + i] = alphabet.charCodeAt(Math.floor(random() * alphabet.length))
   }
   /** A fixed-width number, then random characters: the shape of every sortable id. */
-  const sortable = (n: number, numberAlphabet: string, width: number, length: number, alphabet: string) => {
+  const sortable = (
+    n: number,
+    numberAlphabet: string,
+    width: number,
+    length: number,
+    alphabet: string,
+  ) => {
     writeFixed(0, n, numberAlphabet, width)
     writeRandom(width, length - width, alphabet)
     return scratch.toString('latin1', 0, length)
   }
   const string = (length: number, alphabet = ALNUM): string => {
-    if (length > scratch.length) return string(scratch.length, alphabet) + string(length - scratch.length, alphabet)
+    if (length > scratch.length)
+      return string(scratch.length, alphabet) + string(length - scratch.length, alphabet)
     writeRandom(0, length, alphabet)
     return scratch.toString('latin1', 0, length)
   }

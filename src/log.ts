@@ -14,13 +14,17 @@ export interface Log {
 
 const RANK: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 99 }
 
-export function createLog(level: LogLevel, write: (line: string) => void = (l) => process.stdout.write(l)): Log {
+export function createLog(
+  level: LogLevel,
+  write: (line: string) => void = (l) => process.stdout.write(l),
+): Log {
   const min = RANK[level]
-  const emit = (lvl: Exclude<LogLevel, 'silent'>) => (msg: string, fields?: Record<string, unknown>) => {
-    if (RANK[lvl] < min) return
-    const extra = fields ? ' ' + JSON.stringify(fields) : ''
-    write(`${new Date().toISOString()} ${lvl.padEnd(5)} ${escapeControls(msg + extra)}\n`)
-  }
+  const emit =
+    (lvl: Exclude<LogLevel, 'silent'>) => (msg: string, fields?: Record<string, unknown>) => {
+      if (RANK[lvl] < min) return
+      const extra = fields ? ' ' + JSON.stringify(fields) : ''
+      write(`${new Date().toISOString()} ${lvl.padEnd(5)} ${escapeControls(msg + extra)}\n`)
+    }
   return { debug: emit('debug'), info: emit('info'), warn: emit('warn'), error: emit('error') }
 }
 

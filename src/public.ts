@@ -5,9 +5,29 @@ import type { Control } from './client/control.js'
 import type { Sandbox, StartOptions } from './client/types.js'
 
 export { DEFAULT_CREDENTIALS } from './client/types.js'
-export type { Credential, LogLevel, Sandbox, Settings, StartOptions, Tenant, TenantOptions } from './client/types.js'
+export type {
+  Credential,
+  LogLevel,
+  Sandbox,
+  Settings,
+  StartOptions,
+  Tenant,
+  TenantOptions,
+} from './client/types.js'
 export { SandboxRequestError } from './client/control.js'
-export type { AdminOnly, CompanyControl, Control, ControlPaths, Delivery, DeliveryMatch, Readiness, Schemas, SubscribeOptions, Webhook, WebhookEvent } from './client/control.js'
+export type {
+  AdminOnly,
+  CompanyControl,
+  Control,
+  ControlPaths,
+  Delivery,
+  DeliveryMatch,
+  Readiness,
+  Schemas,
+  SubscribeOptions,
+  Webhook,
+  WebhookEvent,
+} from './client/control.js'
 
 /** Starts a sandbox in this process: a free port, an in-memory store, the default scenario, silent. */
 export declare function startSandbox(options?: StartOptions): Promise<Sandbox>

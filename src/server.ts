@@ -18,7 +18,12 @@ import { runDue } from './operations/run-due.js'
 import { createWebhookWorker } from './webhooks/worker.js'
 import { drainable, QUIET_MS, SIGNAL_QUIET_MS } from './http/drain.js'
 import { guardHosts, hostAllowance } from './http/host-guard.js'
-import { limitConnections, SERVER_LIMITS, serverOptions, type ServerLimits } from './http/server-limits.js'
+import {
+  limitConnections,
+  SERVER_LIMITS,
+  serverOptions,
+  type ServerLimits,
+} from './http/server-limits.js'
 import { uvicornLikeServer } from './http/uvicorn/server.js'
 import { createRedactor } from './http/redact.js'
 import { createRequestJournal } from './http/request-journal.js'
@@ -60,7 +65,10 @@ export interface CloseOptions {
   signal?: boolean
 }
 
-export async function startSandbox(config: Config, opts: { log?: Log; clock?: Clock; limits?: Partial<ServerLimits> } = {}): Promise<RunningSandbox> {
+export async function startSandbox(
+  config: Config,
+  opts: { log?: Log; clock?: Clock; limits?: Partial<ServerLimits> } = {},
+): Promise<RunningSandbox> {
   const log = opts.log ?? createLog(config.logLevel)
   const limits = { ...SERVER_LIMITS, ...opts.limits }
   let store: ReturnType<typeof openStore>
@@ -74,11 +82,15 @@ export async function startSandbox(config: Config, opts: { log?: Log; clock?: Cl
         'Check that its folder exists or can be created, and that this user may write there, or choose another path.',
     )
   }
-  store.onLostRecord = (err) => log.error('a write that followed its answer failed', { error: String(err) })
+  store.onLostRecord = (err) =>
+    log.error('a write that followed its answer failed', { error: String(err) })
   // Once when writes start failing, once when they work again: not once per refused request.
   store.onWriteHealth = (failure) =>
     failure
-      ? log.error('the store cannot write (is the disk full?): writes answer 503 until it can; reads go on', { database: config.database, reason: failure.reason })
+      ? log.error(
+          'the store cannot write (is the disk full?): writes answer 503 until it can; reads go on',
+          { database: config.database, reason: failure.reason },
+        )
       : log.info('the store writes again', { database: config.database })
   let sandbox: Context
   let scenarioLoaded: string | null = null
@@ -87,9 +99,12 @@ export async function startSandbox(config: Config, opts: { log?: Log; clock?: Cl
     // START_TIME is where a fresh store's clock starts, and where reset takes it back; a store
     // that holds state keeps its own clock.
     const start = startState(config.startTime)
-    const clock = opts.clock ?? createClock(undefined, fresh ? start : store.setup.meta.get('clock'), start)
+    const clock =
+      opts.clock ?? createClock(undefined, fresh ? start : store.setup.meta.get('clock'), start)
     if (config.startTime !== undefined && !fresh) {
-      log.warn('START_TIME ignored: the store already holds state, and its clock goes on (reset returns to START_TIME)')
+      log.warn(
+        'START_TIME ignored: the store already holds state, and its clock goes on (reset returns to START_TIME)',
+      )
     }
     // Each start of a store draws from the seed's next sequence, so a restarted sandbox never
     // draws an id it drew before (ids.ts); counted once per start, not per write.
@@ -100,20 +115,41 @@ export async function startSandbox(config: Config, opts: { log?: Log; clock?: Cl
     })
     const seed = config.seed === undefined ? undefined : seedForStart(config.seed, starts)
     // The location base is known once the port is bound (PORT=0 picks one); set below.
-    sandbox = { store, clock, ids: createIds(seed), locationBase: '', fakes: createFakes(seed), maxCompanies: config.maxCompanies }
+    sandbox = {
+      store,
+      clock,
+      ids: createIds(seed),
+      locationBase: '',
+      fakes: createFakes(seed),
+      maxCompanies: config.maxCompanies,
+    }
     if (fresh) {
-      applyScenario(sandbox, readScenario(config.scenariosDir, config.scenario), config.scenario, true)
+      applyScenario(
+        sandbox,
+        readScenario(config.scenariosDir, config.scenario),
+        config.scenario,
+        true,
+      )
       scenarioLoaded = config.scenario
     }
     // Committed before the server says it listens (a full disk stops the start here).
     await store.pendingCommit()
   } catch (err) {
     await store.close()
-    if (err instanceof StoreUnavailable || (typeof (err as { code?: unknown }).code === 'string' && (err as { code: string }).code.startsWith('SQLITE_'))) {
-      throw new StartupError(`cannot write the store at ${config.database}: ${(err as Error).message}`)
+    if (
+      err instanceof StoreUnavailable ||
+      (typeof (err as { code?: unknown }).code === 'string' &&
+        (err as { code: string }).code.startsWith('SQLITE_'))
+    ) {
+      throw new StartupError(
+        `cannot write the store at ${config.database}: ${(err as Error).message}`,
+      )
     }
     // The start scenario refused (more companies than MAX_COMPANIES): said as a start-up error.
-    if (err instanceof AppError) throw new StartupError(`the scenario ${config.scenario} cannot be loaded: ${err.detail ?? err.code}`)
+    if (err instanceof AppError)
+      throw new StartupError(
+        `the scenario ${config.scenario} cannot be loaded: ${err.detail ?? err.code}`,
+      )
     throw err
   }
   const { clock } = sandbox
@@ -138,37 +174,62 @@ export async function startSandbox(config: Config, opts: { log?: Log; clock?: Cl
     userAgent: `pix-sandbox/${VERSION}`,
     allowedHosts: config.webhookAllowedHosts,
     // Read at each call: set only while a dashboard listens, so with none an attempt pays one check.
-    onRecorded: (d, sub, disabled) => sandbox.onChange?.({ kind: 'delivery', id: d.id, companyId: d.companyId, webhook: disabled ? { id: sub.id, companyId: sub.companyId } : null }),
+    onRecorded: (d, sub, disabled) =>
+      sandbox.onChange?.({
+        kind: 'delivery',
+        id: d.id,
+        companyId: d.companyId,
+        webhook: disabled ? { id: sub.id, companyId: sub.companyId } : null,
+      }),
     observe: (seen) => readiness.attempt(seen),
   })
   sandbox.onWebhookQueued = () => webhooks.kick()
 
   let publicUrl = config.publicUrl ?? ''
   const stopping = new AbortController()
-  const signer = createLocationSigner(store.setup.meta.get('signing_key'), (jwk) => store.setup.meta.set('signing_key', jwk), config.seed)
-  const app = createApp({
-    sandbox,
-    authenticate: createAuthenticator(store),
-    log,
-    version: VERSION,
-    environment: 'sandbox',
-    adminToken,
-    scenariosDir: config.scenariosDir,
-    startScenario: config.scenario,
-    webhooks,
-    journal: createRequestJournal([adminToken]),
-    webhookAllowedHosts: config.webhookAllowedHosts,
-    publicUrl: () => publicUrl,
-    stopping: stopping.signal,
-  }, signer)
+  const signer = createLocationSigner(
+    store.setup.meta.get('signing_key'),
+    (jwk) => store.setup.meta.set('signing_key', jwk),
+    config.seed,
+  )
+  const app = createApp(
+    {
+      sandbox,
+      authenticate: createAuthenticator(store),
+      log,
+      version: VERSION,
+      environment: 'sandbox',
+      adminToken,
+      scenariosDir: config.scenariosDir,
+      startScenario: config.scenario,
+      webhooks,
+      journal: createRequestJournal([adminToken]),
+      webhookAllowedHosts: config.webhookAllowedHosts,
+      publicUrl: () => publicUrl,
+      stopping: stopping.signal,
+    },
+    signer,
+  )
 
   const server: ServerType = await new Promise<ServerType>((resolve, reject) => {
-    const s = serve({ fetch: guardHosts(app.fetch, hostAllowance(config)), port: config.port, hostname: config.host, createServer: uvicornLikeServer, serverOptions: serverOptions(limits) }, () => resolve(s))
+    const s = serve(
+      {
+        fetch: guardHosts(app.fetch, hostAllowance(config)),
+        port: config.port,
+        hostname: config.host,
+        createServer: uvicornLikeServer,
+        serverOptions: serverOptions(limits),
+      },
+      () => resolve(s),
+    )
     s.once('error', reject)
   }).catch(async (err: NodeJS.ErrnoException) => {
     readiness.close()
     await store.close()
-    const reason = err.code === 'EADDRINUSE' ? 'is already in use: choose another port, or 0 for any free one' : `cannot be listened on: ${err.message}`
+    const reason =
+      err.code === 'EADDRINUSE'
+        ? 'is already in use: choose another port, or 0 for any free one'
+        : `cannot be listened on: ${err.message}`
     throw new StartupError(`${config.host}:${config.port} ${reason}`)
   })
   const port = (server.address() as AddressInfo).port
@@ -179,7 +240,11 @@ export async function startSandbox(config: Config, opts: { log?: Log; clock?: Cl
 
   const ticker = setInterval(() => {
     try {
-      runDue(sandbox, clock.now(), (id, err) => isUnwritable(err) || log.error('due work failed', { id, error: String(err) }))
+      runDue(
+        sandbox,
+        clock.now(),
+        (id, err) => isUnwritable(err) || log.error('due work failed', { id, error: String(err) }),
+      )
       void webhooks.deliverDue()
     } catch (err) {
       if (!isUnwritable(err)) log.error('ticker failed', { error: String(err) })
@@ -195,7 +260,10 @@ export async function startSandbox(config: Config, opts: { log?: Log; clock?: Cl
       // Every request that has reached the server is answered (http/drain.ts).
       draining.drain(DRAIN_GRACE_MS, opts.signal ? SIGNAL_QUIET_MS : QUIET_MS, () => {
         // Sends under way get a few seconds; unsent deliveries stay queued for the next start.
-        const settled = Promise.race([webhooks.idle(), new Promise((r) => setTimeout(r, WEBHOOK_GRACE_MS).unref())])
+        const settled = Promise.race([
+          webhooks.idle(),
+          new Promise((r) => setTimeout(r, WEBHOOK_GRACE_MS).unref()),
+        ])
         // What readiness has not stored yet is stored before the store closes.
         settled.then(() => (readiness.close(), store.close())).then(resolve)
       })

@@ -10,6 +10,9 @@ export function givenByFlags(given: Record<string, string>): void {
 }
 
 /** `--port`, `PORT` or `default`: where `variable`'s value came from. */
-export function sourceOf(variable: string, env: Record<string, string | undefined> = process.env): string {
+export function sourceOf(
+  variable: string,
+  env: Record<string, string | undefined> = process.env,
+): string {
   return flags.get(variable) ?? (env[variable] ? variable : 'default')
 }

@@ -21,8 +21,14 @@ export function closedDocument(doc: Json): Json {
   return close(doc) as Json
 }
 
-const pointer = (...parts: string[]) => '#/' + parts.map((p) => p.replaceAll('~', '~0').replaceAll('/', '~1')).join('/')
-const ERROR_BODY = { type: 'object', properties: { detail: { type: 'string' } }, required: ['detail'], additionalProperties: false }
+const pointer = (...parts: string[]) =>
+  '#/' + parts.map((p) => p.replaceAll('~', '~0').replaceAll('/', '~1')).join('/')
+const ERROR_BODY = {
+  type: 'object',
+  properties: { detail: { type: 'string' } },
+  required: ['detail'],
+  additionalProperties: false,
+}
 
 export interface Conformance {
   /** The paths (as the document writes them) and methods whose answers have been checked, with their statuses. */
@@ -37,12 +43,20 @@ export function conformance(doc: Json): Conformance {
   const validators = new Map<string, ValidateFunction>()
   const validator = (ref: string): ValidateFunction => {
     let v = validators.get(ref)
-    if (!v) validators.set(ref, (v = ref === 'error' ? ajv.compile(ERROR_BODY) : ajv.compile({ $ref: `doc${ref}` })))
+    if (!v)
+      validators.set(
+        ref,
+        (v = ref === 'error' ? ajv.compile(ERROR_BODY) : ajv.compile({ $ref: `doc${ref}` })),
+      )
     return v
   }
   // Static segments before parameters: /webhooks/deliveries is not /webhooks/{webhook_id}.
   const templates = Object.keys(doc.paths)
-    .map((t) => ({ t, re: new RegExp(`^${t.replace(/\{\w+\}/g, '[^/]+')}$`), params: (t.match(/\{/g) ?? []).length }))
+    .map((t) => ({
+      t,
+      re: new RegExp(`^${t.replace(/\{\w+\}/g, '[^/]+')}$`),
+      params: (t.match(/\{/g) ?? []).length,
+    }))
     .sort((a, b) => a.params - b.params)
   const seen = new Map<string, Set<number>>()
 
@@ -63,24 +77,50 @@ export function conformance(doc: Json): Conformance {
         // The framework's 307 to a path without its trailing slash answers a path no
         // operation declares (a URL such as /clock/advance/.. that fetch resolves to /clock/), not an operation.
         if (!template && status === 307 && body === undefined) return []
-        if (status < 400) return [`${method} ${path} answered ${status}, which ${template ? 'its declaration' : 'no declaration'} lists`]
+        if (status < 400)
+          return [
+            `${method} ${path} answered ${status}, which ${template ? 'its declaration' : 'no declaration'} lists`,
+          ]
         return check(validator('error'), body, `${method} ${path} ${status}`)
       }
-      if (!declared.content) return body === undefined ? [] : [`${method} ${path} ${status} declares no body but answered one`]
-      return check(validator(pointer('paths', template, m, 'responses', String(status), 'content', 'application/json', 'schema')), body, `${method} ${path} ${status}`)
+      if (!declared.content)
+        return body === undefined
+          ? []
+          : [`${method} ${path} ${status} declares no body but answered one`]
+      return check(
+        validator(
+          pointer(
+            'paths',
+            template,
+            m,
+            'responses',
+            String(status),
+            'content',
+            'application/json',
+            'schema',
+          ),
+        ),
+        body,
+        `${method} ${path} ${status}`,
+      )
     },
   }
 }
 
 function check(validate: ValidateFunction, body: unknown, what: string): string[] {
   if (validate(body)) return []
-  return (validate.errors ?? []).map((e) => `${what}: ${e.instancePath || '(root)'} ${e.message}${e.params && 'additionalProperty' in e.params ? ` "${e.params.additionalProperty}"` : ''}`)
+  return (validate.errors ?? []).map(
+    (e) =>
+      `${what}: ${e.instancePath || '(root)'} ${e.message}${e.params && 'additionalProperty' in e.params ? ` "${e.params.additionalProperty}"` : ''}`,
+  )
 }
 
 let shared: Promise<Conformance> | undefined
 
 /** The checker of the control plane's document, read from the first sandbox asked: every sandbox of this code serves the same one. */
 export function conformanceOf(baseUrl: string): Promise<Conformance> {
-  shared ??= fetch(`${baseUrl}/_sandbox/openapi.json`).then(async (r) => conformance((await r.json()) as Json))
+  shared ??= fetch(`${baseUrl}/_sandbox/openapi.json`).then(async (r) =>
+    conformance((await r.json()) as Json),
+  )
   return shared
 }

@@ -6,13 +6,30 @@
 // HEALTHCHECK passes, the API answers, no dev dependency ships, and STOPSIGNAL stops it with 0.
 // An instruction this test does not understand fails it, rather than being skipped unseen.
 import { spawn, type ChildProcess } from 'node:child_process'
-import { cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import {
+  cpSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join, posix } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { freePort, SERVER_ARGS } from '../bench/processes.js'
-import { commandOf, flagsOf, noVariables, parseEnv, parseStages, words, type Stage } from './dockerfile.js'
+import {
+  commandOf,
+  flagsOf,
+  noVariables,
+  parseEnv,
+  parseStages,
+  words,
+  type Stage,
+} from './dockerfile.js'
 import { AUTH, type Reply, request } from './harness.js'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
@@ -52,8 +69,11 @@ function dockerignoreMatcher(text: string): (path: string) => boolean {
 }
 
 async function makeContext(dir: string): Promise<void> {
-  const git = await run('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: ROOT })
-  if (git.code !== 0) throw new Error(`git ls-files failed (the test needs the git work tree):\n${git.output}`)
+  const git = await run('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
+    cwd: ROOT,
+  })
+  if (git.code !== 0)
+    throw new Error(`git ls-files failed (the test needs the git work tree):\n${git.output}`)
   const ignored = existsSync(join(ROOT, '.dockerignore'))
     ? dockerignoreMatcher(readFileSync(join(ROOT, '.dockerignore'), 'utf8'))
     : () => false
@@ -90,8 +110,10 @@ interface BuiltStage {
  * points DATABASE at a temp directory instead; the test checks such steps below).
  */
 function systemStep(command: string, workdir: string): string | undefined {
-  if (/\b(apt-get|apt|apk)\b/.test(command)) return 'installs system packages, which the host already has'
-  const outside = (a: string) => a.startsWith('/') && a !== workdir && !a.startsWith(workdir.replace(/\/?$/, '/'))
+  if (/\b(apt-get|apt|apk)\b/.test(command))
+    return 'installs system packages, which the host already has'
+  const outside = (a: string) =>
+    a.startsWith('/') && a !== workdir && !a.startsWith(workdir.replace(/\/?$/, '/'))
   const parts = command.split(/&&|;/).map((p) => words(p.trim()))
   const fsSetup = parts.every(
     ([cmd, ...args]) =>
@@ -107,13 +129,21 @@ function hostEnv(): Record<string, string> {
   // The variables npm and vitest set for this test run are not the machine's, and a docker build
   // would not see them: NODE_ENV=test, vitest's MODE, PROD, ..., and above all the npm_config_*
   // of an enclosing `npm test` (its local_prefix would point a nested npm at the repository).
-  const added = /^(npm_.*|VITEST.*|NODE_ENV|TEST|MODE|DEV|PROD|SSR|BASE_URL|FORCE_TTY|INIT_CWD|NODE|COLOR|EDITOR)$/
+  const added =
+    /^(npm_.*|VITEST.*|NODE_ENV|TEST|MODE|DEV|PROD|SSR|BASE_URL|FORCE_TTY|INIT_CWD|NODE|COLOR|EDITOR)$/
   return Object.fromEntries(
-    Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined && !added.test(e[0])),
+    Object.entries(process.env).filter(
+      (e): e is [string, string] => e[1] !== undefined && !added.test(e[0]),
+    ),
   )
 }
 
-async function buildStages(stages: Stage[], context: string, tmp: string, log: string[]): Promise<BuiltStage[]> {
+async function buildStages(
+  stages: Stage[],
+  context: string,
+  tmp: string,
+  log: string[],
+): Promise<BuiltStage[]> {
   const built: BuiltStage[] = []
   for (const [index, stage] of stages.entries()) {
     const from = built.find((b) => b.name === stage.base)
@@ -123,8 +153,17 @@ async function buildStages(stages: Stage[], context: string, tmp: string, log: s
     const s: BuiltStage = from
       ? { ...structuredClone({ ...from, root: '' }), name: stage.name, root }
       : {
-          name: stage.name, root, workdir: '/', env: {}, user: undefined, volumes: [], cmd: undefined,
-          cmdExec: false, healthcheck: undefined, stopSignal: 'SIGTERM', skipped: [],
+          name: stage.name,
+          root,
+          workdir: '/',
+          env: {},
+          user: undefined,
+          volumes: [],
+          cmd: undefined,
+          cmdExec: false,
+          healthcheck: undefined,
+          stopSignal: 'SIGTERM',
+          skipped: [],
         }
     const inImage = (p: string) => join(root, posix.resolve(s.workdir, p))
 
@@ -142,15 +181,20 @@ async function buildStages(stages: Stage[], context: string, tmp: string, log: s
         case 'COPY': {
           noVariables(ins)
           const { flags, rest } = flagsOf(ins.args)
-          const unknown = Object.keys(flags).filter((f) => !['from', 'chown', 'chmod', 'link'].includes(f))
-          if (unknown.length) throw new Error(`${where}: COPY --${unknown.join(', --')} is not understood`)
+          const unknown = Object.keys(flags).filter(
+            (f) => !['from', 'chown', 'chmod', 'link'].includes(f),
+          )
+          if (unknown.length)
+            throw new Error(`${where}: COPY --${unknown.join(', --')} is not understood`)
           const paths = rest.startsWith('[') ? (JSON.parse(rest) as string[]) : words(rest)
           const dest = paths.pop()
-          if (!dest || paths.length === 0) throw new Error(`${where}: COPY needs a source and a destination`)
+          if (!dest || paths.length === 0)
+            throw new Error(`${where}: COPY needs a source and a destination`)
           let srcRoot = context
           if (flags.from !== undefined) {
             const other = built.find((b) => b.name === flags.from)
-            if (!other) throw new Error(`${where}: COPY --from=${flags.from} names no earlier stage`)
+            if (!other)
+              throw new Error(`${where}: COPY --from=${flags.from} names no earlier stage`)
             srcRoot = other.root
           }
           // Sources are relative to the context, or to the root of the --from stage.
@@ -158,12 +202,22 @@ async function buildStages(stages: Stage[], context: string, tmp: string, log: s
             const rel = posix.normalize('/' + p).slice(1)
             const base = posix.basename(rel)
             if (!/[*?[]/.test(base)) {
-              if (!existsSync(join(srcRoot, rel))) throw new Error(`${where}: COPY source ${p} not found`)
+              if (!existsSync(join(srcRoot, rel)))
+                throw new Error(`${where}: COPY source ${p} not found`)
               return [join(srcRoot, rel)]
             }
             const dir = join(srcRoot, posix.dirname(rel))
-            const re = new RegExp(`^${base.replace(/[.+^${}()|\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.')}$`)
-            const found = existsSync(dir) ? readdirSync(dir).filter((f) => re.test(f)).map((f) => join(dir, f)) : []
+            const re = new RegExp(
+              `^${base
+                .replace(/[.+^${}()|\\]/g, '\\$&')
+                .replace(/\*/g, '.*')
+                .replace(/\?/g, '.')}$`,
+            )
+            const found = existsSync(dir)
+              ? readdirSync(dir)
+                  .filter((f) => re.test(f))
+                  .map((f) => join(dir, f))
+              : []
             if (found.length === 0) throw new Error(`${where}: COPY source ${p} matches nothing`)
             return found
           })
@@ -191,9 +245,13 @@ async function buildStages(stages: Stage[], context: string, tmp: string, log: s
           const { argv } = commandOf(ins.args)
           log.push(`[${where}] RUN ${ins.args}`)
           const started = Date.now()
-          const r = await run(argv[0]!, argv.slice(1), { cwd: inImage('.'), env: { ...hostEnv(), ...s.env } })
+          const r = await run(argv[0]!, argv.slice(1), {
+            cwd: inImage('.'),
+            env: { ...hostEnv(), ...s.env },
+          })
           log.push(`  exit ${r.code} after ${((Date.now() - started) / 1000).toFixed(1)} s`)
-          if (r.code !== 0) throw new Error(`${where}: RUN ${ins.args} exited ${r.code}:\n${r.output.slice(-4000)}`)
+          if (r.code !== 0)
+            throw new Error(`${where}: RUN ${ins.args} exited ${r.code}:\n${r.output.slice(-4000)}`)
           break
         }
         case 'CMD': {
@@ -210,14 +268,19 @@ async function buildStages(stages: Stage[], context: string, tmp: string, log: s
           }
           const m = /^CMD\s+(.*)$/is.exec(rest)
           if (!m) throw new Error(`${where}: cannot read HEALTHCHECK ${ins.args}`)
-          s.healthcheck = { argv: commandOf(m[1]!).argv, timeoutMs: durationMs(flags.timeout ?? '30s') }
+          s.healthcheck = {
+            argv: commandOf(m[1]!).argv,
+            timeoutMs: durationMs(flags.timeout ?? '30s'),
+          }
           break
         }
         case 'USER':
           s.user = ins.args
           break
         case 'VOLUME':
-          s.volumes.push(...(ins.args.startsWith('[') ? (JSON.parse(ins.args) as string[]) : words(ins.args)))
+          s.volumes.push(
+            ...(ins.args.startsWith('[') ? (JSON.parse(ins.args) as string[]) : words(ins.args)),
+          )
           break
         case 'STOPSIGNAL':
           s.stopSignal = (/^\d+$/.test(ins.args) ? Number(ins.args) : ins.args) as NodeJS.Signals
@@ -226,7 +289,9 @@ async function buildStages(stages: Stage[], context: string, tmp: string, log: s
         case 'LABEL':
           break // metadata only
         default:
-          throw new Error(`${where}: this test does not understand ${ins.keyword}; teach it before using it`)
+          throw new Error(
+            `${where}: this test does not understand ${ins.keyword}; teach it before using it`,
+          )
       }
     }
     built.push(s)
@@ -255,12 +320,18 @@ function run(
   opts: { cwd: string; env?: Record<string, string>; timeoutMs?: number },
 ): Promise<Ran> {
   return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { cwd: opts.cwd, env: opts.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = spawn(cmd, args, {
+      cwd: opts.cwd,
+      env: opts.env ?? process.env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
     let stdout = ''
     let output = ''
     child.stdout.on('data', (d: Buffer) => ((stdout += d), (output += d)))
     child.stderr.on('data', (d: Buffer) => (output += d))
-    const timer = opts.timeoutMs ? setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs) : undefined
+    const timer = opts.timeoutMs
+      ? setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs)
+      : undefined
     child.on('error', reject)
     child.on('close', (code) => {
       clearTimeout(timer)
@@ -269,13 +340,19 @@ function run(
   })
 }
 
-function exited(child: ChildProcess, withinMs: number): Promise<{ code: number | null; signal: string | null }> {
+function exited(
+  child: ChildProcess,
+  withinMs: number,
+): Promise<{ code: number | null; signal: string | null }> {
   return new Promise((resolve, reject) => {
     if (child.exitCode !== null || child.signalCode !== null) {
       resolve({ code: child.exitCode, signal: child.signalCode })
       return
     }
-    const timer = setTimeout(() => reject(new Error(`still running ${withinMs} ms after the stop signal`)), withinMs)
+    const timer = setTimeout(
+      () => reject(new Error(`still running ${withinMs} ms after the stop signal`)),
+      withinMs,
+    )
     child.once('exit', (code, signal) => {
       clearTimeout(timer)
       resolve({ code, signal })
@@ -291,7 +368,9 @@ describe('the Dockerfile recipe, followed on the host', () => {
   const lockfile = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')) as {
     packages: Record<string, { dev?: boolean }>
   }
-  const version = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version
+  const version = (
+    JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }
+  ).version
   const tmp = mkdtempSync(join(tmpdir(), 'pix-docker-recipe-'))
   const log: string[] = []
   let image: BuiltStage
@@ -348,7 +427,9 @@ describe('the Dockerfile recipe, followed on the host', () => {
     const setup = image.skipped.map((s) => s.command).join(' && ')
     for (const v of image.volumes) {
       expect(setup).toMatch(new RegExp(`\\bmkdir\\b[^&;]*\\s${v}(\\s|$)`))
-      expect(setup).toMatch(new RegExp(`\\bchown\\s+(-\\S+\\s+)*${image.user}(:\\S+)?\\s[^&;]*${v}(\\s|$)`))
+      expect(setup).toMatch(
+        new RegExp(`\\bchown\\s+(-\\S+\\s+)*${image.user}(:\\S+)?\\s[^&;]*${v}(\\s|$)`),
+      )
     }
   })
 
@@ -356,8 +437,13 @@ describe('the Dockerfile recipe, followed on the host', () => {
     // Exec form, so that node is PID 1 and receives the stop signal itself.
     expect(image.cmdExec, 'CMD is in exec form').toBe(true)
     expect(image.cmd, 'CMD starts the server as `npm start` does').toEqual(['node', ...SERVER_ARGS])
-    expect(image.healthcheck?.timeoutMs, 'the last stage has a HEALTHCHECK, with a 3 s timeout').toBe(3000)
-    expect(image.healthcheck!.argv.join(' '), 'it asks the health endpoint').toContain('/_sandbox/health')
+    expect(
+      image.healthcheck?.timeoutMs,
+      'the last stage has a HEALTHCHECK, with a 3 s timeout',
+    ).toBe(3000)
+    expect(image.healthcheck!.argv.join(' '), 'it asks the health endpoint').toContain(
+      '/_sandbox/health',
+    )
 
     // The container's environment: the image's ENV (over a PATH to find node), where only the
     // address and the store's path change: the image's /data does not exist on the host.
@@ -389,11 +475,13 @@ describe('the Dockerfile recipe, followed on the host', () => {
         if (child.exitCode !== null) break
         health = await request(base, 'GET', '/_sandbox/health').catch(() => undefined)
         if (health?.status === 200) break
-        if (Date.now() > deadline) throw new Error(`the server did not answer within 15 s:\n${serverOutput}`)
+        if (Date.now() > deadline)
+          throw new Error(`the server did not answer within 15 s:\n${serverOutput}`)
         await new Promise((r) => setTimeout(r, 100))
       }
       if (child.exitCode === null) break
-      if (!serverOutput.includes('is already in use') || attempt === 3) throw new Error(`the server exited ${child.exitCode}:\n${serverOutput}`)
+      if (!serverOutput.includes('is already in use') || attempt === 3)
+        throw new Error(`the server exited ${child.exitCode}:\n${serverOutput}`)
     }
     const child = server!
     expect(health!.body).toMatchObject({ status: 'ok', version, scenario: 'default' })
@@ -402,11 +490,15 @@ describe('the Dockerfile recipe, followed on the host', () => {
     expect(serverOutput).toMatch(/store +\S+\/pix-sandbox\.db \(DATABASE\)/)
 
     const hc = image.healthcheck!
-    const check = () => run(hc.argv[0]!, hc.argv.slice(1), { cwd: app, env, timeoutMs: hc.timeoutMs })
+    const check = () =>
+      run(hc.argv[0]!, hc.argv.slice(1), { cwd: app, env, timeoutMs: hc.timeoutMs })
     const healthy = await check()
     expect(healthy.code, `HEALTHCHECK output: ${healthy.output}`).toBe(0)
 
-    const charge = await request(base, 'POST', '/api/v1/hub/transactions/in', { auth: AUTH.main, json: { amount: 1000 } })
+    const charge = await request(base, 'POST', '/api/v1/hub/transactions/in', {
+      auth: AUTH.main,
+      json: { amount: 1000 },
+    })
     expect(charge.status, charge.text).toBe(200)
     expect(charge.body).toMatchObject({ status: 'pending' })
     expect(charge.body.transaction_id).toEqual(expect.any(String))
@@ -414,9 +506,12 @@ describe('the Dockerfile recipe, followed on the host', () => {
     expect(existsSync(env.DATABASE)).toBe(true)
     // /docs and every file its page loads, from what the image ships (no dev dependency).
     const docs = await request(base, 'GET', '/docs')
-    const assets = [...docs.text.matchAll(/(?:src|href)="(\/docs\/assets\/[^"]+)"/g)].map((m) => m[1]!)
+    const assets = [...docs.text.matchAll(/(?:src|href)="(\/docs\/assets\/[^"]+)"/g)].map(
+      (m) => m[1]!,
+    )
     expect(assets.length).toBeGreaterThanOrEqual(3)
-    for (const asset of assets) expect([asset, (await request(base, 'GET', asset)).status]).toEqual([asset, 200])
+    for (const asset of assets)
+      expect([asset, (await request(base, 'GET', asset)).status]).toEqual([asset, 200])
 
     // `docker stop` sends STOPSIGNAL and kills after 10 s: the server must be done well before.
     child.kill(image.stopSignal)

@@ -4,7 +4,6 @@
 import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 
-
 export interface Instruction {
   keyword: string
   args: string
@@ -94,7 +93,8 @@ export function words(s: string): string[] {
 }
 
 export function noVariables(ins: Instruction): void {
-  if (ins.args.includes('$')) throw new Error(`line ${ins.line}: this test does not expand variables in ${ins.keyword}`)
+  if (ins.args.includes('$'))
+    throw new Error(`line ${ins.line}: this test does not expand variables in ${ins.keyword}`)
 }
 
 /** ENV KEY=value KEY2="value 2", or the old ENV KEY value. */
@@ -117,7 +117,12 @@ export function parseEnv(ins: Instruction): Record<string, string> {
 export function flagsOf(args: string): { flags: Record<string, string>; rest: string } {
   const flags: Record<string, string> = {}
   let rest = args
-  for (let m: RegExpExecArray | null; (m = /^--([a-z-]+)(?:=(\S*))?\s*/.exec(rest)); rest = rest.slice(m[0].length)) flags[m[1]!] = m[2] ?? ''
+  for (
+    let m: RegExpExecArray | null;
+    (m = /^--([a-z-]+)(?:=(\S*))?\s*/.exec(rest));
+    rest = rest.slice(m[0].length)
+  )
+    flags[m[1]!] = m[2] ?? ''
   return { flags, rest }
 }
 
@@ -136,9 +141,16 @@ export interface ImageSettings {
 
 /** What the last stage declares for the container (not inherited from its base image). */
 export function imageSettings(stages: Stage[]): ImageSettings {
-  const out: ImageSettings = { env: {}, user: undefined, volumes: [], exposed: [], healthcheck: undefined }
+  const out: ImageSettings = {
+    env: {},
+    user: undefined,
+    volumes: [],
+    exposed: [],
+    healthcheck: undefined,
+  }
   for (const ins of stages.at(-1)?.instructions ?? []) {
-    const list = () => (ins.args.startsWith('[') ? (JSON.parse(ins.args) as string[]) : words(ins.args))
+    const list = () =>
+      ins.args.startsWith('[') ? (JSON.parse(ins.args) as string[]) : words(ins.args)
     if (ins.keyword === 'ENV') Object.assign(out.env, parseEnv(ins))
     else if (ins.keyword === 'USER') out.user = ins.args
     else if (ins.keyword === 'VOLUME') out.volumes.push(...list())

@@ -58,7 +58,12 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
   }
 }
 
-export async function request(baseUrl: string, method: string, path: string, opts: RequestOptions = {}): Promise<Reply> {
+export async function request(
+  baseUrl: string,
+  method: string,
+  path: string,
+  opts: RequestOptions = {},
+): Promise<Reply> {
   const headers: Record<string, string> = { ...opts.headers }
   if (opts.auth) headers.authorization = opts.auth
   let body = opts.body
@@ -66,7 +71,12 @@ export async function request(baseUrl: string, method: string, path: string, opt
     body = JSON.stringify(opts.json)
     headers['content-type'] ??= 'application/json'
   }
-  const res = await fetch(baseUrl + path, { method, headers, body: body as string | undefined, redirect: 'manual' })
+  const res = await fetch(baseUrl + path, {
+    method,
+    headers,
+    body: body as string | undefined,
+    redirect: 'manual',
+  })
   const text = await res.text()
   let parsed: unknown
   try {
@@ -77,30 +87,51 @@ export async function request(baseUrl: string, method: string, path: string, opt
   if (method !== 'HEAD' && isControlApi(path)) {
     // The path as sent: fetch resolves dot segments (`/x/..`).
     const sent = new URL(baseUrl + path).pathname
-    const problems = (await conformanceOf(baseUrl)).problems(method, sent.slice(CONTROL.length), res.status, parsed)
-    if (problems.length) throw new Error(`The answer does not match /_sandbox/openapi.json:\n${problems.join('\n')}`)
+    const problems = (await conformanceOf(baseUrl)).problems(
+      method,
+      sent.slice(CONTROL.length),
+      res.status,
+      parsed,
+    )
+    if (problems.length)
+      throw new Error(`The answer does not match /_sandbox/openapi.json:\n${problems.join('\n')}`)
   }
   return { status: res.status, headers: res.headers, text, body: parsed }
 }
 
 const CONTROL = '/_sandbox'
 /** Paths of the control plane's JSON API (not its dashboard, document or reference page). */
-const isControlApi = (path: string) => path.startsWith(`${CONTROL}/`) && !/^\/_sandbox\/(ui|openapi\.json|docs)(\/|\?|$)/.test(path)
+const isControlApi = (path: string) =>
+  path.startsWith(`${CONTROL}/`) && !/^\/_sandbox\/(ui|openapi\.json|docs)(\/|\?|$)/.test(path)
 
-export async function startTestSandbox(overrides: Partial<Config> = {}, opts: { limits?: Partial<ServerLimits> } = {}): Promise<TestSandbox> {
+export async function startTestSandbox(
+  overrides: Partial<Config> = {},
+  opts: { limits?: Partial<ServerLimits> } = {},
+): Promise<TestSandbox> {
   const clock = createManualClock(T0)
-  const running = await startSandbox(testConfig(overrides), { log: silentLog, clock, limits: opts.limits })
+  const running = await startSandbox(testConfig(overrides), {
+    log: silentLog,
+    clock,
+    limits: opts.limits,
+  })
   return {
     ...running,
     clock,
     request: (method, path, opts) => request(running.url, method, path, opts),
     apply: (document) => applyScenario(running.sandbox, validateScenario(document, 'test'), 'test'),
-    admin: (method, path, json) => request(running.url, method, `/_sandbox${path}`, { auth: `Bearer ${running.adminToken}`, json }),
+    admin: (method, path, json) =>
+      request(running.url, method, `/_sandbox${path}`, {
+        auth: `Bearer ${running.adminToken}`,
+        json,
+      }),
   }
 }
 
 /** A scenario company with one user holding both Providers and one credential. */
-export function tenantDoc(id: string, opts: { balance?: number; permissions?: string[]; revoked?: boolean; apiActive?: boolean } = {}) {
+export function tenantDoc(
+  id: string,
+  opts: { balance?: number; permissions?: string[]; revoked?: boolean; apiActive?: boolean } = {},
+) {
   return {
     id,
     name: `${id} Ltda`,
@@ -110,8 +141,13 @@ export function tenantDoc(id: string, opts: { balance?: number; permissions?: st
         id: `${id}-user`,
         balance: opts.balance ?? 0,
         ...(opts.permissions && { permissions: opts.permissions }),
-        providers: { in: { name: 'B', operations: ['charge'] }, out: { name: 'B', operations: ['transfer'] } },
-        credentials: [{ client_id: id, client_secret: `${id}-secret`, revoked: opts.revoked ?? false }],
+        providers: {
+          in: { name: 'B', operations: ['charge'] },
+          out: { name: 'B', operations: ['transfer'] },
+        },
+        credentials: [
+          { client_id: id, client_secret: `${id}-secret`, revoked: opts.revoked ?? false },
+        ],
       },
     ],
   }
@@ -121,7 +157,9 @@ export function tenantDoc(id: string, opts: { balance?: number; permissions?: st
 export function rowCounts(s: RunningSandbox): Record<string, number> {
   const db = s.sandbox.store.db
   const count = (t: string) => db.prepare(`SELECT count(*) FROM ${t}`).pluck().get() as number
-  return Object.fromEntries(['charges', 'transfers', 'ledger_entries', 'events'].map((t) => [t, count(t)]))
+  return Object.fromEntries(
+    ['charges', 'transfers', 'ledger_entries', 'events'].map((t) => [t, count(t)]),
+  )
 }
 
 /**
@@ -132,11 +170,15 @@ export function rowCounts(s: RunningSandbox): Record<string, number> {
 export function storeSnapshot(s: RunningSandbox): Record<string, unknown> {
   const { store, clock } = s.sandbox
   const tables = store.db
-    .prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+    .prepare(
+      "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name",
+    )
     .pluck()
     .all() as string[]
   return {
-    tables: Object.fromEntries(tables.map((t) => [t, store.db.prepare(`SELECT * FROM ${t} ORDER BY rowid`).all()])),
+    tables: Object.fromEntries(
+      tables.map((t) => [t, store.db.prepare(`SELECT * FROM ${t} ORDER BY rowid`).all()]),
+    ),
     settings: structuredClone(store.setup.settings()),
     rules: structuredClone(store.setup.rules()),
     clock: { ...clock.state(), now: clock.now() },

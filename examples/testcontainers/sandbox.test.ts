@@ -4,7 +4,12 @@
 // against a sandbox you already started (started with SANDBOX_ADMIN_TOKEN=${ADMIN_TOKEN}).
 import { randomUUID } from 'node:crypto'
 import { fileURLToPath } from 'node:url'
-import { GenericContainer, getContainerRuntimeClient, Wait, type StartedTestContainer } from 'testcontainers'
+import {
+  GenericContainer,
+  getContainerRuntimeClient,
+  Wait,
+  type StartedTestContainer,
+} from 'testcontainers'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { PixError, pixClient } from '../vitest/pix-client.js' // the same app client as examples/vitest
 
@@ -29,7 +34,10 @@ describe.skipIf(!engine)('the sandbox image, started by Testcontainers', () => {
   async function admin<T>(method: string, path: string, body?: unknown): Promise<T> {
     const res = await fetch(`${sandbox}/_sandbox${path}`, {
       method,
-      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, ...(body !== undefined && { 'content-type': 'application/json' }) },
+      headers: {
+        authorization: `Bearer ${ADMIN_TOKEN}`,
+        ...(body !== undefined && { 'content-type': 'application/json' }),
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
     })
     if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`)
@@ -41,7 +49,10 @@ describe.skipIf(!engine)('the sandbox image, started by Testcontainers', () => {
       sandbox = given.replace(/\/+$/, '')
       return
     }
-    const image = await GenericContainer.fromDockerfile(REPOSITORY).build('pix-sandbox:testcontainers', { deleteOnExit: false })
+    const image = await GenericContainer.fromDockerfile(REPOSITORY).build(
+      'pix-sandbox:testcontainers',
+      { deleteOnExit: false },
+    )
     container = await image
       .withExposedPorts(8080)
       .withEnvironment({ SANDBOX_ADMIN_TOKEN: ADMIN_TOKEN })
@@ -57,17 +68,24 @@ describe.skipIf(!engine)('the sandbox image, started by Testcontainers', () => {
   let tenant: { user_id: string; client_id: string; client_secret: string }
   let pix: ReturnType<typeof pixClient>
   beforeEach(async () => {
-    tenant = await admin('POST', '/companies', { name: `Loja ${randomUUID().slice(0, 8)}`, balance: 50_000 })
+    tenant = await admin('POST', '/companies', {
+      name: `Loja ${randomUUID().slice(0, 8)}`,
+      balance: 50_000,
+    })
     pix = pixClient(`${sandbox}/api/v1`, tenant.client_id, tenant.client_secret)
   })
-  const balance = async () => (await admin<{ balance: number }>('GET', `/users/${tenant.user_id}/balance`)).balance
+  const balance = async () =>
+    (await admin<{ balance: number }>('GET', `/users/${tenant.user_id}/balance`)).balance
 
   it('creates a charge that QA pays, crediting the balance', async () => {
     const charge = await pix.createCharge(1000, 'Pedido 1234')
     expect(charge.status).toBe('pending')
     expect(charge.qr_code).toMatch(/^000201/)
     await admin('POST', `/charges/${charge.transaction_id}/pay`)
-    expect(await admin('GET', `/charges/${charge.transaction_id}`)).toMatchObject({ status: 'paid', amount: 1000 })
+    expect(await admin('GET', `/charges/${charge.transaction_id}`)).toMatchObject({
+      status: 'paid',
+      amount: 1000,
+    })
     expect(await balance()).toBe(51_000)
   })
 
@@ -78,7 +96,9 @@ describe.skipIf(!engine)('the sandbox image, started by Testcontainers', () => {
   })
 
   it('refuses a transfer above the balance, as the real API does', async () => {
-    const refused = await pix.sendTransfer(50_001, 'maria@example.com', 'EMAIL').catch((e: unknown) => e)
+    const refused = await pix
+      .sendTransfer(50_001, 'maria@example.com', 'EMAIL')
+      .catch((e: unknown) => e)
     expect(refused).toBeInstanceOf(PixError)
     expect(refused).toMatchObject({ status: 422, detail: 'Insufficient balance' })
     expect(await balance()).toBe(50_000)

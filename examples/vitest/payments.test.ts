@@ -33,7 +33,10 @@ it('creates a charge; when the payer pays it, the app receives charge.paid', asy
   expect(charge).toMatchObject({ status: 'pending', qr_code: expect.stringMatching(/^000201/) })
 
   await tenant.control.charges.pay(charge.transaction_id) // what the payer's bank app would do
-  await tenant.control.webhooks.waitForDelivery({ event: 'charge.paid', transaction_id: charge.transaction_id })
+  await tenant.control.webhooks.waitForDelivery({
+    event: 'charge.paid',
+    transaction_id: charge.transaction_id,
+  })
   expect(await tenant.control.balance()).toBe(50_000 + 1000)
   expect(receiver.events).toContainEqual({
     type: 'charge.paid',
@@ -48,13 +51,21 @@ it('sends a transfer that stays pending; when it fails, the app receives transfe
   expect(transfer.status).toBe('pending')
 
   await tenant.control.transfers.settle(transfer.transaction_id, 'failed')
-  await tenant.control.webhooks.waitForDelivery({ event: 'transfer.failed', transaction_id: transfer.transaction_id })
-  expect(receiver.events.map((e) => [e.type, e.data.transaction_id])).toContainEqual(['transfer.failed', transfer.transaction_id])
+  await tenant.control.webhooks.waitForDelivery({
+    event: 'transfer.failed',
+    transaction_id: transfer.transaction_id,
+  })
+  expect(receiver.events.map((e) => [e.type, e.data.transaction_id])).toContainEqual([
+    'transfer.failed',
+    transfer.transaction_id,
+  ])
 })
 
 it('refuses a transfer above the balance, as the real API does', async () => {
   const { pix } = await shop(1000)
-  const refused = await pix.sendTransfer(1001, 'maria@example.com', 'EMAIL').catch((e: unknown) => e)
+  const refused = await pix
+    .sendTransfer(1001, 'maria@example.com', 'EMAIL')
+    .catch((e: unknown) => e)
   expect(refused).toBeInstanceOf(PixError)
   expect(refused).toMatchObject({ status: 422, detail: 'Insufficient balance' })
 })

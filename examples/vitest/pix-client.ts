@@ -36,8 +36,12 @@ export function pixClient(baseUrl: string, clientId: string, clientSecret: strin
     return json
   }
   return {
-    createCharge: (amount: number, description?: string) => post<Charge>('/hub/transactions/in', { amount, description }),
-    sendTransfer: (amount: number, pixKey: string, pixType: 'EMAIL' | 'CPF' | 'CNPJ' | 'PHONE' | 'EVP') =>
-      post<Transfer>('/hub/transactions/out', { amount, pix_key: pixKey, pix_type: pixType }),
+    createCharge: (amount: number, description?: string) =>
+      post<Charge>('/hub/transactions/in', { amount, description }),
+    sendTransfer: (
+      amount: number,
+      pixKey: string,
+      pixType: 'EMAIL' | 'CPF' | 'CNPJ' | 'PHONE' | 'EVP',
+    ) => post<Transfer>('/hub/transactions/out', { amount, pix_key: pixKey, pix_type: pixType }),
   }
 }

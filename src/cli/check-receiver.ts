@@ -9,20 +9,32 @@ export function checkText(url: string, result: ReceiverCheck): string {
   // A redirect's Location is the receiver's text; every field is escaped alike.
   const r = escapeStrings(result)
   const passed = r.checks.filter((c) => c.passed).length
-  const lines = [`pix-sandbox check-receiver: ${escapeControls(url)}: ${passed} of ${r.checks.length} checks passed`, '']
+  const lines = [
+    `pix-sandbox check-receiver: ${escapeControls(url)}: ${passed} of ${r.checks.length} checks passed`,
+    '',
+  ]
   const width = Math.max(...r.checks.map((c) => c.id.length))
   lines.push(`  ${'check'.padEnd(width)}  expected  got   ms     result`)
   for (const c of r.checks) {
     const got = c.status === null ? '-' : String(c.status)
-    lines.push(`  ${c.id.padEnd(width)}  ${c.expected.padEnd(8)}  ${got.padEnd(4)}  ${String(c.ms).padEnd(5)}  ${c.passed ? 'passed' : 'FAILED'}`)
+    lines.push(
+      `  ${c.id.padEnd(width)}  ${c.expected.padEnd(8)}  ${got.padEnd(4)}  ${String(c.ms).padEnd(5)}  ${c.passed ? 'passed' : 'FAILED'}`,
+    )
     if (c.error) lines.push(`  ${' '.repeat(width)}  ${c.error}`)
     if (c.advice) lines.push(`  ${' '.repeat(width)}  ${c.advice}`)
   }
   return lines.join('\n') + '\n'
 }
 
-export async function runCheckReceiver(o: { url: string; secret: string; json: boolean }, out: (t: string) => void = (t) => void process.stdout.write(t)): Promise<number> {
-  const result = await checkReceiver({ url: o.url, secret: o.secret, userAgent: `pix-sandbox/${VERSION}` })
+export async function runCheckReceiver(
+  o: { url: string; secret: string; json: boolean },
+  out: (t: string) => void = (t) => void process.stdout.write(t),
+): Promise<number> {
+  const result = await checkReceiver({
+    url: o.url,
+    secret: o.secret,
+    userAgent: `pix-sandbox/${VERSION}`,
+  })
   out(o.json ? terminalJson(result) : checkText(o.url, result))
   return result.passed ? 0 : 1
 }

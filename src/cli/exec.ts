@@ -54,14 +54,21 @@ function write(file: string, text: string): void {
 }
 
 /** Runs exec; resolves with the code to exit with. `stderr` is where the summary and messages go. */
-export async function runExec(o: ExecOptions, stderr: (text: string) => void = (t) => void process.stderr.write(t)): Promise<number> {
+export async function runExec(
+  o: ExecOptions,
+  stderr: (text: string) => void = (t) => void process.stderr.write(t),
+): Promise<number> {
   let running: RunningSandbox
   try {
     // Its log, if asked for, goes to stderr: stdout is COMMAND's.
-    running = await startSandbox(o.config, { log: createLog(o.config.logLevel, (line) => void process.stderr.write(line)) })
+    running = await startSandbox(o.config, {
+      log: createLog(o.config.logLevel, (line) => void process.stderr.write(line)),
+    })
   } catch (err) {
     if (err instanceof StartupError || err instanceof ScenarioError) {
-      stderr(`pix-sandbox exec: the sandbox did not start: ${escapeControls(err.message, { keepLines: true })}\n`)
+      stderr(
+        `pix-sandbox exec: the sandbox did not start: ${escapeControls(err.message, { keepLines: true })}\n`,
+      )
       return 1
     }
     throw err
@@ -85,13 +92,34 @@ export async function runExec(o: ExecOptions, stderr: (text: string) => void = (
   // happened (`if: always()`) finds them.
   if (ended.error) stderr(`pix-sandbox exec: ${escapeControls(ended.error)}\n`)
   const report: Readiness = readinessRecord(running.sandbox.readiness!.report())
-  const reasons = ended.error ? [ended.error] : ended.code !== 0 ? [`${o.command[0]!} exited ${ended.code}`] : gateFailures(report, o.gate)
+  const reasons = ended.error
+    ? [ended.error]
+    : ended.code !== 0
+      ? [`${o.command[0]!} exited ${ended.code}`]
+      : gateFailures(report, o.gate)
   let code = ended.code !== 0 ? ended.code : reasons.length ? 1 : 0
   // The files first, the JSON report last (it records the code exec exits with), then the
   // summary: its Result line is the code exec really exits with.
   for (const [file, text] of [
     [o.junit, () => junitXml(report, o.gate)],
-    [o.report, () => JSON.stringify({ ...report, run: { command_exit_code: ended.code, exit_code: code, min_coverage: o.gate.minCoverage ?? null, fail_on: o.gate.failOn, failures: reasons } }, null, 2) + '\n'],
+    [
+      o.report,
+      () =>
+        JSON.stringify(
+          {
+            ...report,
+            run: {
+              command_exit_code: ended.code,
+              exit_code: code,
+              min_coverage: o.gate.minCoverage ?? null,
+              fail_on: o.gate.failOn,
+              failures: reasons,
+            },
+          },
+          null,
+          2,
+        ) + '\n',
+    ],
   ] as const) {
     if (file === undefined) continue
     try {
@@ -102,6 +130,12 @@ export async function runExec(o: ExecOptions, stderr: (text: string) => void = (
     }
   }
   if (!ended.error) stderr(summaryText(report, { code, reasons }))
-  else if (reasons.length > 1) stderr(`pix-sandbox exec: ${reasons.slice(1).map((r) => escapeControls(r)).join('; ')}\n`)
+  else if (reasons.length > 1)
+    stderr(
+      `pix-sandbox exec: ${reasons
+        .slice(1)
+        .map((r) => escapeControls(r))
+        .join('; ')}\n`,
+    )
   return code
 }

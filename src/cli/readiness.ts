@@ -18,7 +18,8 @@ export interface ReadinessOptions {
 const TIMEOUT_MS = 10_000
 
 /** The sandbox's root from what a user may pass: its root, its base_url (…/api/v1) or its control plane. */
-export const sandboxRoot = (url: string) => url.replace(/\/+$/, '').replace(/\/(?:api\/v1|_sandbox)$/, '')
+export const sandboxRoot = (url: string) =>
+  url.replace(/\/+$/, '').replace(/\/(?:api\/v1|_sandbox)$/, '')
 
 class NotReady extends Error {}
 
@@ -28,7 +29,11 @@ class NotReady extends Error {}
  * what there is).
  */
 const Accepted = Readiness.extend({
-  findings: z.array(ReadinessFinding.extend({ example: ReadinessExample.partial({ company_id: true, wall_time: true }) })),
+  findings: z.array(
+    ReadinessFinding.extend({
+      example: ReadinessExample.partial({ company_id: true, wall_time: true }),
+    }),
+  ),
   receiver_checks: Readiness.shape.receiver_checks.optional(),
   not_seen: Readiness.shape.not_seen.optional(),
 })
@@ -38,10 +43,17 @@ async function fetchReport(o: ReadinessOptions): Promise<Readiness> {
   const query = o.companyId === undefined ? '' : `?company_id=${encodeURIComponent(o.companyId)}`
   let res: Response
   try {
-    res = await fetch(`${root}/_sandbox/readiness${query}`, { headers: { authorization: `Bearer ${o.adminToken}`, accept: 'application/json' }, redirect: 'manual', signal: AbortSignal.timeout(TIMEOUT_MS) })
+    res = await fetch(`${root}/_sandbox/readiness${query}`, {
+      headers: { authorization: `Bearer ${o.adminToken}`, accept: 'application/json' },
+      redirect: 'manual',
+      signal: AbortSignal.timeout(TIMEOUT_MS),
+    })
   } catch (err) {
     const e = err as Error & { cause?: { code?: string; message?: string } }
-    const why = e.name === 'TimeoutError' ? `no answer within ${TIMEOUT_MS / 1000} s` : (e.cause?.code ?? e.cause?.message ?? e.message)
+    const why =
+      e.name === 'TimeoutError'
+        ? `no answer within ${TIMEOUT_MS / 1000} s`
+        : (e.cause?.code ?? e.cause?.message ?? e.message)
     throw new NotReady(`cannot reach ${root}: ${why}`)
   }
   const text = await res.text()
@@ -52,16 +64,26 @@ async function fetchReport(o: ReadinessOptions): Promise<Readiness> {
     body = undefined
   }
   const detail = (body as { detail?: unknown } | undefined)?.detail
-  if (res.status === 401) throw new NotReady(`${root} refused the admin token (401): pass the token the sandbox was started with (--admin-token, or SANDBOX_ADMIN_TOKEN)`)
-  if (res.status === 404 && detail === 'Company not found') throw new NotReady(`${root} has no company ${o.companyId}`)
+  if (res.status === 401)
+    throw new NotReady(
+      `${root} refused the admin token (401): pass the token the sandbox was started with (--admin-token, or SANDBOX_ADMIN_TOKEN)`,
+    )
+  if (res.status === 404 && detail === 'Company not found')
+    throw new NotReady(`${root} has no company ${o.companyId}`)
   const parsed = Accepted.safeParse(body)
   if (res.status === 200 && parsed.success) return parsed.data as Readiness
   const type = res.headers.get('content-type') ?? 'no content type'
-  throw new NotReady(`${root} is not a pix-sandbox with readiness: GET /_sandbox/readiness answered ${res.status} (${type.split(';')[0]})`)
+  throw new NotReady(
+    `${root} is not a pix-sandbox with readiness: GET /_sandbox/readiness answered ${res.status} (${type.split(';')[0]})`,
+  )
 }
 
 /** Runs the command; resolves with the code to exit with. */
-export async function runReadiness(o: ReadinessOptions, out: (text: string) => void = (t) => void process.stdout.write(t), err: (text: string) => void = (t) => void process.stderr.write(t)): Promise<number> {
+export async function runReadiness(
+  o: ReadinessOptions,
+  out: (text: string) => void = (t) => void process.stdout.write(t),
+  err: (text: string) => void = (t) => void process.stderr.write(t),
+): Promise<number> {
   let report: Readiness
   try {
     report = await fetchReport(o)

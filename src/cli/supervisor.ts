@@ -39,10 +39,16 @@ export interface Supervised {
 }
 
 function ending(result: Result | undefined, command: string): Ended {
-  if (result === undefined) return { code: 1, error: `${command}: its supervisor process died, so how it ended is unknown` }
+  if (result === undefined)
+    return { code: 1, error: `${command}: its supervisor process died, so how it ended is unknown` }
   if (result.error) {
     const { code, message } = result.error
-    const why = code === 'ENOENT' ? 'command not found' : code === 'EACCES' ? 'permission denied (not executable)' : message
+    const why =
+      code === 'ENOENT'
+        ? 'command not found'
+        : code === 'EACCES'
+          ? 'permission denied (not executable)'
+          : message
     return { code: code === 'ENOENT' ? 127 : 126, error: `${command}: ${why}` }
   }
   if (result.signal) return { code: 128 + (constants.signals[result.signal] ?? 0) }
@@ -53,12 +59,21 @@ function ending(result: Result | undefined, command: string): Ended {
 export function supervise(command: string[], env: NodeJS.ProcessEnv, graceMs: number): Supervised {
   // The supervisor's own environment leaves NODE_OPTIONS out: it is meant for COMMAND's node.
   const { NODE_OPTIONS: _, ...own } = process.env
-  const supervisor = spawn(process.execPath, ['-e', SUPERVISOR, String(graceMs)], { stdio: ['inherit', 'inherit', 'inherit', 'ipc'], detached: true, env: own })
+  const supervisor = spawn(process.execPath, ['-e', SUPERVISOR, String(graceMs)], {
+    stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
+    detached: true,
+    env: own,
+  })
   const ended = new Promise<Ended>((resolve) => {
     let result: Result | undefined
     supervisor.once('message', (m: Result) => (result = m))
     // 'close', not 'exit': it comes after the IPC channel has delivered everything.
-    supervisor.on('error', (err) => resolve({ code: 126, error: `cannot start the supervisor of ${command[0]!}: ${err.message}` }))
+    supervisor.on('error', (err) =>
+      resolve({
+        code: 126,
+        error: `cannot start the supervisor of ${command[0]!}: ${err.message}`,
+      }),
+    )
     supervisor.once('close', () => resolve(ending(result, command[0]!)))
   })
   // Not connected when the spawn itself failed (EAGAIN, EMFILE): 'error' has the answer then.

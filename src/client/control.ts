@@ -5,8 +5,14 @@ import type { components, paths } from './openapi.js'
 
 export type ControlPaths = paths
 export type Schemas = components['schemas']
-type Body<P extends keyof paths> = paths[P] extends { post: { requestBody?: { content: { 'application/json': infer B } } } } ? B : never
-type Query<P extends keyof paths> = paths[P] extends { get: { parameters: { query?: infer Q } } } ? NonNullable<Q> : never
+type Body<P extends keyof paths> = paths[P] extends {
+  post: { requestBody?: { content: { 'application/json': infer B } } }
+}
+  ? B
+  : never
+type Query<P extends keyof paths> = paths[P] extends { get: { parameters: { query?: infer Q } } }
+  ? NonNullable<Q>
+  : never
 
 /** A control call the sandbox refused: `status` and the `{detail}` it answered. */
 export class SandboxRequestError extends Error {
@@ -59,7 +65,11 @@ export interface Control {
   }
   transfers: {
     get(id: string): Promise<Schemas['TransferRecord']>
-    settle(id: string, outcome: 'success' | 'failed', message?: string): Promise<Schemas['TransferRecord']>
+    settle(
+      id: string,
+      outcome: 'success' | 'failed',
+      message?: string,
+    ): Promise<Schemas['TransferRecord']>
   }
   /** Admin token only (a company's credentials answer 403): the clock is every company's. */
   clock: {
@@ -110,11 +120,17 @@ async function ok<T>(what: string, call: Promise<Result<T>>): Promise<T> {
   const { data, error, response } = await call
   if (response.ok) return data as T
   const detail = (error as { detail?: unknown } | undefined)?.detail
-  throw new SandboxRequestError(response.status, typeof detail === 'string' ? detail : JSON.stringify(error ?? null), what)
+  throw new SandboxRequestError(
+    response.status,
+    typeof detail === 'string' ? detail : JSON.stringify(error ?? null),
+    what,
+  )
 }
 
 const transactionOf = (d: Delivery): unknown => {
-  const body = d.body as { data?: { transaction_id?: unknown }; pix?: { txid?: unknown }[] } | undefined
+  const body = d.body as
+    | { data?: { transaction_id?: unknown }; pix?: { txid?: unknown }[] }
+    | undefined
   return body?.data?.transaction_id ?? body?.pix?.[0]?.txid
 }
 
@@ -124,36 +140,67 @@ const transactionOf = (d: Delivery): unknown => {
  * asking `/whoami`.
  */
 export function createControl(url: string, authorization: string, userId?: string): Control {
-  const api = createClient<paths>({ baseUrl: `${url.replace(/\/+$/, '')}/_sandbox`, headers: { authorization } })
+  const api = createClient<paths>({
+    baseUrl: `${url.replace(/\/+$/, '')}/_sandbox`,
+    headers: { authorization },
+  })
   const id = (transaction_id: string) => ({ params: { path: { transaction_id } } })
   // Whose balance `balance()` reads without a user id: asked once, the credentials never change.
-  let ownUser: Promise<string | null> | undefined = userId === undefined ? undefined : Promise.resolve(userId)
+  let ownUser: Promise<string | null> | undefined =
+    userId === undefined ? undefined : Promise.resolve(userId)
   const userOf = async (asked: string | undefined): Promise<string> => {
     if (asked !== undefined) return asked
-    const own = await (ownUser ??= ok('whoami', api.GET('/whoami')).then((w) => w.user_id, (err) => ((ownUser = undefined), Promise.reject(err))))
-    if (own === null) throw new TypeError("balance(): the admin token is no user's; name one, e.g. balance('loja-exemplo-user')")
+    const own = await (ownUser ??= ok('whoami', api.GET('/whoami')).then(
+      (w) => w.user_id,
+      (err) => ((ownUser = undefined), Promise.reject(err)),
+    ))
+    if (own === null)
+      throw new TypeError(
+        "balance(): the admin token is no user's; name one, e.g. balance('loja-exemplo-user')",
+      )
     return own
   }
   return {
     api,
     health: () => ok('health', api.GET('/health')),
-    reset: async (scenario) => void (await ok('reset', api.POST('/reset', { body: scenario === undefined ? {} : { scenario } }))),
+    reset: async (scenario) =>
+      void (await ok(
+        'reset',
+        api.POST('/reset', { body: scenario === undefined ? {} : { scenario } }),
+      )),
     balance: async (userId) => {
       const user = await userOf(userId)
-      return (await ok(`balance of ${user}`, api.GET('/users/{user_id}/balance', { params: { path: { user_id: user } } }))).balance
+      return (
+        await ok(
+          `balance of ${user}`,
+          api.GET('/users/{user_id}/balance', { params: { path: { user_id: user } } }),
+        )
+      ).balance
     },
     charges: {
       get: (tx) => ok(`charge ${tx}`, api.GET('/charges/{transaction_id}', id(tx))),
-      pay: (tx, payer) => ok(`pay ${tx}`, api.POST('/charges/{transaction_id}/pay', { ...id(tx), body: payer ? { payer } : {} })),
+      pay: (tx, payer) =>
+        ok(
+          `pay ${tx}`,
+          api.POST('/charges/{transaction_id}/pay', { ...id(tx), body: payer ? { payer } : {} }),
+        ),
       expire: (tx) => ok(`expire ${tx}`, api.POST('/charges/{transaction_id}/expire', id(tx))),
       cancel: (tx) => ok(`cancel ${tx}`, api.POST('/charges/{transaction_id}/cancel', id(tx))),
     },
     transfers: {
       get: (tx) => ok(`transfer ${tx}`, api.GET('/transfers/{transaction_id}', id(tx))),
       settle: (tx, status, message) =>
-        ok(`settle ${tx}`, api.POST('/transfers/{transaction_id}/settle', { ...id(tx), body: message === undefined ? { status } : { status, message } })),
+        ok(
+          `settle ${tx}`,
+          api.POST('/transfers/{transaction_id}/settle', {
+            ...id(tx),
+            body: message === undefined ? { status } : { status, message },
+          }),
+        ),
     },
-    clock: { advance: (seconds) => ok('clock advance', api.POST('/clock/advance', { body: { seconds } })) },
+    clock: {
+      advance: (seconds) => ok('clock advance', api.POST('/clock/advance', { body: { seconds } })),
+    },
     outcomes: {
       next: (outcome) => ok('outcome', api.POST('/outcomes', { body: outcome })),
       clear: async () => void (await ok('clear outcomes', api.DELETE('/outcomes'))),
@@ -163,19 +210,45 @@ export function createControl(url: string, authorization: string, userId?: strin
       clear: async () => void (await ok('clear faults', api.DELETE('/faults'))),
     },
     requests: {
-      count: async (filter = {}) => (await ok('count requests', api.GET('/requests/count', { params: { query: filter } }))).count,
+      count: async (filter = {}) =>
+        (await ok('count requests', api.GET('/requests/count', { params: { query: filter } })))
+          .count,
     },
-    readiness: (companyId) => ok('readiness', api.GET('/readiness', { params: { query: companyId === undefined ? {} : { company_id: companyId } } })),
+    readiness: (companyId) =>
+      ok(
+        'readiness',
+        api.GET('/readiness', {
+          params: { query: companyId === undefined ? {} : { company_id: companyId } },
+        }),
+      ),
     webhooks: {
-      subscribe: (url, events, options) => ok(`subscribe ${url}`, api.POST('/webhooks', { body: { ...options, url, ...(events && { events }) } })),
-      waitForDelivery: async ({ event, transaction_id, status = 'delivered', timeoutMs = 10_000 }) => {
+      subscribe: (url, events, options) =>
+        ok(
+          `subscribe ${url}`,
+          api.POST('/webhooks', { body: { ...options, url, ...(events && { events }) } }),
+        ),
+      waitForDelivery: async ({
+        event,
+        transaction_id,
+        status = 'delivered',
+        timeoutMs = 10_000,
+      }) => {
         const deadline = Date.now() + timeoutMs
         for (;;) {
-          const page = await ok('deliveries', api.GET('/webhooks/deliveries', { params: { query: { status, limit: 500 } } }))
-          const found = page.data.find((d) => d.event_type === event && (transaction_id === undefined || transactionOf(d) === transaction_id))
+          const page = await ok(
+            'deliveries',
+            api.GET('/webhooks/deliveries', { params: { query: { status, limit: 500 } } }),
+          )
+          const found = page.data.find(
+            (d) =>
+              d.event_type === event &&
+              (transaction_id === undefined || transactionOf(d) === transaction_id),
+          )
           if (found) return found
           if (Date.now() > deadline) {
-            throw new Error(`no ${status} delivery of ${event}${transaction_id ? ` for ${transaction_id}` : ''} within ${timeoutMs} ms`)
+            throw new Error(
+              `no ${status} delivery of ${event}${transaction_id ? ` for ${transaction_id}` : ''} within ${timeoutMs} ms`,
+            )
           }
           await new Promise((r) => setTimeout(r, 20))
         }

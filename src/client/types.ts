@@ -64,7 +64,9 @@ export interface Tenant {
 }
 
 /** The body of `POST /_sandbox/companies` (generated from the control plane's OpenAPI). */
-export type TenantOptions = NonNullable<paths['/companies']['post']['requestBody']>['content']['application/json']
+export type TenantOptions = NonNullable<
+  paths['/companies']['post']['requestBody']
+>['content']['application/json']
 
 export interface Sandbox {
   /** Where the server listens, e.g. `http://127.0.0.1:41234`. */
@@ -103,4 +105,3 @@ export const DEFAULT_CREDENTIALS = {
   production: credential('production-client', 'production-secret'),
   emptyBalance: credential('empty-balance', 'empty-balance-secret'),
 }
-

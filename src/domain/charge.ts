@@ -10,11 +10,16 @@ export interface ChargeSchedule {
   autoCancelAt: Micros | null
 }
 
-export function firstChargeRule(rules: ChargeRule[], amount: number, description: string | null): ChargeRule | undefined {
+export function firstChargeRule(
+  rules: ChargeRule[],
+  amount: number,
+  description: string | null,
+): ChargeRule | undefined {
   return rules.find(
     ({ when }) =>
       (when.amount === undefined || when.amount === amount) &&
-      (when.description_contains === undefined || (description ?? '').includes(when.description_contains)),
+      (when.description_contains === undefined ||
+        (description ?? '').includes(when.description_contains)),
   )
 }
 
@@ -46,7 +51,8 @@ export type DueChargeAction =
 export function dueChargeAction(c: Charge, now: Micros): DueChargeAction | null {
   if (c.status !== 'pending') return null
   const candidates: DueChargeAction[] = [{ kind: 'cancel', at: c.expiresAt, reason: 'expired' }]
-  if (c.autoCancelAt !== null) candidates.push({ kind: 'cancel', at: c.autoCancelAt, reason: 'cancelled' })
+  if (c.autoCancelAt !== null)
+    candidates.push({ kind: 'cancel', at: c.autoCancelAt, reason: 'cancelled' })
   if (c.autoPayAt !== null) candidates.push({ kind: 'pay', at: c.autoPayAt })
   const first = candidates.reduce((a, b) => (b.at < a.at ? b : a))
   return first.at <= now ? first : null

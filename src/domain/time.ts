@@ -77,7 +77,8 @@ export function isValidTimeZone(timeZone: string): boolean {
   }
 }
 
-const ISO_INSTANT = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,6}))?(Z|[+-]\d{2}:\d{2})$/i
+const ISO_INSTANT =
+  /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,6}))?(Z|[+-]\d{2}:\d{2})$/i
 
 /**
  * An ISO 8601 instant with its zone (`2026-03-01T12:00:00Z`, `...T09:00:00.250-03:00`) in epoch
@@ -86,12 +87,30 @@ const ISO_INSTANT = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,
 export function parseIsoMicros(text: string): Micros | undefined {
   const m = ISO_INSTANT.exec(text)
   if (!m) return undefined
-  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as [number, number, number, number, number, number]
+  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ]
   const ms = Date.UTC(year, month - 1, day, hour, minute, second)
   const d = new Date(ms)
-  if (d.getUTCFullYear() !== year || d.getUTCMonth() !== month - 1 || d.getUTCDate() !== day || hour > 23 || minute > 59 || second > 59) return undefined
+  if (
+    d.getUTCFullYear() !== year ||
+    d.getUTCMonth() !== month - 1 ||
+    d.getUTCDate() !== day ||
+    hour > 23 ||
+    minute > 59 ||
+    second > 59
+  )
+    return undefined
   const zone = m[8]!.toUpperCase()
-  const offsetMin = zone === 'Z' ? 0 : (zone[0] === '-' ? -1 : 1) * (Number(zone.slice(1, 3)) * 60 + Number(zone.slice(4, 6)))
+  const offsetMin =
+    zone === 'Z'
+      ? 0
+      : (zone[0] === '-' ? -1 : 1) * (Number(zone.slice(1, 3)) * 60 + Number(zone.slice(4, 6)))
   const fraction = Number((m[7] ?? '').padEnd(6, '0'))
   return (ms - offsetMin * 60_000) * 1000 + fraction
 }

@@ -3,7 +3,16 @@
 import type { Micros } from '../clock.js'
 import { AppError, conflict } from './errors.js'
 import { SECOND_US } from './time.js'
-import type { PixKeyEntry, PixType, Settings, SettledStatus, Transfer, TransferOutcome, TransferRule, TransferStatus } from './types.js'
+import type {
+  PixKeyEntry,
+  PixType,
+  Settings,
+  SettledStatus,
+  Transfer,
+  TransferOutcome,
+  TransferRule,
+  TransferStatus,
+} from './types.js'
 
 export const TRANSFER_MESSAGES: Record<TransferStatus, string> = {
   success: 'Transfer completed',
@@ -37,7 +46,10 @@ export interface OutcomeSources {
   rule?: TransferOutcome
 }
 
-export function firstTransferRule(rules: TransferRule[], t: TransferRequest): TransferRule | undefined {
+export function firstTransferRule(
+  rules: TransferRule[],
+  t: TransferRequest,
+): TransferRule | undefined {
   return rules.find(
     ({ when }) =>
       (when.pix_key === undefined || when.pix_key === t.pixKey) &&
@@ -48,7 +60,13 @@ export function firstTransferRule(rules: TransferRule[], t: TransferRequest): Tr
 }
 
 const failed = (message: string, source: TransferDecision['source']): TransferDecision => ({
-  status: 'failed', message, debit: false, settleAt: null, finalStatus: null, finalMessage: null, source,
+  status: 'failed',
+  message,
+  debit: false,
+  settleAt: null,
+  finalStatus: null,
+  finalMessage: null,
+  source,
 })
 
 /** Decides a new transfer; throws `insufficient_balance` when the scenario rejects such requests. */
@@ -64,7 +82,8 @@ export function decideTransfer(
     if (settings.insufficient_balance === 'reject') throw new AppError('insufficient_balance')
     return failed(INSUFFICIENT_BALANCE, 'balance')
   }
-  if (key ? !key.active : settings.unknown_pix_keys === 'reject') return failed(KEY_NOT_FOUND, 'key')
+  if (key ? !key.active : settings.unknown_pix_keys === 'reject')
+    return failed(KEY_NOT_FOUND, 'key')
   const [source, outcome]: [TransferDecision['source'], TransferOutcome] = sources.header
     ? ['header', sources.header]
     : sources.queued
@@ -80,7 +99,10 @@ export function decideTransfer(
     status: outcome.status,
     message,
     debit: true,
-    settleAt: pending && outcome.settle_after_seconds !== undefined ? now + outcome.settle_after_seconds * SECOND_US : null,
+    settleAt:
+      pending && outcome.settle_after_seconds !== undefined
+        ? now + outcome.settle_after_seconds * SECOND_US
+        : null,
     finalStatus,
     finalMessage: pending ? (outcome.final_message ?? TRANSFER_MESSAGES[finalStatus!]) : null,
     source,
@@ -96,5 +118,9 @@ export interface Settlement {
 
 export function settleTransfer(t: Transfer, status: SettledStatus, message?: string): Settlement {
   if (t.status !== 'pending') throw conflict(`Transfer is ${t.status}`)
-  return { status, message: message ?? TRANSFER_MESSAGES[status], refund: status === 'failed' ? t.amount : 0 }
+  return {
+    status,
+    message: message ?? TRANSFER_MESSAGES[status],
+    refund: status === 'failed' ? t.amount : 0,
+  }
 }

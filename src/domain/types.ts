@@ -1,12 +1,42 @@
 // The domain's vocabulary: plain types, no I/O. Money is integer cents, time epoch microseconds.
 import type { Micros } from '../clock.js'
-import type { ChargeRule, Provider, Rules, TransferOutcome, TransferRule } from '../scenarios/schema.js'
+import type {
+  ChargeRule,
+  Provider,
+  Rules,
+  TransferOutcome,
+  TransferRule,
+} from '../scenarios/schema.js'
 import type { Settings } from '../scenarios/settings.js'
-import type { CancelReason, ChargeStatus, Environment, Operation, PixType, SettledStatus, TransferStatus } from './enums.js'
+import type {
+  CancelReason,
+  ChargeStatus,
+  Environment,
+  Operation,
+  PixType,
+  SettledStatus,
+  TransferStatus,
+} from './enums.js'
 
 export type Direction = 'in' | 'out'
-export { CANCEL_REASONS, CHARGE_STATUSES, ENVIRONMENTS, OPERATIONS, PIX_TYPES, SETTLED_STATUSES, TRANSFER_STATUSES } from './enums.js'
-export type { CancelReason, ChargeStatus, Environment, Operation, PixType, SettledStatus, TransferStatus }
+export {
+  CANCEL_REASONS,
+  CHARGE_STATUSES,
+  ENVIRONMENTS,
+  OPERATIONS,
+  PIX_TYPES,
+  SETTLED_STATUSES,
+  TRANSFER_STATUSES,
+} from './enums.js'
+export type {
+  CancelReason,
+  ChargeStatus,
+  Environment,
+  Operation,
+  PixType,
+  SettledStatus,
+  TransferStatus,
+}
 
 // Shapes a scenario file declares are defined by its schema (types only: nothing of zod is
 // loaded here), so a field added there reaches every use of them.
@@ -33,7 +63,6 @@ export interface Principal {
   providers: Partial<Record<Direction, Provider>>
   company: Company
 }
-
 
 export interface Payer {
   name: string

@@ -54,8 +54,8 @@ export function b64decode(token: string): Buffer | null {
     if (v < 0) continue
     pads = 0
     if (quad === 0) left = v
-    else if (quad === 1) (out.push((left << 2) | (v >> 4)), (left = v & 0x0f))
-    else if (quad === 2) (out.push(((left << 4) | (v >> 2)) & 0xff), (left = v & 0x03))
+    else if (quad === 1) out.push((left << 2) | (v >> 4)), (left = v & 0x0f)
+    else if (quad === 2) out.push(((left << 4) | (v >> 2)) & 0xff), (left = v & 0x03)
     else out.push(((left << 6) | v) & 0xff)
     quad = (quad + 1) % 4
   }

@@ -25,7 +25,12 @@ export type Bounded = Buffer | 'too_large' | 'over_budget'
  * with a Content-Length (`declared`), all of it before reading a byte, so that a body the budget
  * cannot hold is refused before it is read; chunked, as it arrives.
  */
-export async function readBounded(incoming: IncomingMessage, maxBytes: number, declared?: number, budget = BODY_BUDGET_BYTES): Promise<Bounded> {
+export async function readBounded(
+  incoming: IncomingMessage,
+  maxBytes: number,
+  declared?: number,
+  budget = BODY_BUDGET_BYTES,
+): Promise<Bounded> {
   if (declared !== undefined) {
     if (declared > maxBytes) return 'too_large'
     if (held + declared > budget) return 'over_budget'
@@ -36,7 +41,9 @@ export async function readBounded(incoming: IncomingMessage, maxBytes: number, d
   let mine = 0
   try {
     // Left undestroyed when refused: destroying the request would cut the socket before the answer.
-    for await (const chunk of incoming.iterator({ destroyOnReturn: false }) as AsyncIterable<Buffer>) {
+    for await (const chunk of incoming.iterator({
+      destroyOnReturn: false,
+    }) as AsyncIterable<Buffer>) {
       mine += chunk.length
       if (mine > maxBytes) return 'too_large'
       if (mine > counted) {

@@ -16,7 +16,10 @@ export const MAX_BODY_BYTES = 1024 * 1024
  * A 413 answer when the body is over the limit; undefined when the request may go on. Decided at
  * once from Content-Length; a promise only for a chunked upload, which is read here.
  */
-export function refuseLargeBody(c: Context, maxBytes: number): Response | undefined | Promise<Response | undefined> {
+export function refuseLargeBody(
+  c: Context,
+  maxBytes: number,
+): Response | undefined | Promise<Response | undefined> {
   const method = c.req.method
   if (method === 'GET' || method === 'HEAD') return undefined
   const length = header(c, 'content-length')
@@ -27,7 +30,8 @@ export function refuseLargeBody(c: Context, maxBytes: number): Response | undefi
 }
 
 async function readChunked(c: Context, maxBytes: number): Promise<Response | undefined> {
-  const incoming = (c.env as { incoming?: IncomingMessage & { rawBody?: Buffer } } | undefined)?.incoming
+  const incoming = (c.env as { incoming?: IncomingMessage & { rawBody?: Buffer } } | undefined)
+    ?.incoming
   if (!incoming) return undefined
   const body = await readBounded(incoming, maxBytes)
   if (typeof body === 'string') return refusal(c, body)
@@ -41,10 +45,12 @@ export function bodyRefused(c: Context, why: 'too_large' | 'over_budget'): AppEr
   // The rest of the upload is not read, so the connection cannot carry another request; and no
   // later reader (the journal's) reads it either.
   c.header('Connection', 'close')
-  const incoming = (c.env as { incoming?: IncomingMessage & { rawBody?: Buffer } } | undefined)?.incoming
+  const incoming = (c.env as { incoming?: IncomingMessage & { rawBody?: Buffer } } | undefined)
+    ?.incoming
   if (incoming) incoming.rawBody = Buffer.alloc(0)
   return new AppError(why === 'too_large' ? 'body_too_large' : 'unavailable')
 }
 
-const refusal = (c: Context, why: 'too_large' | 'over_budget') => errorResponse(c, bodyRefused(c, why))
+const refusal = (c: Context, why: 'too_large' | 'over_budget') =>
+  errorResponse(c, bodyRefused(c, why))
 const tooLarge = (c: Context) => refusal(c, 'too_large')

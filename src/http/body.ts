@@ -16,12 +16,16 @@ const JSON_TYPE = /^\s*application\/(?:[\w.+-]*\+)?json\s*(?:;|$)/i
 export function parseRawBody(c: Context, text: string): RawBody {
   if (text === '') return { kind: 'empty' }
   const type = header(c, 'content-type')
-  if (type !== undefined && !JSON_TYPE.test(type)) return { kind: 'not-json', bytes: Buffer.from(text) }
+  if (type !== undefined && !JSON_TYPE.test(type))
+    return { kind: 'not-json', bytes: Buffer.from(text) }
   try {
     return { kind: 'json', value: JSON.parse(text) }
   } catch {
     const parsed = parsePython(text)
-    return { kind: 'invalid-json', problem: 'problem' in parsed ? parsed.problem : { msg: 'Expecting value', pos: 0 } }
+    return {
+      kind: 'invalid-json',
+      problem: 'problem' in parsed ? parsed.problem : { msg: 'Expecting value', pos: 0 },
+    }
   }
 }
 
@@ -42,8 +46,14 @@ export function readBody(c: Context): Buffer | Promise<Buffer> {
   const incoming = (c.env as { incoming?: Incoming } | undefined)?.incoming
   const length = incoming?.headers['content-length']
   const viaHono = () => c.req.arrayBuffer().then((b) => Buffer.from(b))
-  if (!incoming || length === undefined || incoming.headers['transfer-encoding'] !== undefined) return viaHono()
-  return takeBuffered(incoming, Number(length)) ?? Promise.resolve().then(() => takeBuffered(incoming, Number(length)) ?? readArriving(c, incoming))
+  if (!incoming || length === undefined || incoming.headers['transfer-encoding'] !== undefined)
+    return viaHono()
+  return (
+    takeBuffered(incoming, Number(length)) ??
+    Promise.resolve().then(
+      () => takeBuffered(incoming, Number(length)) ?? readArriving(c, incoming),
+    )
+  )
 }
 
 /** The body as UTF-8 text (a control-plane body). */
@@ -55,7 +65,11 @@ export function readBodyText(c: Context): string | Promise<string> {
 /** The rest of a body still on its way, within the budget; a refusal is thrown as its answer. */
 async function readArriving(c: Context, incoming: Incoming): Promise<Buffer> {
   if (incoming.rawBody || incoming.readableEnded) return Buffer.from(await c.req.arrayBuffer())
-  const body = await readBounded(incoming, MAX_BODY_BYTES, Number(incoming.headers['content-length']))
+  const body = await readBounded(
+    incoming,
+    MAX_BODY_BYTES,
+    Number(incoming.headers['content-length']),
+  )
   if (typeof body === 'string') throw bodyRefused(c, body)
   incoming.rawBody = body
   return body
@@ -63,7 +77,8 @@ async function readArriving(c: Context, incoming: Incoming): Promise<Buffer> {
 
 /** The whole body from the stream's buffer, if it is all there and nothing has read it. */
 function takeBuffered(incoming: Incoming, length: number): Buffer | undefined {
-  if (incoming.readableDidRead || incoming.readableLength !== length || incoming.rawBody) return undefined
+  if (incoming.readableDidRead || incoming.readableLength !== length || incoming.rawBody)
+    return undefined
   const chunk = incoming.read() as Buffer | null
   // Kept where @hono/node-server's readers look first, so any later read gets the same bytes.
   incoming.rawBody = chunk ?? Buffer.alloc(0)

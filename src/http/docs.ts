@@ -47,12 +47,18 @@ const script = (docs: { name: string; url: string }[]) => `window.ui = SwaggerUI
 
 export function mountDocs(app: Hono<any>, docs: { name: string; url: string }[]): void {
   const dir = swaggerUiDir()
-  const own: Record<string, [Buffer, string]> = { 'docs.css': [Buffer.from(style), CSS_TYPE], 'docs.js': [Buffer.from(script(docs)), JS_TYPE] }
+  const own: Record<string, [Buffer, string]> = {
+    'docs.css': [Buffer.from(style), CSS_TYPE],
+    'docs.js': [Buffer.from(script(docs)), JS_TYPE],
+  }
   const cache = new Map<string, Buffer>()
   app.get('/docs', (c) => c.html(page, 200, PAGE_HEADERS))
   app.get('/docs/assets/:file', (c) => {
     const file = c.req.param('file')
-    const headers = { 'cache-control': 'public, max-age=86400', 'x-content-type-options': 'nosniff' }
+    const headers = {
+      'cache-control': 'public, max-age=86400',
+      'x-content-type-options': 'nosniff',
+    }
     const mine = own[file]
     if (mine) return c.body(new Uint8Array(mine[0]), 200, { ...headers, 'content-type': mine[1] })
     const type = ASSETS[file]

@@ -65,7 +65,12 @@ export function drainable(server: HttpServer): Drainable {
         const now = performance.now()
         for (const socket of sockets) {
           const last = seen.get(socket)
-          if (!last || answering(socket) || last.read !== socket.bytesRead || last.written !== socket.bytesWritten) {
+          if (
+            !last ||
+            answering(socket) ||
+            last.read !== socket.bytesRead ||
+            last.written !== socket.bytesWritten
+          ) {
             seen.set(socket, { read: socket.bytesRead, written: socket.bytesWritten, since: now })
           } else if (now - last.since >= quietMs) {
             socket.destroy()

@@ -8,7 +8,9 @@ import type { WebhookWorker } from '../webhooks/worker.js'
 import type { RequestJournal } from './request-journal.js'
 
 /** Who calls the control plane: the admin token, or a company's own Basic credentials. */
-export type Scope = { admin: true; companyId?: undefined } | { admin: false; companyId: string; principal: Principal }
+export type Scope =
+  | { admin: true; companyId?: undefined }
+  | { admin: false; companyId: string; principal: Principal }
 
 export interface AppEnv {
   Variables: {

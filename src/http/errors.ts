@@ -13,7 +13,10 @@ export const ERRORS: Record<ErrorCode, { status: ContentfulStatusCode; detail: s
   api_inactive: { status: 403, detail: 'API access is not active for this company' },
   not_enough_permissions: { status: 403, detail: 'Not enough permissions' },
   forbidden: { status: 403, detail: 'Forbidden' },
-  no_provider: { status: 422, detail: 'User does not have a Provider configured. Please contact support.' },
+  no_provider: {
+    status: 422,
+    detail: 'User does not have a Provider configured. Please contact support.',
+  },
   provider_unsupported: { status: 501, detail: 'Provider does not support this operation' },
   insufficient_balance: { status: 422, detail: 'Insufficient balance' },
   invalid_input: { status: 422, detail: 'Invalid input' },
@@ -41,7 +44,9 @@ export function errorResponse(c: Context, err: AppError): Response {
   const entry = ERRORS[err.code]
   const status = (err.status ?? entry.status) as ContentfulStatusCode
   if (err.code === 'unavailable') c.header('Retry-After', String(RETRY_AFTER_SECONDS))
-  if (err.code === 'not_authenticated') for (const scheme of c.get('challenges') ?? ['Basic']) c.header('WWW-Authenticate', scheme, { append: true })
+  if (err.code === 'not_authenticated')
+    for (const scheme of c.get('challenges') ?? ['Basic'])
+      c.header('WWW-Authenticate', scheme, { append: true })
   return c.json({ detail: err.detail ?? entry.detail }, status)
 }
 
@@ -64,7 +69,11 @@ export function createErrorHandler(log: Log): ErrorHandler {
       const detail = err.status === 400 ? 'body: invalid JSON' : err.message || 'Bad Request'
       return c.json({ detail }, err.status === 400 ? 422 : err.status)
     }
-    log.error('unexpected failure', { method: c.req.method, path: c.req.path, error: String((err as Error)?.stack ?? err) })
+    log.error('unexpected failure', {
+      method: c.req.method,
+      path: c.req.path,
+      error: String((err as Error)?.stack ?? err),
+    })
     return c.json({ detail: ERRORS.internal.detail }, 500)
   }
 }

@@ -25,7 +25,9 @@ function buildMatchers(routes: RouteEntry[]): Matcher[] {
   }
   // `\n?`: Starlette's patterns end in Python's `$`, which also matches before a final line feed.
   return [...byPath].map(([path, methods]) => ({
-    pattern: new RegExp('^' + path.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/:\w+/g, '[^/]+') + '\n?$'),
+    pattern: new RegExp(
+      '^' + path.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/:\w+/g, '[^/]+') + '\n?$',
+    ),
     methods,
   }))
 }
@@ -49,7 +51,9 @@ export function createFallback(routes: () => RouteEntry[]) {
       const bare = path.replace(/\/+$/, '') || '/'
       if (allowed(bare).length) {
         const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming
-        const location = incoming ? redirectLocation(incoming, bare) : Object.assign(new URL(c.req.url), { pathname: bare }).toString()
+        const location = incoming
+          ? redirectLocation(incoming, bare)
+          : Object.assign(new URL(c.req.url), { pathname: bare }).toString()
         return new Response(null, { status: 307, headers: { location } })
       }
     }

@@ -8,7 +8,6 @@ import { mayBreakLimits, parsePython, toJs, type PyValue } from './python-json.j
 import { decodeJsonBytes, pyStrip } from './python-text.js'
 import type { RawBody } from './validation.js'
 
-
 /**
  * Whether FastAPI parses the body as JSON: email.message's reading of the header (the part
  * before `;`, stripped, lower-cased; anything but exactly one `/` is text/plain), then
@@ -29,7 +28,11 @@ export function isJsonContentType(type: string | undefined, strict: boolean): bo
 const unreadable = () => new AppError('body_unreadable')
 
 /** The body as FastAPI holds it after reading: parsed JSON, a JSON error, or the raw bytes. */
-export function readFastApiBody(bytes: Buffer, contentType: string | undefined, strict: boolean): RawBody {
+export function readFastApiBody(
+  bytes: Buffer,
+  contentType: string | undefined,
+  strict: boolean,
+): RawBody {
   if (bytes.length === 0) return { kind: 'empty' }
   if (!isJsonContentType(contentType, strict)) return { kind: 'not-json', bytes }
   const text = decodeJsonBytes(bytes)
@@ -45,7 +48,12 @@ export function readFastApiBody(bytes: Buffer, contentType: string | undefined, 
     if ('limit' in parsed) throw unreadable()
   }
   let exact: PyValue | undefined
-  return { kind: 'json', value, text, exact: () => (exact ??= (parsePython(text) as { value: PyValue }).value) }
+  return {
+    kind: 'json',
+    value,
+    text,
+    exact: () => (exact ??= (parsePython(text) as { value: PyValue }).value),
+  }
 }
 
 /** A body JSON.parse refused: Python may still read it (NaN, Infinity), or say where it fails. */

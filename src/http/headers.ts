@@ -6,8 +6,14 @@ import type { IncomingHttpHeaders } from 'node:http'
 import type { Context } from 'hono'
 import { TARGET } from './uvicorn/path.js'
 
-type Incoming = { headers: IncomingHttpHeaders; rawHeaders: string[]; url?: string; [TARGET]?: string }
-const incomingMessage = (c: Context): Incoming | undefined => (c.env as { incoming?: Incoming } | undefined)?.incoming
+type Incoming = {
+  headers: IncomingHttpHeaders
+  rawHeaders: string[]
+  url?: string
+  [TARGET]?: string
+}
+const incomingMessage = (c: Context): Incoming | undefined =>
+  (c.env as { incoming?: Incoming } | undefined)?.incoming
 const incomingOf = (c: Context): IncomingHttpHeaders | undefined => incomingMessage(c)?.headers
 
 /** One header by lower-case name. */

@@ -29,10 +29,15 @@ export function hostName(host: string): string {
  * beyond loopback without ALLOWED_HOSTS, or ALLOWED_HOSTS=*). Entries of ALLOWED_HOSTS are names
  * (any port); `.example.com` allows example.com and every name under it.
  */
-export function hostAllowance(config: Pick<Config, 'host' | 'publicUrl' | 'allowedHosts'>): ((host: string) => boolean) | undefined {
+export function hostAllowance(
+  config: Pick<Config, 'host' | 'publicUrl' | 'allowedHosts'>,
+): ((host: string) => boolean) | undefined {
   const extra = config.allowedHosts ?? []
   if (extra.includes('*') || (!isLoopbackHost(config.host) && extra.length === 0)) return undefined
-  const exact = new Set([...LOOPBACK_NAMES, hostName(config.host.includes(':') ? `[${config.host}]` : config.host)])
+  const exact = new Set([
+    ...LOOPBACK_NAMES,
+    hostName(config.host.includes(':') ? `[${config.host}]` : config.host),
+  ])
   if (config.publicUrl) exact.add(new URL(config.publicUrl).hostname.toLowerCase())
   const suffixes: string[] = []
   for (const entry of extra) {
@@ -48,7 +53,10 @@ export function hostAllowance(config: Pick<Config, 'host' | 'publicUrl' | 'allow
 type Fetch<E> = (request: Request, env: E) => unknown
 
 /** `fetch` behind the Host check; `fetch` itself when the server answers to any Host. */
-export function guardHosts<E extends { incoming: { headers: { host?: string } } }>(fetch: Fetch<E>, allows: ((host: string) => boolean) | undefined): Fetch<E> {
+export function guardHosts<E extends { incoming: { headers: { host?: string } } }>(
+  fetch: Fetch<E>,
+  allows: ((host: string) => boolean) | undefined,
+): Fetch<E> {
   if (!allows) return fetch
   const allowed = new Set<string>()
   return (request, env) => {
@@ -62,6 +70,9 @@ export function guardHosts<E extends { incoming: { headers: { host?: string } } 
     }
     const shown = host.length > 200 ? `${host.slice(0, 200)}...` : host
     const detail = `Host ${shown} is not a name this sandbox answers to (a guard against DNS rebinding): reach it at 127.0.0.1 or localhost, or add the name to ALLOWED_HOSTS`
-    return new Response(JSON.stringify({ detail }), { status: 421, headers: { 'content-type': 'application/json' } })
+    return new Response(JSON.stringify({ detail }), {
+      status: 421,
+      headers: { 'content-type': 'application/json' },
+    })
   }
 }

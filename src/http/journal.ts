@@ -13,7 +13,8 @@ import { JsonText } from './json-text.js'
 import type { Arrival, JournalRecord } from './request-journal.js'
 import { isJsonContentType } from './fastapi-body.js'
 
-const SKIP = /^\/(?:_sandbox\/(?:requests|health|openapi\.json|ui)|docs|openapi\.json|favicon\.ico)(?:\/|$)/
+const SKIP =
+  /^\/(?:_sandbox\/(?:requests|health|openapi\.json|ui)|docs|openapi\.json|favicon\.ico)(?:\/|$)/
 
 /** One request on its way to the journal. */
 export interface Span extends Arrival {
@@ -48,7 +49,11 @@ const JSON_TYPE = Object.freeze({ 'Content-Type': 'application/json' })
  * process's budget for bodies (body-budget.ts).
  */
 const unreadBody = (c: Context<AppEnv>, status: number): null | Promise<string | null> =>
-  status === 413 || c.req.method === 'GET' ? null : Promise.resolve().then(() => readBodyText(c)).catch(() => null)
+  status === 413 || c.req.method === 'GET'
+    ? null
+    : Promise.resolve()
+        .then(() => readBodyText(c))
+        .catch(() => null)
 
 /** A recorder bound to the dependencies: `open` a span as a request starts, `close` it with the answer. */
 export function createJournaling(deps: HttpDeps) {
@@ -58,14 +63,26 @@ export function createJournaling(deps: HttpDeps) {
       // While the clock is frozen no time passes for the sandbox: a request takes 0 ms, and a
       // frozen sandbox's journal reads the same from run to run (START_TIME with SEED).
       const arrivedMs = performance.now()
-      const span: Span = { started: clock.frozen() ? -1 : arrivedMs, arrivedMs, at: clock.now(), responseBody: null, id: 0, seen: 0 }
+      const span: Span = {
+        started: clock.frozen() ? -1 : arrivedMs,
+        arrivedMs,
+        at: clock.now(),
+        responseBody: null,
+        id: 0,
+        seen: 0,
+      }
       deps.journal.arrive(span)
       // Keep the text the handler answers instead of re-reading the response stream; this is
       // Hono's own c.json, with the text kept on the way.
       const body = c.body as Body
       c.json = ((object: unknown, arg?: unknown, headers?: Record<string, string>) => {
-        span.responseBody = object instanceof JsonText ? object.text : (JSON.stringify(object) ?? null)
-        return body(span.responseBody, arg, headers ? { 'Content-Type': 'application/json', ...headers } : JSON_TYPE)
+        span.responseBody =
+          object instanceof JsonText ? object.text : (JSON.stringify(object) ?? null)
+        return body(
+          span.responseBody,
+          arg,
+          headers ? { 'Content-Type': 'application/json', ...headers } : JSON_TYPE,
+        )
       }) as unknown as typeof c.json
       return span
     },
@@ -73,7 +90,13 @@ export function createJournaling(deps: HttpDeps) {
      * Records the request once its answer is written: at the end of the current task, before the
      * process reads another request, so a caller who got the answer finds it in the journal.
      */
-    close(c: Context<AppEnv>, span: Span, status: number, requestBody: string | null, res: Response): void {
+    close(
+      c: Context<AppEnv>,
+      span: Span,
+      status: number,
+      requestBody: string | null,
+      res: Response,
+    ): void {
       const url = rawUrl(c)
       const q = url.indexOf('?')
       const companyId = c.get('principal')?.company.id ?? null
@@ -86,7 +109,8 @@ export function createJournaling(deps: HttpDeps) {
         path: c.req.path,
         query: q < 0 ? '' : url.slice(q),
         status,
-        durationMs: span.started < 0 ? 0 : Math.round((performance.now() - span.started) * 1000) / 1000,
+        durationMs:
+          span.started < 0 ? 0 : Math.round((performance.now() - span.started) * 1000) / 1000,
         companyId,
         // The headers as received; the journal redacts when it is read.
         rawHeaders: rawHeaders(c),
@@ -96,15 +120,20 @@ export function createJournaling(deps: HttpDeps) {
       // Readiness sees contract calls only. Whether the client hung up is read now, before the
       // answer is written (afterwards the server may close the connection itself).
       const readiness = entry.path.startsWith(CONTRACT_PREFIX) ? deps.sandbox.readiness : undefined
-      const dropped = readiness !== undefined && (c.env as { incoming?: { socket?: { destroyed?: boolean } } } | undefined)?.incoming?.socket?.destroyed === true
-      const retryAfter = readiness !== undefined && status === 503 ? res.headers.get('retry-after') : null
+      const dropped =
+        readiness !== undefined &&
+        (c.env as { incoming?: { socket?: { destroyed?: boolean } } } | undefined)?.incoming?.socket
+          ?.destroyed === true
+      const retryAfter =
+        readiness !== undefined && status === 503 ? res.headers.get('retry-after') : null
       // A control call that changes something is a test's own step (setup, an assertion's
       // action): readiness takes a call sent after one for a new one, not a client's retry.
       const scope = readiness === undefined && entry.method !== 'GET' ? c.get('scope') : undefined
       process.nextTick(() => {
         deps.journal.record(entry)
         if (readiness) readiness.request(seen(c, entry, span, dropped, retryAfter))
-        else if (scope) deps.sandbox.readiness?.controlled(scope.admin ? null : scope.companyId, span.arrivedMs)
+        else if (scope)
+          deps.sandbox.readiness?.controlled(scope.admin ? null : scope.companyId, span.arrivedMs)
         deps.sandbox.onChange?.({ kind: 'request', companyId })
       })
     },
@@ -115,12 +144,35 @@ export type Journaling = ReturnType<typeof createJournaling>
 
 // One object filled again for every contract call: readiness reads it at once and keeps nothing of it.
 const scratch: RequestSeen = {
-  method: '', path: '', status: 0, companyId: null, clientId: null, claimed: null, contentType: undefined, jsonType: false, accept: undefined,
-  requestBody: null, responseBody: null, retryAfter: null, errorCode: null, dropped: false, fault: null, effectStatus: 0, effectBody: null,
-  closedMs: -1, at: 0, arrivedMs: 0,
+  method: '',
+  path: '',
+  status: 0,
+  companyId: null,
+  clientId: null,
+  claimed: null,
+  contentType: undefined,
+  jsonType: false,
+  accept: undefined,
+  requestBody: null,
+  responseBody: null,
+  retryAfter: null,
+  errorCode: null,
+  dropped: false,
+  fault: null,
+  effectStatus: 0,
+  effectBody: null,
+  closedMs: -1,
+  at: 0,
+  arrivedMs: 0,
 }
 
-function seen(c: Context<AppEnv>, e: JournalRecord, span: Span, dropped: boolean, retryAfter: string | null): RequestSeen {
+function seen(
+  c: Context<AppEnv>,
+  e: JournalRecord,
+  span: Span,
+  dropped: boolean,
+  retryAfter: string | null,
+): RequestSeen {
   scratch.method = e.method
   scratch.path = e.path
   scratch.status = e.status
@@ -150,7 +202,10 @@ function seen(c: Context<AppEnv>, e: JournalRecord, span: Span, dropped: boolean
  * The middleware. `inner` runs inside the journaled span, as part of this same middleware: each
  * middleware layer costs every request an async frame, and the edge rules need none of their own.
  */
-export function journal(journaling: Journaling, inner: MiddlewareHandler<AppEnv>): MiddlewareHandler<AppEnv> {
+export function journal(
+  journaling: Journaling,
+  inner: MiddlewareHandler<AppEnv>,
+): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     if (SKIP.test(c.req.path)) return inner(c, next)
     const span = journaling.open(c)
@@ -172,7 +227,8 @@ export function journaled(
 ): (c: Context<AppEnv>) => Response | Promise<Response> {
   const finish = (c: Context<AppEnv>, span: Span, res: Response): Response | Promise<Response> => {
     const body = span.requestBody === undefined ? unreadBody(c, res.status) : span.requestBody
-    if (body instanceof Promise) return body.then((text) => (journaling.close(c, span, res.status, text, res), res))
+    if (body instanceof Promise)
+      return body.then((text) => (journaling.close(c, span, res.status, text, res), res))
     journaling.close(c, span, res.status, body, res)
     return res
   }

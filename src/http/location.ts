@@ -6,7 +6,11 @@ import { presentLocation } from '../operations/present-location.js'
 import type { LocationSigner } from '../pix/location.js'
 import type { AppEnv, HttpDeps } from './env.js'
 
-export function mountLocation(app: Hono<AppEnv>, deps: HttpDeps & { publicUrl: () => string }, signer: LocationSigner): void {
+export function mountLocation(
+  app: Hono<AppEnv>,
+  deps: HttpDeps & { publicUrl: () => string },
+  signer: LocationSigner,
+): void {
   const ctx = deps.sandbox
   app.get('/.well-known/jwks.json', (c) => c.json(signer.jwks))
   app.get(`${LOCATION_PATH}:id`, (c) => {

@@ -47,7 +47,8 @@ export class PrefixRouter<T> implements Router<T> {
 
   add(method: string, path: string, handler: T): void {
     this.#all.add(method, path, handler)
-    if (mayMatchUnder(path, this.#prefix) && !this.#keepOut(handler)) this.#under.add(method, path, handler)
+    if (mayMatchUnder(path, this.#prefix) && !this.#keepOut(handler))
+      this.#under.add(method, path, handler)
   }
 
   match(method: string, path: string): Result<T> {

@@ -4,7 +4,13 @@
 import { MAX_INT_DIGITS, PyFloat, PyInt, type PyValue } from './python-json.js'
 import { hasLoneSurrogate } from './python-dumps.js'
 
-export type IntError = 'int_type' | 'int_parsing' | 'int_parsing_size' | 'int_from_float' | 'finite_number' | 'string_unicode'
+export type IntError =
+  | 'int_type'
+  | 'int_parsing'
+  | 'int_parsing_size'
+  | 'int_from_float'
+  | 'finite_number'
+  | 'string_unicode'
 
 export const INT_ERRORS: Record<IntError, string> = {
   int_type: 'Input should be a valid integer',
@@ -20,7 +26,8 @@ export type IntResult = { int: bigint } | { error: IntError }
 const TWO_63 = 2 ** 63
 const JSON_INT = /^-?(?:0|[1-9]\d*)$/
 // Rust's str::trim: Unicode White_Space (U+0085 included, U+FEFF not).
-const RUST_TRIM = /^[\t-\r \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+|[\t-\r \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+$/g
+const RUST_TRIM =
+  /^[\t-\r \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+|[\t-\r \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+$/g
 
 /** The integer pydantic makes of a JSON value, or the error it reports. */
 export function pydanticInt(v: PyValue): IntResult {
@@ -66,7 +73,8 @@ function cleanIntStr(input: string): string | undefined {
   s = stripped
   const dot = s.indexOf('.')
   if (dot >= 0 && /^0+$/.test(s.slice(dot + 1))) s = s.slice(0, dot)
-  if (s.includes('_') && !s.startsWith('_') && !s.endsWith('_') && !s.includes('__')) return (negative ? '-' : '') + s.replaceAll('_', '')
+  if (s.includes('_') && !s.startsWith('_') && !s.endsWith('_') && !s.includes('__'))
+    return (negative ? '-' : '') + s.replaceAll('_', '')
   // Nothing was cleaned: the first reading already said no.
   if (s.length === input.length) return undefined
   return (negative ? '-' : '') + s

@@ -52,5 +52,8 @@ export function pyDumps(v: unknown): string {
   if (v instanceof PyFloat) return floatRepr(v.value)
   if (Array.isArray(v)) return `[${v.map(pyDumps).join(',')}]`
   const entries = v instanceof Map ? [...(v as Map<string, unknown>)] : Object.entries(v as object)
-  return `{${entries.filter(([, x]) => x !== undefined).map(([k, x]) => `${str(k)}:${pyDumps(x)}`).join(',')}}`
+  return `{${entries
+    .filter(([, x]) => x !== undefined)
+    .map(([k, x]) => `${str(k)}:${pyDumps(x)}`)
+    .join(',')}}`
 }

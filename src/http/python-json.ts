@@ -63,7 +63,8 @@ export function parsePython(text: string): PyParse {
         const esc = text[i + 1]
         if (esc === undefined) fail('Unterminated string starting at', start)
         if (esc === 'u') {
-          if (!/^[0-9a-fA-F]{4}$/.test(text.slice(i + 2, i + 6))) fail('Invalid \\uXXXX escape', i + 1)
+          if (!/^[0-9a-fA-F]{4}$/.test(text.slice(i + 2, i + 6)))
+            fail('Invalid \\uXXXX escape', i + 1)
           i += 6
         } else if ('"\\/bfnrt'.includes(esc!)) i += 2
         else fail('Invalid \\escape', i)
@@ -78,7 +79,8 @@ export function parsePython(text: string): PyParse {
     if (!m) return undefined
     i = NUMBER.lastIndex
     if (m[1] !== undefined || m[2] !== undefined) return new PyFloat(Number(m[0]))
-    if (m[0].length > MAX_INT_DIGITS && (m[0].match(INT_DIGITS)?.length ?? 0) > MAX_INT_DIGITS) throw new Stop({ limit: 'digits' })
+    if (m[0].length > MAX_INT_DIGITS && (m[0].match(INT_DIGITS)?.length ?? 0) > MAX_INT_DIGITS)
+      throw new Stop({ limit: 'digits' })
     return new PyInt(m[0] === '-0' ? '0' : m[0])
   }
   const value = (): PyValue => {
@@ -102,7 +104,7 @@ export function parsePython(text: string): PyParse {
     const out = new Map<string, PyValue>()
     i++
     ws()
-    if (text[i] === '}') return i++, out
+    if (text[i] === '}') return (i++, out)
     for (;;) {
       if (text[i] !== '"') fail('Expecting property name enclosed in double quotes')
       const key = string()
@@ -112,7 +114,7 @@ export function parsePython(text: string): PyParse {
       ws()
       out.set(key, value())
       ws()
-      if (text[i] === '}') return i++, out
+      if (text[i] === '}') return (i++, out)
       if (text[i] !== ',') fail("Expecting ',' delimiter")
       const comma = i++
       ws()
@@ -123,11 +125,11 @@ export function parsePython(text: string): PyParse {
     const out: PyValue[] = []
     i++
     ws()
-    if (text[i] === ']') return i++, out
+    if (text[i] === ']') return (i++, out)
     for (;;) {
       out.push(value())
       ws()
-      if (text[i] === ']') return i++, out
+      if (text[i] === ']') return (i++, out)
       if (text[i] !== ',') fail("Expecting ',' delimiter")
       const comma = i++
       ws()
@@ -162,7 +164,7 @@ function codePoints(text: string, at: number): number {
     const c = text.charCodeAt(k)
     if (c >= 0xd800 && c <= 0xdbff) {
       const d = text.charCodeAt(k + 1)
-      if (d >= 0xdc00 && d <= 0xdfff) (n--, k++)
+      if (d >= 0xdc00 && d <= 0xdfff) n--, k++
     }
   }
   return n
@@ -181,4 +183,5 @@ export function toJs(v: PyValue): unknown {
  * Whether a body JSON.parse read can still break one of Python's limits (a long enough text
  * only: each level of nesting takes a character, each digit one): then it is parsed again.
  */
-export const mayBreakLimits = (text: string): boolean => text.length > MAX_DEPTH * 2 || (text.length > MAX_INT_DIGITS && /\d{4301}/.test(text))
+export const mayBreakLimits = (text: string): boolean =>
+  text.length > MAX_DEPTH * 2 || (text.length > MAX_INT_DIGITS && /\d{4301}/.test(text))

@@ -13,7 +13,11 @@ const utf8KeepBom = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
 /** json.detect_encoding. */
 function detectEncoding(b: Buffer): string {
   const [b0, b1, b2, b3] = b
-  if ((b0 === 0 && b1 === 0 && b2 === 0xfe && b3 === 0xff) || (b0 === 0xff && b1 === 0xfe && b2 === 0 && b3 === 0)) return 'utf-32'
+  if (
+    (b0 === 0 && b1 === 0 && b2 === 0xfe && b3 === 0xff) ||
+    (b0 === 0xff && b1 === 0xfe && b2 === 0 && b3 === 0)
+  )
+    return 'utf-32'
   if ((b0 === 0xfe && b1 === 0xff) || (b0 === 0xff && b1 === 0xfe)) return 'utf-16'
   if (b0 === 0xef && b1 === 0xbb && b2 === 0xbf) return 'utf-8-sig'
   if (b.length >= 4) {
@@ -62,7 +66,8 @@ export function decodeUtf8Strict(b: Buffer): string | undefined {
 function utf16(b: Buffer, bigEndian: boolean): string | undefined {
   if (b.length % 2) return undefined
   const units = new Uint16Array(b.length / 2)
-  for (let i = 0; i < units.length; i++) units[i] = bigEndian ? b.readUInt16BE(i * 2) : b.readUInt16LE(i * 2)
+  for (let i = 0; i < units.length; i++)
+    units[i] = bigEndian ? b.readUInt16BE(i * 2) : b.readUInt16LE(i * 2)
   return fromUnits(units)
 }
 
@@ -79,7 +84,8 @@ function utf32(b: Buffer, bigEndian: boolean): string | undefined {
 
 function fromUnits(units: Uint16Array): string {
   let out = ''
-  for (let i = 0; i < units.length; i += 8192) out += String.fromCharCode(...units.subarray(i, i + 8192))
+  for (let i = 0; i < units.length; i += 8192)
+    out += String.fromCharCode(...units.subarray(i, i + 8192))
   return out
 }
 
@@ -92,7 +98,7 @@ function utf8SurrogatePass(b: Buffer, start: number): string | undefined {
   let i = start
   while (i < b.length) {
     const c = b[i]!
-    if (c < 0x80) (units.push(c), i++)
+    if (c < 0x80) units.push(c), i++
     else {
       const n = c >= 0xf0 ? 3 : c >= 0xe0 ? 2 : c >= 0xc2 ? 1 : -1
       if (n < 0 || c > 0xf4 || i + n >= b.length) return undefined

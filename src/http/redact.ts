@@ -12,14 +12,17 @@ const WHSEC = /whsec_[A-Za-z0-9+/=_-]+/g
 const URL_PASSWORD = /(:\/\/[^\s/:@"'<>]{1,256}:)[^\s/@"'<>]{1,256}@/g
 const CURL_PASSWORD = /((?:^|\s)(?:-u|--user)(?:\s+|=)[^\s:"']{1,256}:)[^\s"']{1,256}/g
 const scrubPasswords = (text: string) =>
-  text.includes('@') || text.includes('-u') ? text.replace(URL_PASSWORD, `$1${REDACTED}@`).replace(CURL_PASSWORD, `$1${REDACTED}`) : text
+  text.includes('@') || text.includes('-u')
+    ? text.replace(URL_PASSWORD, `$1${REDACTED}@`).replace(CURL_PASSWORD, `$1${REDACTED}`)
+    : text
 
 /** Deeper than this, a value is not inspected, so it is not kept either. */
 const MAX_DEPTH = 64
 
 // A string of a parsed body is scanned as prose: only `name=value`, `name: value`, a JSON pair
 // or an XML element counts, not a name and a word after a space ("new token please" is kept).
-const redactString = (value: string) => (SUSPICIOUS.test(value) ? redactPairs(value.replace(WHSEC, REDACTED), 'value') : value)
+const redactString = (value: string) =>
+  SUSPICIOUS.test(value) ? redactPairs(value.replace(WHSEC, REDACTED), 'value') : value
 
 function redactValue(value: unknown, depth: number): unknown {
   if (typeof value === 'string') return redactString(value)
@@ -27,7 +30,8 @@ function redactValue(value: unknown, depth: number): unknown {
   if (depth > MAX_DEPTH) return REDACTED
   if (Array.isArray(value)) return value.map((v) => redactValue(v, depth + 1))
   const out: Record<string, unknown> = {}
-  for (const [k, v] of Object.entries(value)) out[k] = SECRET_NAME.test(k) ? REDACTED : redactValue(v, depth + 1)
+  for (const [k, v] of Object.entries(value))
+    out[k] = SECRET_NAME.test(k) ? REDACTED : redactValue(v, depth + 1)
   return out
 }
 
@@ -40,14 +44,19 @@ const redactCredentials = (value: string) => {
 
 export function createRedactor(secrets: string[]) {
   const literal = secrets.filter((s) => s.length >= 8)
-  const scrubLiterals = (text: string) => literal.reduce((t, s) => t.split(s).join(REDACTED), scrubPasswords(text.replace(WHSEC, REDACTED)))
+  const scrubLiterals = (text: string) =>
+    literal.reduce(
+      (t, s) => t.split(s).join(REDACTED),
+      scrubPasswords(text.replace(WHSEC, REDACTED)),
+    )
   return {
     /** A body as stored text: JSON with secret fields replaced, or text with the values of secret names replaced. */
     body(body: unknown): string | null {
       if (body === null || body === undefined || body === '') return null
       const text = typeof body === 'string' ? body : safeStringify(body)
       if (text === null) return null
-      if (!SUSPICIOUS.test(text)) return literal.some((s) => text.includes(s)) ? scrubLiterals(text) : scrubPasswords(text)
+      if (!SUSPICIOUS.test(text))
+        return literal.some((s) => text.includes(s)) ? scrubLiterals(text) : scrubPasswords(text)
       if (typeof body === 'string') {
         try {
           return scrubLiterals(JSON.stringify(redactValue(JSON.parse(body), 0)))
@@ -71,9 +80,11 @@ export function createRedactor(secrets: string[]) {
       for (const [name, raw] of Object.entries(headers)) {
         if (raw === undefined) continue
         const value = Array.isArray(raw) ? raw.join(', ') : raw
-        if (name === 'authorization' || name === 'proxy-authorization') out[name] = scrubLiterals(redactCredentials(value))
+        if (name === 'authorization' || name === 'proxy-authorization')
+          out[name] = scrubLiterals(redactCredentials(value))
         else if (name === 'cookie' || SECRET_NAME.test(name)) out[name] = REDACTED
-        else out[name] = scrubLiterals(SUSPICIOUS.test(value) ? redactPairs(value, 'header') : value)
+        else
+          out[name] = scrubLiterals(SUSPICIOUS.test(value) ? redactPairs(value, 'header') : value)
       }
       return out
     },

@@ -53,7 +53,15 @@ export interface JournalView extends Omit<JournalRecord, 'rawHeaders'> {
   headers: Record<string, string>
 }
 
-const F = { method: 0, path: 1, query: 2, companyId: 3, headers: 4, requestBody: 5, responseBody: 6 } as const
+const F = {
+  method: 0,
+  path: 1,
+  query: 2,
+  companyId: 3,
+  headers: 4,
+  requestBody: 5,
+  responseBody: 6,
+} as const
 const FIELDS = 7
 
 /** Where the first bracket that opens level MAX_DEPTH + 1 lies, outside JSON strings; -1 if none. */
@@ -80,8 +88,10 @@ export function tooDeepAt(text: string): number {
  */
 function fewBrackets(text: string): boolean {
   let n = 0
-  for (let i = text.indexOf('{'); i >= 0; i = text.indexOf('{', i + 1)) if (++n > MAX_DEPTH) return false
-  for (let i = text.indexOf('['); i >= 0; i = text.indexOf('[', i + 1)) if (++n > MAX_DEPTH) return false
+  for (let i = text.indexOf('{'); i >= 0; i = text.indexOf('{', i + 1))
+    if (++n > MAX_DEPTH) return false
+  for (let i = text.indexOf('['); i >= 0; i = text.indexOf('[', i + 1))
+    if (++n > MAX_DEPTH) return false
   return true
 }
 
@@ -106,7 +116,11 @@ function headersOf(text: string): Record<string, string> {
   return out
 }
 
-export function createRequestJournal(secrets: string[], limit = JOURNAL_LIMIT, bytes = JOURNAL_BYTES) {
+export function createRequestJournal(
+  secrets: string[],
+  limit = JOURNAL_LIMIT,
+  bytes = JOURNAL_BYTES,
+) {
   const redact = createRedactor(secrets)
   const ring = createTextRing(limit, bytes, FIELDS)
   const ids = new Float64Array(limit)
@@ -154,7 +168,15 @@ export function createRequestJournal(secrets: string[], limit = JOURNAL_LIMIT, b
       span.seen = recorded
     },
     record(e: JournalRecord): void {
-      const slot = ring.push([e.method, e.path, e.query, e.companyId, joinHeaders(e.rawHeaders), keptBody(e.requestBody), keptBody(e.responseBody)])
+      const slot = ring.push([
+        e.method,
+        e.path,
+        e.query,
+        e.companyId,
+        joinHeaders(e.rawHeaders),
+        keptBody(e.requestBody),
+        keptBody(e.responseBody),
+      ])
       ids[slot] = e.arrival?.id ?? nextId++
       if (e.arrival) maxLag = Math.max(maxLag, recorded - e.arrival.seen)
       recorded++
@@ -186,7 +208,8 @@ export function createRequestJournal(secrets: string[], limit = JOURNAL_LIMIT, b
         maxLag = 0
         return ring.clear()
       }
-      for (const slot of ring.newestFirst()) if (ring.fields(slot)[F.companyId] === companyId) ring.drop(slot)
+      for (const slot of ring.newestFirst())
+        if (ring.fields(slot)[F.companyId] === companyId) ring.drop(slot)
     },
   }
 }

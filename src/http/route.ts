@@ -6,9 +6,16 @@ import type { OpenAPIHono, RouteConfig } from '@hono/zod-openapi'
 import type { Context, MiddlewareHandler, Next } from 'hono'
 import type { AppEnv } from './env.js'
 
-export type Step = (c: Context<AppEnv>, next: Next) => Response | undefined | Promise<Response | undefined>
+export type Step = (
+  c: Context<AppEnv>,
+  next: Next,
+) => Response | undefined | Promise<Response | undefined>
 
 export function mount(app: OpenAPIHono<AppEnv>, route: RouteConfig, ...steps: Step[]): void {
   app.openAPIRegistry.registerPath(route)
-  app.on(route.method.toUpperCase(), route.path.replace(/\{(\w+)\}/g, ':$1'), ...(steps as [MiddlewareHandler<AppEnv>]))
+  app.on(
+    route.method.toUpperCase(),
+    route.path.replace(/\{(\w+)\}/g, ':$1'),
+    ...(steps as [MiddlewareHandler<AppEnv>]),
+  )
 }

@@ -5,7 +5,8 @@
 // Matched anywhere in a name (`x_client_secret`, `privateKey`, `db_pwd`); `auth` and `pass` only
 // as words of their own (`x-auth`, `basic_auth`, `x-pass`), so that `author`, `passed` and
 // `compass` are kept.
-const WORDS = 'secret|token|passw|passphrase|pwd|authorization|credential|signature|cookie|csrf|xsrf|(?:api|private|access|signing)[-_ ]?key|session[-_ ]?id|(?<![a-z])(?:auth|pass)(?![a-z])'
+const WORDS =
+  'secret|token|passw|passphrase|pwd|authorization|credential|signature|cookie|csrf|xsrf|(?:api|private|access|signing)[-_ ]?key|session[-_ ]?id|(?<![a-z])(?:auth|pass)(?![a-z])'
 export const SECRET_NAME = new RegExp(WORDS, 'i')
 /** A text holding none of these needs no look: no secret name, webhook secret, or escape that could spell either. */
 export const SUSPICIOUS = new RegExp(`${WORDS}|whsec_|%|\\\\u`, 'i')
@@ -29,7 +30,8 @@ const QUOTED = String.raw`(["'])(?=(?:(?!\1)[^\r\n])*?(?:${WORDS}|%|\\))((?:\\.|
 const BARE = String.raw`(?<!${NAME_CHAR})(?=${NAME_CHAR}*?(?:${WORDS}|%))(${NAME_CHAR}+)`
 const ASSIGN = String.raw`\s*(?:=>|:=|[:=])\s*`
 const TAG_END = String.raw`(?:[^\S\r\n][^<>\r\n]{0,256})?>`
-const pairs = (separators: string) => new RegExp(String.raw`(?:${QUOTED}|${BARE})(${separators})`, 'gi')
+const pairs = (separators: string) =>
+  new RegExp(String.raw`(?:${QUOTED}|${BARE})(${separators})`, 'gi')
 const PAIR = {
   body: pairs(`${ASSIGN}|${TAG_END}|\\s+`),
   value: pairs(`${ASSIGN}|${TAG_END}`),
@@ -40,7 +42,9 @@ export type PairMode = keyof typeof PAIR
 /** A name as the sender meant it: JSON escapes, `+` for a space, percent-encoding. */
 function decodeName(name: string): string {
   if (!/[\\%+]/.test(name)) return name
-  const unescaped = name.replace(/\\u([0-9a-fA-F]{4})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))).replace(/\\(.)/g, '$1')
+  const unescaped = name
+    .replace(/\\u([0-9a-fA-F]{4})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)))
+    .replace(/\\(.)/g, '$1')
   try {
     return decodeURIComponent(unescaped.replace(/\+/g, ' '))
   } catch {
@@ -60,7 +64,13 @@ const ASSIGNED = new RegExp(`^${ASSIGN}$`)
 // A tag's attributes may hold `=` too (`<password type="x">`): whether it is an assignment is
 // read from the whole separator.
 const kindOf = (separator: string): SeparatorKind =>
-  ASSIGNED.test(separator) ? 'assign' : separator.endsWith('>') ? 'tag' : /[\r\n]/.test(separator) ? 'line' : 'word'
+  ASSIGNED.test(separator)
+    ? 'assign'
+    : separator.endsWith('>')
+      ? 'tag'
+      : /[\r\n]/.test(separator)
+        ? 'line'
+        : 'word'
 
 /** Where a value starting at `start` ends, as its separator and first character say. */
 function valueEnd(text: string, start: number, kind: SeparatorKind, nameStart: number): number {
@@ -133,7 +143,10 @@ function bracketEnd(text: string, start: number): number {
 
 /** An XML start tag: `<name...>` on its own, not a closing `</name>` or an empty `<name/>`. */
 const isStartTag = (text: string, nameStart: number, name: string, separator: string) =>
-  text[nameStart - 1] === '<' && !name.startsWith('/') && !name.endsWith('/') && !separator.endsWith('/>')
+  text[nameStart - 1] === '<' &&
+  !name.startsWith('/') &&
+  !name.endsWith('/') &&
+  !separator.endsWith('/>')
 
 /**
  * The text with the value of every secret-looking name replaced (a quoted value keeps its
@@ -150,14 +163,20 @@ export function redactPairs(text: string, mode: PairMode = 'body'): string {
     const name = m[2] ?? m[3]!
     const separator = m[4]!
     const kind = kindOf(separator)
-    if (!SECRET_NAME.test(decodeName(name)) || (kind === 'tag' && (m[3] === undefined || !isStartTag(text, m.index, name, separator)))) {
+    if (
+      !SECRET_NAME.test(decodeName(name)) ||
+      (kind === 'tag' && (m[3] === undefined || !isStartTag(text, m.index, name, separator)))
+    ) {
       pair.lastIndex = separatorEnd
       continue
     }
     const end = valueEnd(text, separatorEnd, kind, m.index)
     // White space or a tag separates a name from a value only when one follows.
     if (kind !== 'assign' && text.slice(separatorEnd, end).trim() === '') continue
-    const quote = kind !== 'tag' && (text[separatorEnd] === '"' || text[separatorEnd] === "'") ? text[separatorEnd] : ''
+    const quote =
+      kind !== 'tag' && (text[separatorEnd] === '"' || text[separatorEnd] === "'")
+        ? text[separatorEnd]
+        : ''
     out += text.slice(kept, separatorEnd) + quote + REDACTED + quote
     kept = end
     pair.lastIndex = Math.max(end, separatorEnd + 1)

@@ -53,7 +53,8 @@ export function createTextRing(slots: number, bytes: number, fields: number): Te
       // more, so that every record starts before the next: an empty record written where the
       // oldest one starts would otherwise be taken for it.
       const needed = text.length * 3 + 1
-      if (needed > bytes) throw new RangeError(`a record of up to ${needed} bytes cannot fit a ring of ${bytes}`)
+      if (needed > bytes)
+        throw new RangeError(`a record of up to ${needed} bytes cannot fit a ring of ${bytes}`)
       const at = makeRoom(needed)
       const slot = slotOf(next++)
       for (let i = 0; i < fields; i++) {

@@ -38,14 +38,24 @@ export interface IssueParams {
 }
 
 const fail = (style: Style, simple: string, errors: () => PydanticError[]): never => {
-  throw style === 'simple' ? new AppError('invalid_input', simple) : new ValidationErrorList(errors())
+  throw style === 'simple'
+    ? new AppError('invalid_input', simple)
+    : new ValidationErrorList(errors())
 }
 
 /** The first check (docs/CONTRACT.md#order-of-checks): a body that is not JSON fails before authentication. */
 export function rejectInvalidJson(body: RawBody, style: Style): void {
   if (body.kind !== 'invalid-json') return
   const { msg, pos } = body.problem
-  fail(style, 'body: invalid JSON', () => [{ type: 'json_invalid', loc: ['body', pos], msg: 'JSON decode error', input: {}, ctx: { error: msg } }])
+  fail(style, 'body: invalid JSON', () => [
+    {
+      type: 'json_invalid',
+      loc: ['body', pos],
+      msg: 'JSON decode error',
+      input: {},
+      ctx: { error: msg },
+    },
+  ])
 }
 
 /** A lax field pydantic refused: zod sees this, and the error comes from pydantic's reading. */
@@ -64,7 +74,15 @@ export function laxInt(v: unknown): unknown {
 
 /** The value at `path`, in a plain value or in Python's reading of the body (maps). */
 const valueAt = (root: unknown, path: PropertyKey[]): unknown =>
-  path.reduce<unknown>((v, k) => (v instanceof Map ? v.get(k) : v !== null && typeof v === 'object' ? (v as any)[k as any] : undefined), root)
+  path.reduce<unknown>(
+    (v, k) =>
+      v instanceof Map
+        ? v.get(k)
+        : v !== null && typeof v === 'object'
+          ? (v as any)[k as any]
+          : undefined,
+    root,
+  )
 
 const literalList = (values: readonly unknown[]) => {
   const q = values.map((v) => `'${String(v)}'`)
@@ -75,7 +93,11 @@ const literalList = (values: readonly unknown[]) => {
  * Maps one zod issue to the pydantic error FastAPI would send for the same input; `laxErrors`
  * are the errors pydantic's lax int gave for fields the schema saw as refused.
  */
-function toPydantic(issue: z.core.$ZodIssue, input: unknown, laxErrors: Map<PropertyKey, IntError>): PydanticError {
+function toPydantic(
+  issue: z.core.$ZodIssue,
+  input: unknown,
+  laxErrors: Map<PropertyKey, IntError>,
+): PydanticError {
   const path = issue.path as (string | number)[]
   const loc = ['body', ...path]
   const value = valueAt(input, path)
@@ -83,20 +105,45 @@ function toPydantic(issue: z.core.$ZodIssue, input: unknown, laxErrors: Map<Prop
   const lax = path.length === 1 ? laxErrors.get(path[0]!) : undefined
   if (lax) return { type: lax, loc, msg: INT_ERRORS[lax], input: value }
   const params = (issue as { params?: IssueParams }).params
-  if (params) return { type: params.type, loc, msg: params.msg, input: value, ...(params.ctx && { ctx: params.ctx }) }
+  if (params)
+    return {
+      type: params.type,
+      loc,
+      msg: params.msg,
+      input: value,
+      ...(params.ctx && { ctx: params.ctx }),
+    }
   switch (issue.code) {
     case 'invalid_type':
-      if (issue.expected === 'string') return { type: 'string_type', loc, msg: 'Input should be a valid string', input: value }
+      if (issue.expected === 'string')
+        return { type: 'string_type', loc, msg: 'Input should be a valid string', input: value }
       if (typeof value === 'string') {
-        return { type: 'int_parsing', loc, msg: 'Input should be a valid integer, unable to parse string as an integer', input: value }
+        return {
+          type: 'int_parsing',
+          loc,
+          msg: 'Input should be a valid integer, unable to parse string as an integer',
+          input: value,
+        }
       }
       return { type: 'int_type', loc, msg: 'Input should be a valid integer', input: value }
     case 'invalid_value': {
       const expected = literalList(issue.values)
-      return { type: 'literal_error', loc, msg: `Input should be ${expected}`, input: value, ctx: { expected } }
+      return {
+        type: 'literal_error',
+        loc,
+        msg: `Input should be ${expected}`,
+        input: value,
+        ctx: { expected },
+      }
     }
     case 'too_small':
-      return { type: 'greater_than', loc, msg: `Input should be greater than ${issue.minimum}`, input: value, ctx: { gt: Number(issue.minimum) } }
+      return {
+        type: 'greater_than',
+        loc,
+        msg: `Input should be greater than ${issue.minimum}`,
+        input: value,
+        ctx: { gt: Number(issue.minimum) },
+      }
     case 'too_big':
       return {
         type: 'less_than_equal',
@@ -106,13 +153,21 @@ function toPydantic(issue: z.core.$ZodIssue, input: unknown, laxErrors: Map<Prop
         ctx: { le: Number(issue.maximum) },
       }
     default:
-      return { type: 'value_error', loc, msg: `Value error, ${issue.message}`, input: value, ctx: { error: {} } }
+      return {
+        type: 'value_error',
+        loc,
+        msg: `Value error, ${issue.message}`,
+        input: value,
+        ctx: { error: {} },
+      }
   }
 }
 
 function simpleMessage(issue: z.core.$ZodIssue, input: unknown): string {
   const path = issue.path.map(String).join('.') || 'body'
-  return valueAt(input, issue.path as PropertyKey[]) === undefined ? `${path}: field required` : `${path}: ${issue.message}`
+  return valueAt(input, issue.path as PropertyKey[]) === undefined
+    ? `${path}: field required`
+    : `${path}: ${issue.message}`
 }
 
 /**
@@ -123,51 +178,80 @@ function simpleMessage(issue: z.core.$ZodIssue, input: unknown): string {
 export function closestIssues(issues: readonly z.core.$ZodIssue[]): z.core.$ZodIssue[] {
   return issues.flatMap((issue) => {
     if (issue.code !== 'invalid_union' || issue.errors.length === 0) return [issue]
-    const branch = issue.errors.find((b) => !b.every((i) => i.path.length === 0 && i.code === 'invalid_type')) ?? issue.errors[0]!
+    const branch =
+      issue.errors.find((b) => !b.every((i) => i.path.length === 0 && i.code === 'invalid_type')) ??
+      issue.errors[0]!
     return closestIssues(branch.map((i) => ({ ...i, path: [...issue.path, ...i.path] })))
   })
 }
 
 /** The body-schema check (docs/CONTRACT.md#order-of-checks): checks the body against the route's schema; throws a 422 in the scenario's style. */
-export function validateBody<S extends z.ZodType>(schema: S, body: RawBody, style: Style, laxIntFields: readonly string[] = []): z.output<S> {
+export function validateBody<S extends z.ZodType>(
+  schema: S,
+  body: RawBody,
+  style: Style,
+  laxIntFields: readonly string[] = [],
+): z.output<S> {
   if (body.kind === 'empty' || (body.kind === 'json' && body.value === null)) {
-    fail(style, 'body: field required', () => [{ type: 'missing', loc: ['body'], msg: 'Field required', input: null }])
+    fail(style, 'body: field required', () => [
+      { type: 'missing', loc: ['body'], msg: 'Field required', input: null },
+    ])
   }
   const msg = 'Input should be a valid dictionary or object to extract fields from'
   if (body.kind !== 'json') {
     // FastAPI validates the bytes it did not parse, and echoes them decoded as strict UTF-8.
-    const input = body.kind === 'not-json' ? (decodeUtf8Strict(body.bytes) ?? new Unwritable('not UTF-8')) : {}
-    fail(style, 'body: expected a JSON object (content-type application/json)', () => [{ type: 'model_attributes_type', loc: ['body'], msg, input }])
+    const input =
+      body.kind === 'not-json' ? (decodeUtf8Strict(body.bytes) ?? new Unwritable('not UTF-8')) : {}
+    fail(style, 'body: expected a JSON object (content-type application/json)', () => [
+      { type: 'model_attributes_type', loc: ['body'], msg, input },
+    ])
   }
   const { value, exact } = body as Extract<RawBody, { kind: 'json' }>
   if (typeof value !== 'object' || Array.isArray(value)) {
-    fail(style, 'body: must be a JSON object', () => [{ type: 'model_attributes_type', loc: ['body'], msg, input: exact?.() ?? value }])
+    fail(style, 'body: must be a JSON object', () => [
+      { type: 'model_attributes_type', loc: ['body'], msg, input: exact?.() ?? value },
+    ])
   }
   const lax = (v: Record<string, unknown>, of: (field: string) => unknown) => {
     const out = { ...v }
     for (const f of laxIntFields) if (Object.hasOwn(out, f)) out[f] = of(f)
     return out
   }
-  const candidate = style === 'fastapi' && laxIntFields.length ? lax(value as Record<string, unknown>, (f) => laxInt((value as Record<string, unknown>)[f])) : value
+  const candidate =
+    style === 'fastapi' && laxIntFields.length
+      ? lax(value as Record<string, unknown>, (f) => laxInt((value as Record<string, unknown>)[f]))
+      : value
   const parsed = schema.safeParse(candidate)
   if (parsed.success) return parsed.data
-  if (style === 'simple') fail(style, simpleMessage(firstIssues(parsed.error.issues)[0]!, value), () => [])
+  if (style === 'simple')
+    fail(style, simpleMessage(firstIssues(parsed.error.issues)[0]!, value), () => [])
   // The errors echo what was sent, so they are worked out again on Python's exact reading.
   const root = exact?.() ?? value
   const laxErrors = new Map<PropertyKey, IntError>()
-  const again = root instanceof Map ? (toJs(root) as Record<string, unknown>) : (value as Record<string, unknown>)
-  const reread = root instanceof Map
-    ? lax(again, (f) => {
-        const r = pydanticInt(root.get(f)!)
-        // Any integer beyond a double's range fails the same bound as the number it rounds to.
-        if ('int' in r) return Number.isFinite(Number(r.int)) ? Number(r.int) : r.int > 0n ? Number.MAX_VALUE : -Number.MAX_VALUE
-        laxErrors.set(f, r.error)
-        return LAX_FAILED
-      })
-    : candidate
+  const again =
+    root instanceof Map
+      ? (toJs(root) as Record<string, unknown>)
+      : (value as Record<string, unknown>)
+  const reread =
+    root instanceof Map
+      ? lax(again, (f) => {
+          const r = pydanticInt(root.get(f)!)
+          // Any integer beyond a double's range fails the same bound as the number it rounds to.
+          if ('int' in r)
+            return Number.isFinite(Number(r.int))
+              ? Number(r.int)
+              : r.int > 0n
+                ? Number.MAX_VALUE
+                : -Number.MAX_VALUE
+          laxErrors.set(f, r.error)
+          return LAX_FAILED
+        })
+      : candidate
   const checked = schema.safeParse(reread)
   if (checked.success) return checked.data
-  return fail(style, '', () => firstIssues(checked.error.issues).map((i) => toPydantic(i, root, laxErrors)))
+  return fail(style, '', () =>
+    firstIssues(checked.error.issues).map((i) => toPydantic(i, root, laxErrors)),
+  )
 }
 
 /** One error per field, the first check that failed, as pydantic reports them. */

@@ -27,9 +27,18 @@ export function applyScenario(ctx: Context, scenario: Scenario, name: string, ba
       store.identity.insertCompany(company)
       for (const u of c.users) {
         if (store.identity.userCompany(u.id) !== undefined) {
-          throw new AppError('invalid_input', `user id "${u.id}" already belongs to another company`)
+          throw new AppError(
+            'invalid_input',
+            `user id "${u.id}" already belongs to another company`,
+          )
         }
-        store.identity.insertUser({ id: u.id, companyId: c.id, name: u.name ?? u.id, permissions: u.permissions, createdAt: now })
+        store.identity.insertUser({
+          id: u.id,
+          companyId: c.id,
+          name: u.name ?? u.id,
+          permissions: u.permissions,
+          createdAt: now,
+        })
         for (const direction of ['in', 'out'] as const) {
           const p = u.providers[direction]
           if (p) store.identity.setProvider(u.id, direction, p)
@@ -51,12 +60,20 @@ export function applyScenario(ctx: Context, scenario: Scenario, name: string, ba
       }
     }
     for (const k of scenario.pix_keys) {
-      store.setup.putPixKey({ key: k.key, type: k.type, active: k.active, ownerName: k.owner_name ?? null })
+      store.setup.putPixKey({
+        key: k.key,
+        type: k.type,
+        active: k.active,
+        ownerName: k.owner_name ?? null,
+      })
     }
     // Scenarios count too: checked once the companies are in, so replaced ones are not counted twice.
     if (scenario.companies.length) assertCompaniesWithinLimit(ctx)
     store.setup.appendRules(scenario.rules)
     if (base) store.setup.meta.set('scenario', name)
-    emit(ctx, 'scenario.applied', now, null, { name, companies: scenario.companies.map((c) => c.id) })
+    emit(ctx, 'scenario.applied', now, null, {
+      name,
+      companies: scenario.companies.map((c) => c.id),
+    })
   })
 }

@@ -6,7 +6,8 @@ import { AppError } from '../domain/errors.js'
 import type { Environment, Principal } from '../domain/types.js'
 import type { Store } from '../store/index.js'
 
-export const hashSecret = (secret: string): Buffer => createHash('sha256').update(secret, 'utf8').digest()
+export const hashSecret = (secret: string): Buffer =>
+  createHash('sha256').update(secret, 'utf8').digest()
 
 const NOT_AUTHENTICATED = new AppError('not_authenticated')
 // Compared against when the client id is unknown, so both refusals take the same time.
@@ -20,20 +21,28 @@ export interface Authenticator {
   cached(cacheKey: string): Principal | undefined
 }
 
-export function createAuthenticator(store: Store, environment: Environment = 'sandbox'): Authenticator {
+export function createAuthenticator(
+  store: Store,
+  environment: Environment = 'sandbox',
+): Authenticator {
   const cache = new Map<string, { version: number; principal: Principal }>()
   const cached = (cacheKey: string): Principal | undefined => {
     const hit = cache.get(cacheKey)
     return hit && hit.version === store.identity.version() ? hit.principal : undefined
   }
-  const authenticate = (clientId: string, secret: string, cacheKey = `${clientId}\u0000${secret}`): Principal => {
+  const authenticate = (
+    clientId: string,
+    secret: string,
+    cacheKey = `${clientId}\u0000${secret}`,
+  ): Principal => {
     const hit = cached(cacheKey)
     if (hit) return hit
     // A known and an unknown client id do the same work up to here (one row read, one hash, one
     // comparison), so the time of a refusal does not tell them apart.
     const check = store.identity.credentialCheck(clientId, DUMMY_HASH)
     const matches = timingSafeEqual(hashSecret(secret), check.secretHash)
-    if (!check.known || !matches || check.revoked || check.environment !== environment) throw NOT_AUTHENTICATED
+    if (!check.known || !matches || check.revoked || check.environment !== environment)
+      throw NOT_AUTHENTICATED
     const principal = store.identity.principal(clientId)
     if (!principal) throw NOT_AUTHENTICATED
     if (cache.size >= CACHE_LIMIT) cache.clear()
@@ -48,9 +57,16 @@ export function createAuthenticator(store: Store, environment: Environment = 'sa
  * (whatever the credential's state); undefined when they are none. Readiness: production keys,
  * and whose a call answered before authentication (a trailing slash's 307) is.
  */
-export function keyOwner(store: Store): (clientId: string, secret: string) => { companyId: string; environment: Environment } | undefined {
+export function keyOwner(
+  store: Store,
+): (
+  clientId: string,
+  secret: string,
+) => { companyId: string; environment: Environment } | undefined {
   return (clientId, secret) => {
     const owner = store.identity.clientOwner(clientId)
-    return owner && timingSafeEqual(hashSecret(secret), owner.secretHash) ? { companyId: owner.companyId, environment: owner.environment } : undefined
+    return owner && timingSafeEqual(hashSecret(secret), owner.secretHash)
+      ? { companyId: owner.companyId, environment: owner.environment }
+      : undefined
   }
 }

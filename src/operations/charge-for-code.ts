@@ -20,18 +20,26 @@ export interface CodeLookup {
   transactionId?: string
 }
 
-export function chargeForCode(ctx: Context, qrCode: string, { companyId, transactionId }: CodeLookup): Charge {
+export function chargeForCode(
+  ctx: Context,
+  qrCode: string,
+  { companyId, transactionId }: CodeLookup,
+): Charge {
   const { charges } = ctx.store
   const code = parseBrCode(qrCode)
-  if (!code) throw new AppError('invalid_input', 'qr_code: must be a valid BR Code (format and CRC)')
-  const visible = (c: Charge | undefined) => (c && (companyId === undefined || c.companyId === companyId) ? c : undefined)
+  if (!code)
+    throw new AppError('invalid_input', 'qr_code: must be a valid BR Code (format and CRC)')
+  const visible = (c: Charge | undefined) =>
+    c && (companyId === undefined || c.companyId === companyId) ? c : undefined
   const chosen = (c: Charge | undefined) => {
     if (!c || (transactionId !== undefined && c.id !== transactionId)) throw noCharge()
     return c
   }
 
   const prefix = `${ctx.locationBase}${LOCATION_PATH}`
-  const byLocation = code.location?.startsWith(prefix) ? charges.byLocation(code.location.slice(prefix.length)) : undefined
+  const byLocation = code.location?.startsWith(prefix)
+    ? charges.byLocation(code.location.slice(prefix.length))
+    : undefined
   if (byLocation) return chosen(visible(byLocation))
   if (transactionId !== undefined) {
     const named = visible(charges.byId(transactionId))
@@ -40,7 +48,9 @@ export function chargeForCode(ctx: Context, qrCode: string, { companyId, transac
   const newest = charges.newestPendingByCode(qrCode, companyId, LISTED + 1)
   if (newest.length > 1) {
     const listed = newest.slice(0, LISTED).join(', ') + (newest.length > LISTED ? ', ...' : '')
-    throw conflict(`Pending charges of several companies carry this code; name the one to pay with transaction_id: ${listed}`)
+    throw conflict(
+      `Pending charges of several companies carry this code; name the one to pay with transaction_id: ${listed}`,
+    )
   }
   return chosen(newest[0] === undefined ? undefined : charges.byId(newest[0]))
 }

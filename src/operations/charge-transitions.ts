@@ -20,7 +20,8 @@ export function payCharge(ctx: Context, chargeId: string, p: Payment = {}): Char
     if (!charge) throw notFound('Charge')
     assertPayable(charge, at)
     const endToEndId = p.endToEndId ?? ctx.ids.endToEndId(at, SANDBOX_ISPB)
-    if (!store.charges.markPaid(charge.id, at, endToEndId, p.payer ?? null)) throw new AppError('conflict', 'Charge is not pending')
+    if (!store.charges.markPaid(charge.id, at, endToEndId, p.payer ?? null))
+      throw new AppError('conflict', 'Charge is not pending')
     moveMoney(ctx, charge.companyId, charge.userId, charge.amount, 'charge_paid', charge.id, at)
     emit(ctx, 'charge.paid', at, charge.companyId, {
       transaction_id: charge.id,
@@ -32,7 +33,12 @@ export function payCharge(ctx: Context, chargeId: string, p: Payment = {}): Char
   })
 }
 
-export function cancelCharge(ctx: Context, chargeId: string, reason: CancelReason, at?: Micros): Charge {
+export function cancelCharge(
+  ctx: Context,
+  chargeId: string,
+  reason: CancelReason,
+  at?: Micros,
+): Charge {
   const { store } = ctx
   return store.tx(() => {
     const when = at ?? ctx.clock.now()
@@ -40,9 +46,14 @@ export function cancelCharge(ctx: Context, chargeId: string, reason: CancelReaso
     if (!charge) throw notFound('Charge')
     // Expiring a charge that is past its expiry is allowed: it only makes official what is due.
     if (reason === 'cancelled') assertPayable(charge, when)
-    else if (charge.status !== 'pending') throw new AppError('conflict', `Charge is ${charge.status}`)
+    else if (charge.status !== 'pending')
+      throw new AppError('conflict', `Charge is ${charge.status}`)
     store.charges.markCancelled(charge.id, when, reason)
-    emit(ctx, 'charge.cancelled', when, charge.companyId, { transaction_id: charge.id, amount: charge.amount, reason })
+    emit(ctx, 'charge.cancelled', when, charge.companyId, {
+      transaction_id: charge.id,
+      amount: charge.amount,
+      reason,
+    })
     return store.charges.byId(charge.id)!
   })
 }

@@ -36,13 +36,21 @@ export type Change =
   | { kind: 'event'; event: SandboxEvent }
   | { kind: 'clock' }
   | { kind: 'request'; companyId: string | null }
-  | { kind: 'delivery'; id: string; companyId: string | null; webhook: { id: string; companyId: string | null } | null }
+  | {
+      kind: 'delivery'
+      id: string
+      companyId: string | null
+      webhook: { id: string; companyId: string | null } | null
+    }
 
 /** Refuses (422, naming the limit) when the store holds more companies than the sandbox allows; inside the caller's transaction. */
 export function assertCompaniesWithinLimit(ctx: Context, adding = 0): void {
   const max = ctx.maxCompanies ?? DEFAULT_MAX_COMPANIES
   if (ctx.store.identity.companyCount() + adding > max) {
-    throw new AppError('invalid_input', `this sandbox holds at most ${max} ${max === 1 ? 'company' : 'companies'} (MAX_COMPANIES): delete some, or reset`)
+    throw new AppError(
+      'invalid_input',
+      `this sandbox holds at most ${max} ${max === 1 ? 'company' : 'companies'} (MAX_COMPANIES): delete some, or reset`,
+    )
   }
 }
 
@@ -75,6 +83,13 @@ export function moveMoney(
   at: Micros,
 ): number | null {
   const balance = ctx.store.ledger.apply(userId, amount, kind, reference, at)
-  if (balance !== null) emit(ctx, 'balance.changed', at, companyId, { user_id: userId, amount, kind, reference, balance })
+  if (balance !== null)
+    emit(ctx, 'balance.changed', at, companyId, {
+      user_id: userId,
+      amount,
+      kind,
+      reference,
+      balance,
+    })
   return balance
 }

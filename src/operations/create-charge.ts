@@ -24,42 +24,48 @@ const decimal = (n: number): string => n.toFixed(0)
 
 export function createCharge(ctx: Context, who: Principal, input: NewCharge): Charge {
   const { store, clock, ids } = ctx
-  return store.txDecided(() => {
-    const now = clock.now()
-    const description = input.description ?? null
-    const locationId = ids.locationId(now, LOCATION_ID_LENGTH)
-    const merchantName = asciiField(who.company.name, 25, 'PIX SANDBOX')
-    const qrCode =
-      input.payload ??
-      buildDynamicCode({
-        location: `${ctx.locationBase}${LOCATION_PATH}${locationId}`,
+  return store.txDecided(
+    () => {
+      const now = clock.now()
+      const description = input.description ?? null
+      const locationId = ids.locationId(now, LOCATION_ID_LENGTH)
+      const merchantName = asciiField(who.company.name, 25, 'PIX SANDBOX')
+      const qrCode =
+        input.payload ??
+        buildDynamicCode({
+          location: `${ctx.locationBase}${LOCATION_PATH}${locationId}`,
+          amount: input.amount,
+          merchantName,
+          merchantCity: who.company.city,
+        })
+      const rule = firstChargeRule(store.setup.rules().charges, input.amount, description)
+      const charge: Charge = {
+        id: ids.txid(now),
+        companyId: who.company.id,
+        userId: who.userId,
         amount: input.amount,
-        merchantName,
-        merchantCity: who.company.city,
+        description,
+        status: 'pending',
+        qrCode,
+        qrCodeName: `${merchantName} #${decimal(store.charges.nextSeq())}`,
+        locationId,
+        createdAt: now,
+        ...scheduleCharge(now, store.setup.settings(), rule),
+        paidAt: null,
+        cancelledAt: null,
+        cancelReason: null,
+        endToEndId: null,
+        payer: null,
+        revision: 0,
+      }
+      return charge
+    },
+    (charge) => {
+      store.charges.insert(charge, input.payload != null)
+      emit(ctx, 'charge.created', charge.createdAt, charge.companyId, {
+        transaction_id: charge.id,
+        amount: charge.amount,
       })
-    const rule = firstChargeRule(store.setup.rules().charges, input.amount, description)
-    const charge: Charge = {
-      id: ids.txid(now),
-      companyId: who.company.id,
-      userId: who.userId,
-      amount: input.amount,
-      description,
-      status: 'pending',
-      qrCode,
-      qrCodeName: `${merchantName} #${decimal(store.charges.nextSeq())}`,
-      locationId,
-      createdAt: now,
-      ...scheduleCharge(now, store.setup.settings(), rule),
-      paidAt: null,
-      cancelledAt: null,
-      cancelReason: null,
-      endToEndId: null,
-      payer: null,
-      revision: 0,
-    }
-    return charge
-  }, (charge) => {
-    store.charges.insert(charge, input.payload != null)
-    emit(ctx, 'charge.created', charge.createdAt, charge.companyId, { transaction_id: charge.id, amount: charge.amount })
-  })
+    },
+  )
 }

@@ -22,7 +22,11 @@ export const transferEventType = (status: Transfer['status']) =>
  * What a transfer's events (and so its transfer.* webhooks) carry: enough to reconcile a payout
  * whose answer was lost, by what was sent (amount, key, description) as well as by its id.
  */
-export const transferEventData = (t: Transfer, status: Transfer['status'], message: string | null) => ({
+export const transferEventData = (
+  t: Transfer,
+  status: Transfer['status'],
+  message: string | null,
+) => ({
   transaction_id: t.id,
   amount: t.amount,
   pix_key: t.pixKey,
@@ -34,44 +38,69 @@ export const transferEventData = (t: Transfer, status: Transfer['status'], messa
 
 export function createTransfer(ctx: Context, who: Principal, input: NewTransfer): Transfer {
   const { store, clock, ids } = ctx
-  return store.txDecided(() => {
-    const now = clock.now()
-    const request = { amount: input.amount, pixKey: input.pixKey, pixType: input.pixType }
-    const queued = input.headerOutcome ? undefined : store.outcomes.next(who.company.id, request)
-    const sources: OutcomeSources = {
-      header: input.headerOutcome,
-      queued: queued?.outcome,
-      rule: firstTransferRule(store.setup.rules().transfers, request)?.then,
-    }
-    const balance = store.ledger.balance(who.userId) ?? 0
-    const decision = decideTransfer(request, balance, store.setup.pixKey(input.pixKey), store.setup.settings(), sources, now)
-    const transfer: Transfer = {
-      id: ids.endToEndId(now, SANDBOX_ISPB),
-      companyId: who.company.id,
-      userId: who.userId,
-      amount: input.amount,
-      description: input.description ?? null,
-      pixKey: input.pixKey,
-      pixType: input.pixType,
-      status: decision.status,
-      message: decision.message,
-      createdAt: now,
-      settleAt: decision.settleAt,
-      finalStatus: decision.finalStatus,
-      finalMessage: decision.finalMessage,
-      settledAt: null,
-    }
-    return { transfer, debit: decision.debit, usedOutcome: queued && decision.source === 'queued' ? queued.id : null }
-  }, ({ transfer, debit, usedOutcome }) => {
-    const now = transfer.createdAt
-    store.transfers.insert(transfer)
-    if (usedOutcome !== null) store.outcomes.use(usedOutcome)
-    // The decision read the balance in this same transaction: a refused debit here is a bug.
-    if (debit && moveMoney(ctx, who.company.id, who.userId, -transfer.amount, 'transfer_debit', transfer.id, now) === null) {
-      throw new Error(`the balance of ${who.userId} changed between the decision and the debit`)
-    }
-    const data = transferEventData(transfer, transfer.status, transfer.message)
-    emit(ctx, 'transfer.created', now, transfer.companyId, data)
-    emit(ctx, transferEventType(transfer.status), now, transfer.companyId, data)
-  }).transfer
+  return store.txDecided(
+    () => {
+      const now = clock.now()
+      const request = { amount: input.amount, pixKey: input.pixKey, pixType: input.pixType }
+      const queued = input.headerOutcome ? undefined : store.outcomes.next(who.company.id, request)
+      const sources: OutcomeSources = {
+        header: input.headerOutcome,
+        queued: queued?.outcome,
+        rule: firstTransferRule(store.setup.rules().transfers, request)?.then,
+      }
+      const balance = store.ledger.balance(who.userId) ?? 0
+      const decision = decideTransfer(
+        request,
+        balance,
+        store.setup.pixKey(input.pixKey),
+        store.setup.settings(),
+        sources,
+        now,
+      )
+      const transfer: Transfer = {
+        id: ids.endToEndId(now, SANDBOX_ISPB),
+        companyId: who.company.id,
+        userId: who.userId,
+        amount: input.amount,
+        description: input.description ?? null,
+        pixKey: input.pixKey,
+        pixType: input.pixType,
+        status: decision.status,
+        message: decision.message,
+        createdAt: now,
+        settleAt: decision.settleAt,
+        finalStatus: decision.finalStatus,
+        finalMessage: decision.finalMessage,
+        settledAt: null,
+      }
+      return {
+        transfer,
+        debit: decision.debit,
+        usedOutcome: queued && decision.source === 'queued' ? queued.id : null,
+      }
+    },
+    ({ transfer, debit, usedOutcome }) => {
+      const now = transfer.createdAt
+      store.transfers.insert(transfer)
+      if (usedOutcome !== null) store.outcomes.use(usedOutcome)
+      // The decision read the balance in this same transaction: a refused debit here is a bug.
+      if (
+        debit &&
+        moveMoney(
+          ctx,
+          who.company.id,
+          who.userId,
+          -transfer.amount,
+          'transfer_debit',
+          transfer.id,
+          now,
+        ) === null
+      ) {
+        throw new Error(`the balance of ${who.userId} changed between the decision and the debit`)
+      }
+      const data = transferEventData(transfer, transfer.status, transfer.message)
+      emit(ctx, 'transfer.created', now, transfer.companyId, data)
+      emit(ctx, transferEventType(transfer.status), now, transfer.companyId, data)
+    },
+  ).transfer
 }

@@ -34,7 +34,12 @@ const payerOf = (p: PixReceived['pagador']): Payer | null =>
  * `companyId` limits the notification to one company's charges (a company's own credentials);
  * `at` is the virtual instant of payment (now, unless due work runs at its own due time).
  */
-export function receivePix(ctx: Context, items: PixReceived[], companyId?: string, at?: Micros): PixResult[] {
+export function receivePix(
+  ctx: Context,
+  items: PixReceived[],
+  companyId?: string,
+  at?: Micros,
+): PixResult[] {
   const { store } = ctx
   return store.tx(() =>
     items.map((item, i) => {
@@ -44,14 +49,25 @@ export function receivePix(ctx: Context, items: PixReceived[], companyId?: strin
         throw new AppError('not_found', `${where}no charge with txid "${item.txid}"`)
       }
       if (parseAmount(item.valor) !== charge.amount) {
-        throw new AppError('invalid_input', `${where}valor ${item.valor} differs from the charge amount`)
+        throw new AppError(
+          'invalid_input',
+          `${where}valor ${item.valor} differs from the charge amount`,
+        )
       }
-      if (charge.endToEndId === item.endToEndId) return { txid: charge.id, endToEndId: item.endToEndId, duplicate: true, charge }
+      if (charge.endToEndId === item.endToEndId)
+        return { txid: charge.id, endToEndId: item.endToEndId, duplicate: true, charge }
       // Looked up within the charge's company only, so the answer tells nothing of another's.
       const other = store.charges.byEndToEndId(charge.companyId, item.endToEndId)
-      if (other) throw conflict(`${where}endToEndId ${item.endToEndId} already paid another charge of this company`)
+      if (other)
+        throw conflict(
+          `${where}endToEndId ${item.endToEndId} already paid another charge of this company`,
+        )
       try {
-        const paid = payCharge(ctx, charge.id, { at, endToEndId: item.endToEndId, payer: payerOf(item.pagador) })
+        const paid = payCharge(ctx, charge.id, {
+          at,
+          endToEndId: item.endToEndId,
+          payer: payerOf(item.pagador),
+        })
         return { txid: paid.id, endToEndId: item.endToEndId, duplicate: false, charge: paid }
       } catch (err) {
         if (err instanceof AppError && where) throw new AppError(err.code, where + err.detail)
@@ -62,14 +78,22 @@ export function receivePix(ctx: Context, items: PixReceived[], companyId?: strin
 }
 
 /** Pays one charge as its payer's bank would: a fresh end-to-end id and a payer. */
-export function payChargeAsBank(ctx: Context, chargeId: string, payer: Payer | null, companyId?: string, at?: Micros): PixResult {
+export function payChargeAsBank(
+  ctx: Context,
+  chargeId: string,
+  payer: Payer | null,
+  companyId?: string,
+  at?: Micros,
+): PixResult {
   const charge = ctx.store.charges.byId(chargeId)
-  if (!charge || (companyId !== undefined && charge.companyId !== companyId)) throw notFound('Charge')
+  if (!charge || (companyId !== undefined && charge.companyId !== companyId))
+    throw notFound('Charge')
   const now = at ?? ctx.clock.now()
   const document = payer?.document ?? ''
   // A Provider's notification may have used the id drawn (it names its own): drawn again then.
   let endToEndId = ctx.ids.endToEndId(now, SANDBOX_ISPB)
-  while (ctx.store.charges.byEndToEndId(charge.companyId, endToEndId)) endToEndId = ctx.ids.endToEndId(now, SANDBOX_ISPB)
+  while (ctx.store.charges.byEndToEndId(charge.companyId, endToEndId))
+    endToEndId = ctx.ids.endToEndId(now, SANDBOX_ISPB)
   return receivePix(
     ctx,
     [
@@ -78,7 +102,9 @@ export function payChargeAsBank(ctx: Context, chargeId: string, payer: Payer | n
         txid: charge.id,
         valor: formatAmount(charge.amount),
         horario: isoMillis(now),
-        pagador: payer ? { nome: payer.name, ...(document.length > 11 ? { cnpj: document } : { cpf: document }) } : undefined,
+        pagador: payer
+          ? { nome: payer.name, ...(document.length > 11 ? { cnpj: document } : { cpf: document }) }
+          : undefined,
       },
     ],
     companyId,

@@ -32,7 +32,8 @@ function dueJobs(ctx: Context, now: Micros): Job[] {
   }
   for (const t of ctx.store.transfers.due(now, BATCH)) {
     const at = t.settleAt!
-    const run = () => void settleTransferNow(ctx, t.id, t.finalStatus ?? 'success', t.finalMessage ?? undefined, at)
+    const run = () =>
+      void settleTransferNow(ctx, t.id, t.finalStatus ?? 'success', t.finalMessage ?? undefined, at)
     jobs.push({ id: t.id, at, run, needsFakes: false })
   }
   return jobs.sort((a, b) => a.at - b.at || (a.id < b.id ? -1 : 1))
@@ -43,7 +44,11 @@ function dueJobs(ctx: Context, now: Micros): Job[] {
  * When due work needs fake payers that are not loaded yet, nothing runs: loading starts, and
  * the next run does it all, in order (callers that cannot wait await `fakes.ready()` first).
  */
-export function runDue(ctx: Context, now: Micros = ctx.clock.now(), onError?: (id: string, err: unknown) => void): SandboxEvent[] {
+export function runDue(
+  ctx: Context,
+  now: Micros = ctx.clock.now(),
+  onError?: (id: string, err: unknown) => void,
+): SandboxEvent[] {
   const fromSeq = ctx.store.events.lastSeq()
   const failed = new Set<string>()
   let ran = false

@@ -21,8 +21,23 @@ export function settleTransferNow(
     if (!transfer) throw notFound('Transfer')
     const s = settleTransfer(transfer, status, message)
     store.transfers.settle(transfer.id, s.status, s.message, when)
-    if (s.refund > 0) moveMoney(ctx, transfer.companyId, transfer.userId, s.refund, 'transfer_refund', transfer.id, when)
-    emit(ctx, transferEventType(s.status), when, transfer.companyId, transferEventData(transfer, s.status, s.message))
+    if (s.refund > 0)
+      moveMoney(
+        ctx,
+        transfer.companyId,
+        transfer.userId,
+        s.refund,
+        'transfer_refund',
+        transfer.id,
+        when,
+      )
+    emit(
+      ctx,
+      transferEventType(s.status),
+      when,
+      transfer.companyId,
+      transferEventData(transfer, s.status, s.message),
+    )
     return store.transfers.byId(transfer.id)!
   })
 }

@@ -32,54 +32,98 @@ export const DEFAULT_PROVIDERS = {
 /** Needs `ctx.fakes.ready()` when no name is given. */
 export function createTenant(ctx: Context, input: NewTenant): Tenant {
   const { store, ids } = ctx
-  return store.txDecided(() => {
-    assertCompaniesWithinLimit(ctx, 1)
-    const now = ctx.clock.now()
-    // Drawn in this order, as seeded runs have always drawn them. A scenario names its own ids,
-    // which may be ids a seeded run drew before (copied from a snapshot): such an id is drawn again.
-    let companyId = ids.prefixed('co')
-    let userId = ids.prefixed('usr')
-    let clientId = ids.prefixed('ck')
-    for (let taken = store.identity.taken(companyId, userId, clientId); taken.company || taken.user || taken.client; taken = store.identity.taken(companyId, userId, clientId)) {
-      if (taken.company) companyId = ids.prefixed('co')
-      if (taken.user) userId = ids.prefixed('usr')
-      if (taken.client) clientId = ids.prefixed('ck')
-    }
-    const clientSecret = ids.string(40)
-    const company: Company = {
-      id: companyId,
-      name: input.name ?? ctx.fakes.companyName(),
-      city: 'Sao Paulo',
-      apiActive: input.apiActive ?? true,
-      createdAt: now,
-      updatedAt: now,
-    }
-    const token = Buffer.from(`${clientId}:${clientSecret}`).toString('base64')
-    return { company, tenant: { companyId, userId, clientId, clientSecret, token }, secretHash: hashSecret(clientSecret) }
-  }, ({ company, tenant, secretHash }) => {
-    const { companyId, userId, clientId } = tenant
-    const now = company.createdAt
-    store.identity.insertCompany(company)
-    store.identity.insertUser({ id: userId, companyId, name: company.name, permissions: input.permissions ?? [...OPERATIONS], createdAt: now })
-    for (const direction of ['in', 'out'] as const) {
-      const provider = input.providers && direction in input.providers ? input.providers[direction] : DEFAULT_PROVIDERS[direction]
-      if (provider) store.identity.setProvider(userId, direction, provider)
-    }
-    store.identity.insertCredential({ clientId, userId, secretHash, environment: 'sandbox', revoked: false, createdAt: now })
-    if (input.balance) moveMoney(ctx, companyId, userId, input.balance, 'opening', null, now)
-    emit(ctx, 'company.created', now, companyId, { company_id: companyId, user_id: userId, name: company.name })
-  }).tenant
+  return store.txDecided(
+    () => {
+      assertCompaniesWithinLimit(ctx, 1)
+      const now = ctx.clock.now()
+      // Drawn in this order, as seeded runs have always drawn them. A scenario names its own ids,
+      // which may be ids a seeded run drew before (copied from a snapshot): such an id is drawn again.
+      let companyId = ids.prefixed('co')
+      let userId = ids.prefixed('usr')
+      let clientId = ids.prefixed('ck')
+      for (
+        let taken = store.identity.taken(companyId, userId, clientId);
+        taken.company || taken.user || taken.client;
+        taken = store.identity.taken(companyId, userId, clientId)
+      ) {
+        if (taken.company) companyId = ids.prefixed('co')
+        if (taken.user) userId = ids.prefixed('usr')
+        if (taken.client) clientId = ids.prefixed('ck')
+      }
+      const clientSecret = ids.string(40)
+      const company: Company = {
+        id: companyId,
+        name: input.name ?? ctx.fakes.companyName(),
+        city: 'Sao Paulo',
+        apiActive: input.apiActive ?? true,
+        createdAt: now,
+        updatedAt: now,
+      }
+      const token = Buffer.from(`${clientId}:${clientSecret}`).toString('base64')
+      return {
+        company,
+        tenant: { companyId, userId, clientId, clientSecret, token },
+        secretHash: hashSecret(clientSecret),
+      }
+    },
+    ({ company, tenant, secretHash }) => {
+      const { companyId, userId, clientId } = tenant
+      const now = company.createdAt
+      store.identity.insertCompany(company)
+      store.identity.insertUser({
+        id: userId,
+        companyId,
+        name: company.name,
+        permissions: input.permissions ?? [...OPERATIONS],
+        createdAt: now,
+      })
+      for (const direction of ['in', 'out'] as const) {
+        const provider =
+          input.providers && direction in input.providers
+            ? input.providers[direction]
+            : DEFAULT_PROVIDERS[direction]
+        if (provider) store.identity.setProvider(userId, direction, provider)
+      }
+      store.identity.insertCredential({
+        clientId,
+        userId,
+        secretHash,
+        environment: 'sandbox',
+        revoked: false,
+        createdAt: now,
+      })
+      if (input.balance) moveMoney(ctx, companyId, userId, input.balance, 'opening', null, now)
+      emit(ctx, 'company.created', now, companyId, {
+        company_id: companyId,
+        user_id: userId,
+        name: company.name,
+      })
+    },
+  ).tenant
 }
 
-export function updateCompany(ctx: Context, companyId: string, change: { name?: string; apiActive?: boolean }): Company {
+export function updateCompany(
+  ctx: Context,
+  companyId: string,
+  change: { name?: string; apiActive?: boolean },
+): Company {
   const { store } = ctx
   return store.tx(() => {
     const company = store.identity.company(companyId)
     if (!company) throw notFound('Company')
     const now = ctx.clock.now()
-    const next: Company = { ...company, name: change.name ?? company.name, apiActive: change.apiActive ?? company.apiActive, updatedAt: now }
+    const next: Company = {
+      ...company,
+      name: change.name ?? company.name,
+      apiActive: change.apiActive ?? company.apiActive,
+      updatedAt: now,
+    }
     store.identity.updateCompany(next)
-    emit(ctx, 'company.updated', now, companyId, { company_id: companyId, name: next.name, api_active: next.apiActive })
+    emit(ctx, 'company.updated', now, companyId, {
+      company_id: companyId,
+      name: next.name,
+      api_active: next.apiActive,
+    })
     return next
   })
 }

@@ -17,9 +17,13 @@ export interface NewSubscription {
 
 export function subscribe(ctx: Context, input: NewSubscription): Subscription {
   return ctx.store.tx(() => {
-    if (input.companyId !== null && !ctx.store.identity.company(input.companyId)) throw notFound('Company')
+    if (input.companyId !== null && !ctx.store.identity.company(input.companyId))
+      throw notFound('Company')
     if (ctx.store.webhooks.count(input.companyId) >= MAX_SUBSCRIPTIONS) {
-      const whose = input.companyId === null ? 'global subscriptions (admin, no company_id)' : 'subscriptions per company'
+      const whose =
+        input.companyId === null
+          ? 'global subscriptions (admin, no company_id)'
+          : 'subscriptions per company'
       throw new AppError('invalid_input', `at most ${MAX_SUBSCRIPTIONS} ${whose}: delete one first`)
     }
     const now = ctx.clock.now()
@@ -36,7 +40,12 @@ export function subscribe(ctx: Context, input: NewSubscription): Subscription {
       createdAt: now,
     }
     ctx.store.webhooks.add(sub)
-    emit(ctx, 'webhook.created', now, sub.companyId, { webhook_id: sub.id, url: sub.url, events: sub.events, format: sub.format })
+    emit(ctx, 'webhook.created', now, sub.companyId, {
+      webhook_id: sub.id,
+      url: sub.url,
+      events: sub.events,
+      format: sub.format,
+    })
     return sub
   })
 }
@@ -60,13 +69,27 @@ export function queueTestMessage(ctx: Context, id: string): string {
   return ctx.store.tx(() => {
     const sub = ctx.store.webhooks.get(id)
     if (!sub) throw notFound('Webhook')
-    if (sub.disabledAt !== null) throw new AppError('conflict', `Webhook is disabled: ${sub.disabledReason}`)
+    if (sub.disabledAt !== null)
+      throw new AppError('conflict', `Webhook is disabled: ${sub.disabledReason}`)
     const now = ctx.clock.now()
     const eventId = ctx.ids.prefixed('evt')
     const body =
       sub.format === 'standard'
-        ? { type: 'webhook.test', timestamp: isoMillis(now), data: { webhook_id: sub.id, company_id: sub.companyId } }
-        : { pix: [{ endToEndId: ctx.ids.endToEndId(now, '00000000'), txid: 'webhooktest', valor: '0.01', horario: isoMillis(now) }] }
+        ? {
+            type: 'webhook.test',
+            timestamp: isoMillis(now),
+            data: { webhook_id: sub.id, company_id: sub.companyId },
+          }
+        : {
+            pix: [
+              {
+                endToEndId: ctx.ids.endToEndId(now, '00000000'),
+                txid: 'webhooktest',
+                valor: '0.01',
+                horario: isoMillis(now),
+              },
+            ],
+          }
     const deliveryId = ctx.ids.prefixed('msg')
     ctx.store.webhooks.enqueue({
       id: deliveryId,

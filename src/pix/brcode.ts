@@ -23,13 +23,15 @@ const CRC_TABLE = (() => {
   const table = new Uint16Array(256)
   for (let i = 0; i < 256; i++) {
     let c = i << 8
-    for (let bit = 0; bit < 8; bit++) c = c & 0x8000 ? ((c << 1) ^ 0x1021) & 0xffff : (c << 1) & 0xffff
+    for (let bit = 0; bit < 8; bit++)
+      c = c & 0x8000 ? ((c << 1) ^ 0x1021) & 0xffff : (c << 1) & 0xffff
     table[i] = c
   }
   return table
 })()
 const HEX = '0123456789ABCDEF'
-const step = (crc: number, byte: number) => ((crc << 8) ^ CRC_TABLE[((crc >> 8) ^ byte) & 0xff]!) & 0xffff
+const step = (crc: number, byte: number) =>
+  ((crc << 8) ^ CRC_TABLE[((crc >> 8) ^ byte) & 0xff]!) & 0xffff
 
 /** The CRC of `s` (its UTF-8 bytes) as four upper-case hex digits, as field 63 holds it. */
 export function crc16(s: string): string {
@@ -119,11 +121,17 @@ export function parseBrCode(code: string): ParsedCode | null {
   const top = parseTlv(code)
   if (!top) return null
   const { fields, order } = top
-  if (order[0] !== '00' || fields.get('00') !== '01' || order[order.length - 1] !== '63') return null
+  if (order[0] !== '00' || fields.get('00') !== '01' || order[order.length - 1] !== '63')
+    return null
   const poi = fields.get('01')
   if (poi !== undefined && poi !== '11' && poi !== '12') return null
   if (!/^\d{4}$/.test(fields.get('52') ?? '') || fields.get('53') !== '986') return null
-  if (fields.get('58') !== 'BR' || !within(fields.get('59'), 1, 25) || !within(fields.get('60'), 1, 15)) return null
+  if (
+    fields.get('58') !== 'BR' ||
+    !within(fields.get('59'), 1, 25) ||
+    !within(fields.get('60'), 1, 15)
+  )
+    return null
   const extra = parseTlv(fields.get('62') ?? '')
   if (!fields.has('62') || !extra || !within(extra.fields.get('05'), 1, 25)) return null
   const account = pixAccount(order, fields)
@@ -138,7 +146,10 @@ export function parseBrCode(code: string): ParsedCode | null {
 }
 
 /** The 26..51 template carrying the PIX GUI, with exactly one of a key or a scheme-less location. */
-function pixAccount(order: string[], fields: Map<string, string>): { key?: string; location?: string } | null {
+function pixAccount(
+  order: string[],
+  fields: Map<string, string>,
+): { key?: string; location?: string } | null {
   for (const id of order) {
     const n = Number(id)
     if (n < 26 || n > 51) continue

@@ -12,11 +12,17 @@ export const MAX_PIX_KEY_LENGTH = 77
 export function pixKeyProblem(type: PixType, key: string): string | null {
   switch (type) {
     case 'CPF':
-      return /^\d{11}$/.test(key) && isValidCpf(key) ? null : 'must be a CPF of 11 digits with valid check digits'
+      return /^\d{11}$/.test(key) && isValidCpf(key)
+        ? null
+        : 'must be a CPF of 11 digits with valid check digits'
     case 'CNPJ':
-      return /^\d{14}$/.test(key) && isValidCnpj(key) ? null : 'must be a CNPJ of 14 digits with valid check digits'
+      return /^\d{14}$/.test(key) && isValidCnpj(key)
+        ? null
+        : 'must be a CNPJ of 14 digits with valid check digits'
     case 'EMAIL':
-      return key.length <= 77 && isValidEmail(key) ? null : 'must be a valid email address of at most 77 characters'
+      return key.length <= 77 && isValidEmail(key)
+        ? null
+        : 'must be a valid email address of at most 77 characters'
     case 'PHONE':
       if (!PHONE.test(key) || (key.startsWith('+55') && !/^\+55\d{10,11}$/.test(key))) {
         return 'must be a phone number in E.164 format, e.g. +5511987654321'

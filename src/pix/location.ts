@@ -57,10 +57,18 @@ const b64url = (bytes: Uint8Array | string): string => Buffer.from(bytes).toStri
  * (RFC 6979, @noble/curves): the same payload signs to the same bytes, so with SEED and
  * START_TIME a location answers the same from run to run. WebCrypto's ECDSA draws a random nonce.
  */
-export function createLocationSigner(saved: JWK | undefined, save: (jwk: JWK) => void, seed?: string): LocationSigner {
+export function createLocationSigner(
+  saved: JWK | undefined,
+  save: (jwk: JWK) => void,
+  seed?: string,
+): LocationSigner {
   let privateJwk = saved
   if (!privateJwk) {
-    const d = p256.utils.randomSecretKey(seed === undefined ? undefined : createHash('sha512').update(`signing-key:${seed}`).digest().subarray(0, 48))
+    const d = p256.utils.randomSecretKey(
+      seed === undefined
+        ? undefined
+        : createHash('sha512').update(`signing-key:${seed}`).digest().subarray(0, 48),
+    )
     // The public point from node's native ECDH: noble's getPublicKey builds its precomputed tables
     // first (~35 ms, most of a test suite's startSandbox(), which makes a key for every new store).
     const ecdh = createECDH('prime256v1')
@@ -68,7 +76,10 @@ export function createLocationSigner(saved: JWK | undefined, save: (jwk: JWK) =>
     const point = ecdh.getPublicKey()
     const x = b64url(point.subarray(1, 33))
     const y = b64url(point.subarray(33, 65))
-    const kid = createHash('sha256').update(JSON.stringify([x, y])).digest('base64url').slice(0, 16)
+    const kid = createHash('sha256')
+      .update(JSON.stringify([x, y]))
+      .digest('base64url')
+      .slice(0, 16)
     privateJwk = { kty: 'EC', x, y, crv: 'P-256', d: b64url(d), alg: ALG, use: 'sig', kid }
     save(privateJwk)
   }

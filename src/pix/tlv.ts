@@ -1,7 +1,8 @@
 // EMV "tag-length-value" fields: two-digit id, two-digit length, value.
 export type Tlv = Map<string, string>
 
-export const field = (id: string, value: string): string => id + (value.length < 10 ? '0' : '') + value.length + value
+export const field = (id: string, value: string): string =>
+  id + (value.length < 10 ? '0' : '') + value.length + value
 
 /** Parses a whole string of TLV fields; null if any field is malformed or overruns the input. */
 export function parseTlv(s: string): { fields: Tlv; order: string[] } | null {

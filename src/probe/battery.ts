@@ -28,7 +28,12 @@ const TRANSFER_GUARD_NOTE = `sent with amount ${MAX_AMOUNT}, above any balance, 
 export const PROBE_EMAIL = 'pix-sandbox-probe@example.com'
 
 const json = (body: unknown) => ({ contentType: 'application/json', body: JSON.stringify(body) })
-const one = (id: string, topic: string, observe: RowSpec['observe'], setting?: SettingName): RowSpec[] => [{ id, topic, observe, setting }]
+const one = (
+  id: string,
+  topic: string,
+  observe: RowSpec['observe'],
+  setting?: SettingName,
+): RowSpec[] => [{ id, topic, observe, setting }]
 
 const COMPANY = '/user/company'
 const IN = '/hub/transactions/in'
@@ -40,13 +45,28 @@ export interface BatteryFlags {
 }
 
 export function battery(flags: BatteryFlags): Check[] {
-  return [...framework(flags), ...order(), ...auth(), ...company(), ...validation(), ...(flags.transfers ? transfers() : [])]
+  return [
+    ...framework(flags),
+    ...order(),
+    ...auth(),
+    ...company(),
+    ...validation(),
+    ...(flags.transfers ? transfers() : []),
+  ]
 }
 
 function framework(flags: BatteryFlags): Check[] {
   const checks: Check[] = [
-    { group: 'framework', request: { method: 'GET', path: '/pix-sandbox-probe/unknown-path', auth: { kind: 'none' } }, rows: one('framework.not-found', 'unknown path: 404 body', errorAnswer()) },
-    { group: 'framework', request: { method: 'DELETE', path: COMPANY, auth: { kind: 'none' } }, rows: one('framework.wrong-method', 'wrong method: 405 and Allow', errorAnswer(['allow'])) },
+    {
+      group: 'framework',
+      request: { method: 'GET', path: '/pix-sandbox-probe/unknown-path', auth: { kind: 'none' } },
+      rows: one('framework.not-found', 'unknown path: 404 body', errorAnswer()),
+    },
+    {
+      group: 'framework',
+      request: { method: 'DELETE', path: COMPANY, auth: { kind: 'none' } },
+      rows: one('framework.wrong-method', 'wrong method: 405 and Allow', errorAnswer(['allow'])),
+    },
     {
       group: 'framework',
       request: { method: 'GET', path: `${COMPANY}/?probe=1`, auth: { kind: 'none' } },
@@ -56,11 +76,25 @@ function framework(flags: BatteryFlags): Check[] {
         body: r.text ? 'present' : 'empty',
       })),
     },
-    { group: 'framework', request: { method: 'HEAD', path: COMPANY, auth: { kind: 'none' } }, rows: one('framework.head', 'HEAD on the GET route', errorAnswer(['allow'])) },
+    {
+      group: 'framework',
+      request: { method: 'HEAD', path: COMPANY, auth: { kind: 'none' } },
+      rows: one('framework.head', 'HEAD on the GET route', errorAnswer(['allow'])),
+    },
   ]
   if (flags.largeBody) {
     const body = JSON.stringify({ amount: 100, description: 'x'.repeat(1024 * 1024) })
-    checks.push({ group: 'framework', request: { method: 'POST', path: IN, auth: { kind: 'none' }, contentType: 'application/json', body }, rows: one('framework.large-body', 'body over 1 MiB: 413', errorAnswer()) })
+    checks.push({
+      group: 'framework',
+      request: {
+        method: 'POST',
+        path: IN,
+        auth: { kind: 'none' },
+        contentType: 'application/json',
+        body,
+      },
+      rows: one('framework.large-body', 'body over 1 MiB: 413', errorAnswer()),
+    })
   }
   return checks
 }
@@ -68,23 +102,61 @@ function framework(flags: BatteryFlags): Check[] {
 function order(): Check[] {
   const malformed = { contentType: 'application/json', body: '{"amount": 100,' }
   const invalid = json({ amount: 0, payload: PAYLOAD_GUARD })
-  const c = (id: string, topic: string, auth: ProbeRequest['auth'], body: { contentType: string; body: string }, setting?: SettingName): Check => ({
+  const c = (
+    id: string,
+    topic: string,
+    auth: ProbeRequest['auth'],
+    body: { contentType: string; body: string },
+    setting?: SettingName,
+  ): Check => ({
     group: 'order',
     request: { method: 'POST', path: IN, auth, ...body },
     rows: one(id, topic, errorAnswer(), setting),
   })
   return [
-    c('order.malformed-json-no-credentials', 'malformed JSON without credentials', { kind: 'none' }, malformed, 'validation_errors'),
-    c('order.invalid-body-no-credentials', 'schema-invalid body without credentials', { kind: 'none' }, invalid),
-    c('order.malformed-json-bad-credentials', 'malformed JSON with bad credentials', { kind: 'unknown-client' }, malformed, 'validation_errors'),
-    c('order.invalid-body-bad-credentials', 'schema-invalid body with bad credentials', { kind: 'unknown-client' }, invalid),
-    c('order.text-plain-no-credentials', 'a JSON body sent as text/plain, without credentials', { kind: 'none' }, { contentType: 'text/plain', body: '{"amount": 100}' }),
+    c(
+      'order.malformed-json-no-credentials',
+      'malformed JSON without credentials',
+      { kind: 'none' },
+      malformed,
+      'validation_errors',
+    ),
+    c(
+      'order.invalid-body-no-credentials',
+      'schema-invalid body without credentials',
+      { kind: 'none' },
+      invalid,
+    ),
+    c(
+      'order.malformed-json-bad-credentials',
+      'malformed JSON with bad credentials',
+      { kind: 'unknown-client' },
+      malformed,
+      'validation_errors',
+    ),
+    c(
+      'order.invalid-body-bad-credentials',
+      'schema-invalid body with bad credentials',
+      { kind: 'unknown-client' },
+      invalid,
+    ),
+    c(
+      'order.text-plain-no-credentials',
+      'a JSON body sent as text/plain, without credentials',
+      { kind: 'none' },
+      { contentType: 'text/plain', body: '{"amount": 100}' },
+    ),
     {
       // Malformed JSON without a Content-Type: a server that reads it as JSON refuses it before
       // authentication (422), one that does not asks for credentials first (401).
       group: 'order',
       request: { method: 'POST', path: IN, auth: { kind: 'none' }, body: '{"amount": 100,' },
-      rows: one('order.no-content-type', 'malformed JSON without Content-Type, without credentials: read as JSON or not', noContentType, 'strict_content_type'),
+      rows: one(
+        'order.no-content-type',
+        'malformed JSON without Content-Type, without credentials: read as JSON or not',
+        noContentType,
+        'strict_content_type',
+      ),
     },
   ]
 }
@@ -95,7 +167,12 @@ function noContentType(r: Reply): Observation {
 }
 
 function auth(): Check[] {
-  const c = (id: string, topic: string, a: ProbeRequest['auth'], needs?: Check['needs']): Check => ({
+  const c = (
+    id: string,
+    topic: string,
+    a: ProbeRequest['auth'],
+    needs?: Check['needs'],
+  ): Check => ({
     group: 'auth',
     request: { method: 'GET', path: COMPANY, auth: a },
     rows: one(id, topic, authAnswer),
@@ -104,20 +181,43 @@ function auth(): Check[] {
   const b64 = (s: string) => Buffer.from(s).toString('base64')
   return [
     c('auth.no-header', 'no Authorization header', { kind: 'none' }),
-    c('auth.other-scheme', 'another scheme (Bearer)', { kind: 'header', value: 'Bearer pix-sandbox-probe' }),
-    c('auth.bad-base64', 'Basic with bad base64', { kind: 'header', value: 'Basic %%not-base64%%' }),
-    c('auth.no-colon', 'Basic without ":"', { kind: 'header', value: `Basic ${b64('pix-sandbox-probe-no-colon')}` }),
+    c('auth.other-scheme', 'another scheme (Bearer)', {
+      kind: 'header',
+      value: 'Bearer pix-sandbox-probe',
+    }),
+    c('auth.bad-base64', 'Basic with bad base64', {
+      kind: 'header',
+      value: 'Basic %%not-base64%%',
+    }),
+    c('auth.no-colon', 'Basic without ":"', {
+      kind: 'header',
+      value: `Basic ${b64('pix-sandbox-probe-no-colon')}`,
+    }),
     c('auth.unknown-client', 'unknown client_id', { kind: 'unknown-client' }),
     c('auth.wrong-secret', 'known client_id, wrong secret', { kind: 'wrong-secret' }, 'client-id'),
-    c('auth.lowercase-scheme', 'your credentials with the scheme in lower case (basic)', { kind: 'client', variant: 'lowercase-scheme' }, 'credentials'),
-    c('auth.unpadded-base64', 'your credentials in base64 without = padding', { kind: 'client', variant: 'unpadded' }, 'credentials'),
+    c(
+      'auth.lowercase-scheme',
+      'your credentials with the scheme in lower case (basic)',
+      { kind: 'client', variant: 'lowercase-scheme' },
+      'credentials',
+    ),
+    c(
+      'auth.unpadded-base64',
+      'your credentials in base64 without = padding',
+      { kind: 'client', variant: 'unpadded' },
+      'credentials',
+    ),
   ]
 }
 
 /** Status, `detail` and the challenge; never the body of a 200, whose values differ by nature. */
 function authAnswer(r: Reply): Observation {
   const detail = r.status === 200 ? undefined : detailOf(r.json)
-  return { status: r.status, ...(detail !== undefined && { detail }), 'www-authenticate': r.headers['www-authenticate'] ?? 'absent' }
+  return {
+    status: r.status,
+    ...(detail !== undefined && { detail }),
+    'www-authenticate': r.headers['www-authenticate'] ?? 'absent',
+  }
 }
 
 function company(): Check[] {
@@ -132,7 +232,12 @@ function company(): Check[] {
           topic: 'company body: fields and types',
           observe: (r) => {
             const body = (r.json ?? {}) as Record<string, unknown>
-            return { status: r.status, content_type: mediaType(r), fields: Object.keys(body).sort(), api_active: typeOf(body.api_active) }
+            return {
+              status: r.status,
+              content_type: mediaType(r),
+              fields: Object.keys(body).sort(),
+              api_active: typeOf(body.api_active),
+            }
           },
         },
         {
@@ -140,7 +245,10 @@ function company(): Check[] {
           topic: 'company timestamps: format and fraction digits',
           observe: (r) => {
             const body = (r.json ?? {}) as Record<string, unknown>
-            return { created_at: timestampShape(body.created_at), updated_at: timestampShape(body.updated_at) }
+            return {
+              created_at: timestampShape(body.created_at),
+              updated_at: timestampShape(body.updated_at),
+            }
           },
         },
       ],
@@ -151,14 +259,24 @@ function company(): Check[] {
 function validation(): Check[] {
   const charge = (id: string, topic: string, body: Record<string, unknown>): Check => ({
     group: 'validation',
-    request: { method: 'POST', path: IN, auth: { kind: 'client' }, ...json({ ...body, payload: PAYLOAD_GUARD }) },
+    request: {
+      method: 'POST',
+      path: IN,
+      auth: { kind: 'client' },
+      ...json({ ...body, payload: PAYLOAD_GUARD }),
+    },
     rows: one(id, topic, errorAnswer(), 'validation_errors'),
     needs: 'credentials',
     note: GUARD_NOTE,
   })
   const key = (id: string, topic: string, pix_type: string, pix_key: string): Check => ({
     group: 'validation',
-    request: { method: 'POST', path: OUT, auth: { kind: 'client' }, ...json({ amount: MAX_AMOUNT, pix_type, pix_key }) },
+    request: {
+      method: 'POST',
+      path: OUT,
+      auth: { kind: 'client' },
+      ...json({ amount: MAX_AMOUNT, pix_type, pix_key }),
+    },
     rows: one(id, topic, errorAnswer(), 'validation_errors'),
     needs: 'credentials',
     changes: 'guarded',
@@ -172,7 +290,10 @@ function validation(): Check[] {
     charge('validation.amount-float', 'amount 10.5', { amount: 10.5 }),
     charge('validation.amount-huge', `amount ${MAX_AMOUNT + 1}`, { amount: MAX_AMOUNT + 1 }),
     charge('validation.amount-coercion', 'amount "100" (coercion)', { amount: '100' }),
-    charge('validation.description-141', 'description of 141 characters', { amount: 100, description: 'd'.repeat(141) }),
+    charge('validation.description-141', 'description of 141 characters', {
+      amount: 100,
+      description: 'd'.repeat(141),
+    }),
     key('validation.key-cpf', 'pix_type CPF with an e-mail key', 'CPF', PROBE_EMAIL),
     key('validation.key-cnpj', 'pix_type CNPJ with an 8-digit key', 'CNPJ', '12345678'),
     key('validation.key-email', 'pix_type EMAIL with a phone key', 'EMAIL', '+5511999999999'),
@@ -185,15 +306,26 @@ function transfers(): Check[] {
   return [
     {
       group: 'transfers',
-      request: { method: 'POST', path: OUT, auth: { kind: 'client' }, ...json({ amount: MAX_AMOUNT, pix_type: 'EMAIL', pix_key: PROBE_EMAIL }) },
+      request: {
+        method: 'POST',
+        path: OUT,
+        auth: { kind: 'client' },
+        ...json({ amount: MAX_AMOUNT, pix_type: 'EMAIL', pix_key: PROBE_EMAIL }),
+      },
       needs: 'credentials',
       changes: 'guarded',
       note: TRANSFER_GUARD_NOTE,
-      rows: one('transfers.insufficient-balance', 'transfer above the balance', (r) => {
-        const body = (r.json ?? {}) as Record<string, unknown>
-        if (r.status === 200) return { status: 200, transfer_status: body.status, message: body.message }
-        return errorAnswer()(r)
-      }, 'insufficient_balance'),
+      rows: one(
+        'transfers.insufficient-balance',
+        'transfer above the balance',
+        (r) => {
+          const body = (r.json ?? {}) as Record<string, unknown>
+          if (r.status === 200)
+            return { status: 200, transfer_status: body.status, message: body.message }
+          return errorAnswer()(r)
+        },
+        'insufficient_balance',
+      ),
     },
   ]
 }

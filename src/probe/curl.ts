@@ -14,7 +14,11 @@ export function curlFor(req: ProbeRequest): string {
   switch (req.auth.kind) {
     case 'client': {
       const token = `$(printf %s "$PIX_CLIENT_ID:$PIX_CLIENT_SECRET" | base64${req.auth.variant === 'unpadded' ? " | tr -d '='" : ''})`
-      parts.push(req.auth.variant ? `-H "authorization: ${req.auth.variant === 'lowercase-scheme' ? 'basic' : 'Basic'} ${token}"` : '-u "$PIX_CLIENT_ID:$PIX_CLIENT_SECRET"')
+      parts.push(
+        req.auth.variant
+          ? `-H "authorization: ${req.auth.variant === 'lowercase-scheme' ? 'basic' : 'Basic'} ${token}"`
+          : '-u "$PIX_CLIENT_ID:$PIX_CLIENT_SECRET"',
+      )
       break
     }
     case 'wrong-secret':

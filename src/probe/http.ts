@@ -26,7 +26,8 @@ export interface Side {
   send(req: ProbeRequest): Promise<Exchange>
 }
 
-export const basicToken = (id: string, secret: string) => `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`
+export const basicToken = (id: string, secret: string) =>
+  `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`
 
 export function createSide(o: SideOptions): Side {
   const exchanges: Exchange[] = []
@@ -60,11 +61,19 @@ export function createSide(o: SideOptions): Side {
     const auth = authorization(req.auth)
     if (auth !== undefined) headers.authorization = auth
     if (req.contentType) headers['content-type'] = req.contentType
-    const shown = { ...headers, ...(auth !== undefined && { authorization: redactAuthorization(req.auth, auth) }) }
+    const shown = {
+      ...headers,
+      ...(auth !== undefined && { authorization: redactAuthorization(req.auth, auth) }),
+    }
     const exchange: Exchange = {
       side: o.name,
       sent_at: Date.now(),
-      request: { method: req.method, url, headers: shown, ...(req.body !== undefined && { body: clip(req.body) }) },
+      request: {
+        method: req.method,
+        url,
+        headers: shown,
+        ...(req.body !== undefined && { body: clip(req.body) }),
+      },
     }
     const started = Date.now()
     try {
@@ -76,20 +85,37 @@ export function createSide(o: SideOptions): Side {
     return exchange
   }
 
-  return { name: o.name, base: o.base, hasCredentials: !!(o.clientId && o.clientSecret), hasClientId: !!o.clientId, exchanges, send }
+  return {
+    name: o.name,
+    base: o.base,
+    hasCredentials: !!(o.clientId && o.clientSecret),
+    hasClientId: !!o.clientId,
+    exchanges,
+    send,
+  }
 }
 
 /** The real credentials never leave this module; the made-up bad ones are shown as sent. */
 function redactAuthorization(auth: AuthSpec, value: string): string {
-  return auth.kind === 'client' || auth.kind === 'wrong-secret' ? `${value.split(' ')[0]} [redacted]` : value
+  return auth.kind === 'client' || auth.kind === 'wrong-secret'
+    ? `${value.split(' ')[0]} [redacted]`
+    : value
 }
 
-const clip = (s: string) => (s.length > 2000 ? `${s.slice(0, 2000)}... (${s.length} characters)` : s)
+const clip = (s: string) =>
+  s.length > 2000 ? `${s.slice(0, 2000)}... (${s.length} characters)` : s
 
-async function fetchReply(url: string, req: ProbeRequest, headers: Record<string, string>, timeoutMs: number, started: number): Promise<Reply> {
+async function fetchReply(
+  url: string,
+  req: ProbeRequest,
+  headers: Record<string, string>,
+  timeoutMs: number,
+  started: number,
+): Promise<Reply> {
   const signal = AbortSignal.timeout(timeoutMs)
   // A string body gets text/plain from fetch; bytes get no Content-Type, as the check asks.
-  const body = req.body !== undefined && req.contentType === undefined ? Buffer.from(req.body) : req.body
+  const body =
+    req.body !== undefined && req.contentType === undefined ? Buffer.from(req.body) : req.body
   const res = await fetch(url, { method: req.method, headers, body, redirect: 'manual', signal })
   const text = await readCapped(res)
   let json: unknown
@@ -98,7 +124,13 @@ async function fetchReply(url: string, req: ProbeRequest, headers: Record<string
   } catch {
     json = undefined
   }
-  return { status: res.status, headers: Object.fromEntries(res.headers), text, json, ms: Date.now() - started }
+  return {
+    status: res.status,
+    headers: Object.fromEntries(res.headers),
+    text,
+    json,
+    ms: Date.now() - started,
+  }
 }
 
 /** Reads at most 1 MiB: a hostile target may stream forever. */
@@ -122,10 +154,16 @@ async function readCapped(res: Response): Promise<string> {
 
 function describeFailure(err: unknown, timeoutMs: number): Failure {
   const e = err as Error & { cause?: { code?: string; message?: string } }
-  if (e?.name === 'TimeoutError' || e?.name === 'AbortError') return { kind: 'timeout', message: `no answer within ${timeoutMs} ms` }
+  if (e?.name === 'TimeoutError' || e?.name === 'AbortError')
+    return { kind: 'timeout', message: `no answer within ${timeoutMs} ms` }
   const code = e?.cause?.code ?? ''
   if (code === 'ECONNREFUSED') return { kind: 'refused', message: 'connection refused' }
-  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return { kind: 'unreachable', message: `host not found (${code})` }
-  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE') return { kind: 'reset', message: 'connection closed without an answer' }
-  return { kind: 'error', message: `${e?.cause?.message ?? e?.message ?? String(err)}${code ? ` (${code})` : ''}` }
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN')
+    return { kind: 'unreachable', message: `host not found (${code})` }
+  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE')
+    return { kind: 'reset', message: 'connection closed without an answer' }
+  return {
+    kind: 'error',
+    message: `${e?.cause?.message ?? e?.message ?? String(err)}${code ? ` (${code})` : ''}`,
+  }
 }

@@ -5,11 +5,14 @@ import type { Answer, Exchange, Observation, Reply } from './types.js'
 
 /** A reason the target's answer tells nothing about the contract, or undefined when it does. */
 export function unusable(ex: Exchange, expectServerError = false): string | undefined {
-  if (ex.failure) return `${ex.failure.kind === 'timeout' ? 'timed out' : 'failed'}: ${ex.failure.message}`
+  if (ex.failure)
+    return `${ex.failure.kind === 'timeout' ? 'timed out' : 'failed'}: ${ex.failure.message}`
   const r = ex.reply!
   const type = mediaType(r)
-  if (type === 'text/html' || /^\s*<(!doctype|html)/i.test(r.text)) return `answered an HTML page (status ${r.status})`
-  if (r.status >= 500 && !expectServerError) return `answered ${r.status}${r.text ? `: ${r.text.slice(0, 80)}` : ''}`
+  if (type === 'text/html' || /^\s*<(!doctype|html)/i.test(r.text))
+    return `answered an HTML page (status ${r.status})`
+  if (r.status >= 500 && !expectServerError)
+    return `answered ${r.status}${r.text ? `: ${r.text.slice(0, 80)}` : ''}`
   return undefined
 }
 
@@ -24,13 +27,18 @@ export function answerOf(ex: Exchange, observe: (r: Reply) => Observation): Answ
   }
 }
 
-export const mediaType = (r: Reply) => (r.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase()
+export const mediaType = (r: Reply) =>
+  (r.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase()
 
 /** `simple` (`detail` is text), `fastapi` (a list of pydantic errors), or what it was instead. */
 export function errorStyle(body: unknown): string {
   const detail = (body as { detail?: unknown } | undefined)?.detail
   if (typeof detail === 'string') return 'simple'
-  if (Array.isArray(detail) && detail.every((d) => d && typeof d === 'object' && 'loc' in d && 'type' in d)) return 'fastapi'
+  if (
+    Array.isArray(detail) &&
+    detail.every((d) => d && typeof d === 'object' && 'loc' in d && 'type' in d)
+  )
+    return 'fastapi'
   return body === undefined ? 'no JSON body' : `other (${typeOf(detail)} detail)`
 }
 
@@ -38,8 +46,9 @@ export function errorStyle(body: unknown): string {
 export function detailOf(body: unknown): string | string[] | undefined {
   const detail = (body as { detail?: unknown } | undefined)?.detail
   if (Array.isArray(detail)) {
-    return detail.map((d: { loc?: unknown[]; type?: string; msg?: string }) =>
-      `${Array.isArray(d.loc) ? d.loc.join('.') : '?'} ${d.type ?? '?'}: ${d.msg ?? ''}`,
+    return detail.map(
+      (d: { loc?: unknown[]; type?: string; msg?: string }) =>
+        `${Array.isArray(d.loc) ? d.loc.join('.') : '?'} ${d.type ?? '?'}: ${d.msg ?? ''}`,
     )
   }
   return typeof detail === 'string' ? detail : undefined

@@ -22,7 +22,8 @@ export interface ProbeOptions {
 
 const count = (max: number) => (v: string) => {
   const n = Number(v)
-  if (!Number.isInteger(n) || n < 0 || n > max) throw new InvalidArgumentError(`must be a whole number from 0 to ${max}`)
+  if (!Number.isInteger(n) || n < 0 || n > max)
+    throw new InvalidArgumentError(`must be a whole number from 0 to ${max}`)
   return n
 }
 const positive = (v: string) => {
@@ -32,21 +33,44 @@ const positive = (v: string) => {
 }
 
 /** The `probe` command; `action` receives the parsed options. */
-export function probeCommand(action: (o: ProbeOptions) => Promise<void> | void, env: NodeJS.ProcessEnv = process.env): Command {
+export function probeCommand(
+  action: (o: ProbeOptions) => Promise<void> | void,
+  env: NodeJS.ProcessEnv = process.env,
+): Command {
   return new Command('probe')
-    .description('compare the sandbox with a real PIX hub service (e.g. staging) and report where they differ')
+    .description(
+      'compare the sandbox with a real PIX hub service (e.g. staging) and report where they differ',
+    )
     .argument('<target-base-url>', 'the target base_url, e.g. https://staging.example.com/api/v1')
     .option('--client-id <id>', 'the target client_id (or PIX_CLIENT_ID)')
-    .option('--client-secret <secret>', 'the target client_secret (better: PIX_CLIENT_SECRET, kept out of the shell history)')
+    .option(
+      '--client-secret <secret>',
+      'the target client_secret (better: PIX_CLIENT_SECRET, kept out of the shell history)',
+    )
     .option('--scenario <name-or-file>', 'the sandbox scenario to compare (default: default)')
-    .option('--create-charges <n>', 'create at most n real charges of 1.00 on the target (1: shapes, TTL, zone; 2: also payload reuse)', count(10), 0)
-    .option('--transfers', 'send a transfer above any balance (no money moves) to read the insufficient-balance answer', false)
+    .option(
+      '--create-charges <n>',
+      'create at most n real charges of 1.00 on the target (1: shapes, TTL, zone; 2: also payload reuse)',
+      count(10),
+      0,
+    )
+    .option(
+      '--transfers',
+      'send a transfer above any balance (no money moves) to read the insufficient-balance answer',
+      false,
+    )
     .option('--large-body', 'send a body over 1 MiB to read the 413', false)
     .option('--rate <n>', 'requests per second to the target, at most', positive, 5)
     .option('--timeout <ms>', 'give up on an answer after this many milliseconds', positive, 10_000)
     .option('--insecure', 'allow a non-https target that is not on a loopback address', false)
-    .option('--json <file>', 'write the whole report, raw exchanges included (credentials redacted)')
-    .option('--write-scenario <file>', 'write a scenario that makes the sandbox answer like the target where a setting can')
+    .option(
+      '--json <file>',
+      'write the whole report, raw exchanges included (credentials redacted)',
+    )
+    .option(
+      '--write-scenario <file>',
+      'write a scenario that makes the sandbox answer like the target where a setting can',
+    )
     .option('--fail-on-difference', 'exit 1 when any check differs', false)
     .action(async (target: string, o: Record<string, unknown>) => {
       await action({
@@ -68,9 +92,14 @@ export function probeCommand(action: (o: ProbeOptions) => Promise<void> | void, 
 }
 
 /** Parses `argv` (without node and the script); throws commander's error on bad usage, printing nothing. */
-export async function parseProbeArgs(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<ProbeOptions> {
+export async function parseProbeArgs(
+  argv: string[],
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<ProbeOptions> {
   let parsed: ProbeOptions | undefined
-  const cmd = probeCommand((o) => void (parsed = o), env).exitOverride().configureOutput({ writeErr: () => {}, writeOut: () => {} })
+  const cmd = probeCommand((o) => void (parsed = o), env)
+    .exitOverride()
+    .configureOutput({ writeErr: () => {}, writeOut: () => {} })
   await cmd.parseAsync(argv, { from: 'user' })
   return parsed!
 }
@@ -83,7 +112,8 @@ export function targetProblem(target: string, insecure: boolean): string | undef
   } catch {
     return `"${target}" is not a URL; give the base_url, e.g. https://staging.example.com/api/v1`
   }
-  if (url.username || url.password) return 'the URL holds credentials; give them with --client-id and PIX_CLIENT_SECRET instead'
+  if (url.username || url.password)
+    return 'the URL holds credentials; give them with --client-id and PIX_CLIENT_SECRET instead'
   if (url.protocol === 'https:') return undefined
   if (url.protocol !== 'http:') return `${url.protocol} is not http(s)`
   if (isLoopback(url.hostname) || insecure) return undefined
@@ -92,5 +122,7 @@ export function targetProblem(target: string, insecure: boolean): string | undef
 
 function isLoopback(host: string): boolean {
   const h = host.replace(/^\[|\]$/g, '').toLowerCase()
-  return h === 'localhost' || h.endsWith('.localhost') || /^127(\.\d{1,3}){3}$/.test(h) || h === '::1'
+  return (
+    h === 'localhost' || h.endsWith('.localhost') || /^127(\.\d{1,3}){3}$/.test(h) || h === '::1'
+  )
 }

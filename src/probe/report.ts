@@ -36,33 +36,63 @@ export function renderReport(rows: Row[], implied: Implied, header: string[]): s
   out.push(`${'check'.padEnd(idWidth)}  verdict  ${'sandbox'.padEnd(56)}  target`)
   for (const r of rows) {
     const target = r.verdict === 'agree' ? '(same)' : answerText(r.target)
-    out.push(`${r.id.padEnd(idWidth)}  ${MARK[r.verdict]}   ${cut(answerText(r.sandbox), 56)}  ${target.length > 70 ? cut(target, 70) : target}`)
+    out.push(
+      `${r.id.padEnd(idWidth)}  ${MARK[r.verdict]}   ${cut(answerText(r.sandbox), 56)}  ${target.length > 70 ? cut(target, 70) : target}`,
+    )
   }
   const s = summarize(rows)
-  out.push('', `${rows.length} checks: ${s.agree} agree, ${s.differ} differ, ${s.notObservable} not observable.`)
+  out.push(
+    '',
+    `${rows.length} checks: ${s.agree} agree, ${s.differ} differ, ${s.notObservable} not observable.`,
+  )
 
   const differing = rows.filter((r) => r.verdict === 'differ')
   if (differing.length) {
     out.push('', 'Differences:')
     for (const r of differing) {
-      const fix = implied.covered.has(r.id) ? `setting ${r.setting ?? 'charge_ttl_seconds/timezone'} closes it` : 'no setting can express it'
-      out.push(`- ${r.id}: ${r.topic} (${fix})`, `    sandbox: ${answerText(r.sandbox)}`, `    target:  ${answerText(r.target)}`)
+      const fix = implied.covered.has(r.id)
+        ? `setting ${r.setting ?? 'charge_ttl_seconds/timezone'} closes it`
+        : 'no setting can express it'
+      out.push(
+        `- ${r.id}: ${r.topic} (${fix})`,
+        `    sandbox: ${answerText(r.sandbox)}`,
+        `    target:  ${answerText(r.target)}`,
+      )
     }
   }
   const changed = rows.filter((r) => r.changes === 'yes' && r.verdict !== 'not observable')
-  out.push('', changed.length ? 'Requests that changed something on the target:' : 'Nothing was created or changed on the target.')
+  out.push(
+    '',
+    changed.length
+      ? 'Requests that changed something on the target:'
+      : 'Nothing was created or changed on the target.',
+  )
   for (const r of changed) out.push(`- ${r.id}${r.note ? `: ${r.note}` : ''}`)
-  const notes = [...new Set(rows.filter((r) => r.changes === 'guarded' && r.note).map((r) => r.note!))]
+  const notes = [
+    ...new Set(rows.filter((r) => r.changes === 'guarded' && r.note).map((r) => r.note!)),
+  ]
   for (const n of notes) out.push(`  (guarded requests were ${n})`)
 
   const settings = Object.entries(implied.settings)
-  out.push('', settings.length ? 'Settings that make the sandbox answer like the target (--write-scenario writes them):' : 'No setting needs a change.')
+  out.push(
+    '',
+    settings.length
+      ? 'Settings that make the sandbox answer like the target (--write-scenario writes them):'
+      : 'No setting needs a change.',
+  )
   for (const [k, v] of settings) out.push(`  ${k}: ${v}`)
   if (implied.learnNext.length) {
     out.push('', 'Differences no setting can express (what the sandbox should learn next):')
     for (const r of implied.learnNext) out.push(`- ${r.id}: ${r.topic}`)
   }
-  out.push('', 'What was sent (PIX_BASE_URL is the target base_url; credentials as PIX_CLIENT_ID / PIX_CLIENT_SECRET):')
-  rows.forEach((r, i) => out.push(`  ${r.id.padEnd(idWidth)}  ${i > 0 && rows[i - 1]!.sent === r.sent ? '(the same request)' : r.sent}`))
+  out.push(
+    '',
+    'What was sent (PIX_BASE_URL is the target base_url; credentials as PIX_CLIENT_ID / PIX_CLIENT_SECRET):',
+  )
+  rows.forEach((r, i) =>
+    out.push(
+      `  ${r.id.padEnd(idWidth)}  ${i > 0 && rows[i - 1]!.sent === r.sent ? '(the same request)' : r.sent}`,
+    ),
+  )
   return out.join('\n') + '\n'
 }

@@ -7,7 +7,12 @@ import type { Answer, Observation, Row } from './types.js'
 
 export type RowMeta = Omit<Row, 'sandbox' | 'target' | 'verdict'>
 
-export function makeRow(meta: RowMeta, sandbox: Answer, target: Answer, same = sameObservation): Row {
+export function makeRow(
+  meta: RowMeta,
+  sandbox: Answer,
+  target: Answer,
+  same = sameObservation,
+): Row {
   const verdict =
     'unobservable' in sandbox || 'unobservable' in target
       ? 'not observable'
@@ -22,7 +27,11 @@ export const unobservable = (reason: string): Answer => ({ unobservable: reason 
 /** Rows of a check that was not sent, with the reason on the target's side. */
 export function skippedRows(check: Check, reason: string): Row[] {
   return check.rows.map((spec) =>
-    makeRow(metaOf(check, spec.id, spec.topic, spec.setting), unobservable('not sent'), unobservable(reason)),
+    makeRow(
+      metaOf(check, spec.id, spec.topic, spec.setting),
+      unobservable('not sent'),
+      unobservable(reason),
+    ),
   )
 }
 
@@ -39,15 +48,27 @@ function metaOf(check: Check, id: string, topic: string, setting: Row['setting']
 }
 
 export async function runCheck(check: Check, sandbox: Side, target: Side): Promise<Row[]> {
-  if (check.needs === 'credentials' && !target.hasCredentials) return skippedRows(check, 'needs --client-id and --client-secret')
-  if (check.needs === 'client-id' && !target.hasClientId) return skippedRows(check, 'needs --client-id')
+  if (check.needs === 'credentials' && !target.hasCredentials)
+    return skippedRows(check, 'needs --client-id and --client-secret')
+  if (check.needs === 'client-id' && !target.hasClientId)
+    return skippedRows(check, 'needs --client-id')
   const [mine, theirs] = [await sandbox.send(check.request), await target.send(check.request)]
   return check.rows.map((spec) => {
-    const observe = (side: Side) => (r: Parameters<typeof spec.observe>[0]): Observation => spec.observe(r, side.base)
-    const row = makeRow(metaOf(check, spec.id, spec.topic, spec.setting), answerOf(mine, observe(sandbox)), answerOf(theirs, observe(target)))
+    const observe =
+      (side: Side) =>
+      (r: Parameters<typeof spec.observe>[0]): Observation =>
+        spec.observe(r, side.base)
+    const row = makeRow(
+      metaOf(check, spec.id, spec.topic, spec.setting),
+      answerOf(mine, observe(sandbox)),
+      answerOf(theirs, observe(target)),
+    )
     if (check.changes === 'guarded' && theirs.reply?.status === 200) {
       row.changes = 'yes'
-      row.note = `${row.note ?? ''}; the target ACCEPTED it (200): check what it recorded`.replace(/^; /, '')
+      row.note = `${row.note ?? ''}; the target ACCEPTED it (200): check what it recorded`.replace(
+        /^; /,
+        '',
+      )
     }
     return row
   })

@@ -24,7 +24,10 @@ export interface ProbeIO {
 const stdio: ProbeIO = { out: (t) => process.stdout.write(t), err: (t) => process.stderr.write(t) }
 
 export async function runProbe(options: ProbeOptions, io: ProbeIO = stdio): Promise<ExitCode> {
-  const token = options.clientId && options.clientSecret ? basicToken(options.clientId, options.clientSecret).slice(6) : undefined
+  const token =
+    options.clientId && options.clientSecret
+      ? basicToken(options.clientId, options.clientSecret).slice(6)
+      : undefined
   const secrets = [options.clientSecret, token, token?.replace(/=+$/, '')]
   // Whatever is printed or written passes both: the secret cut out, control characters escaped.
   const scrubber = createScrubber(secrets)
@@ -35,7 +38,10 @@ export async function runProbe(options: ProbeOptions, io: ProbeIO = stdio): Prom
   }
   const problem = targetProblem(options.target, options.insecure)
   if (problem) return fail(problem)
-  if (!!options.clientId !== !!options.clientSecret) return fail('give both --client-id and the secret (--client-secret or PIX_CLIENT_SECRET), or neither')
+  if (!!options.clientId !== !!options.clientSecret)
+    return fail(
+      'give both --client-id and the secret (--client-secret or PIX_CLIENT_SECRET), or neither',
+    )
 
   let reference: Reference
   try {
@@ -45,8 +51,24 @@ export async function runProbe(options: ProbeOptions, io: ProbeIO = stdio): Prom
   }
   const base = options.target.replace(/\/+$/, '')
   const userAgent = `pix-sandbox-probe/${VERSION}`
-  const sandbox = createSide({ name: 'sandbox', base: `${reference.running.url}/api/v1`, clientId: reference.clientId, clientSecret: reference.clientSecret, rate: 0, timeoutMs: options.timeoutMs, userAgent })
-  const target = createSide({ name: 'target', base, clientId: options.clientId, clientSecret: options.clientSecret, rate: options.rate, timeoutMs: options.timeoutMs, userAgent })
+  const sandbox = createSide({
+    name: 'sandbox',
+    base: `${reference.running.url}/api/v1`,
+    clientId: reference.clientId,
+    clientSecret: reference.clientSecret,
+    rate: 0,
+    timeoutMs: options.timeoutMs,
+    userAgent,
+  })
+  const target = createSide({
+    name: 'target',
+    base,
+    clientId: options.clientId,
+    clientSecret: options.clientSecret,
+    rate: options.rate,
+    timeoutMs: options.timeoutMs,
+    userAgent,
+  })
   const started = new Date()
   let rows: Row[]
   try {
@@ -102,13 +124,27 @@ async function collectRows(options: ProbeOptions, sandbox: Side, target: Side): 
     rows.push(...(await runCheck(check, sandbox, target)))
     // Nothing listens there at all: no row could say anything, so the probe could not run.
     const first = target.exchanges[0]
-    if (first && target.exchanges.length === 1 && (first.failure?.kind === 'refused' || first.failure?.kind === 'unreachable')) {
+    if (
+      first &&
+      target.exchanges.length === 1 &&
+      (first.failure?.kind === 'refused' || first.failure?.kind === 'unreachable')
+    ) {
       throw new Error(`cannot reach ${target.base}: ${first.failure.message}`)
     }
   }
-  if (options.createCharges > 0) rows.push(...(await chargeRows(sandbox, target, options.createCharges)))
-  else rows.push(skipped('charges', 'needs --create-charges N (creates real charges of 1.00 on the target)'))
-  if (!options.transfers) rows.push(skipped('transfers', 'needs --transfers (sends a transfer above any balance; no money moves)'))
+  if (options.createCharges > 0)
+    rows.push(...(await chargeRows(sandbox, target, options.createCharges)))
+  else
+    rows.push(
+      skipped('charges', 'needs --create-charges N (creates real charges of 1.00 on the target)'),
+    )
+  if (!options.transfers)
+    rows.push(
+      skipped(
+        'transfers',
+        'needs --transfers (sends a transfer above any balance; no money moves)',
+      ),
+    )
   return rows
 }
 

@@ -4,7 +4,8 @@ import { basename, dirname, extname, resolve } from 'node:path'
 import { parseDocument } from 'yaml'
 import type { Implied } from './settings.js'
 
-const FIXED_ZONE = ' (only the offset was observed: name the real zone if you know it, so daylight saving follows)'
+const FIXED_ZONE =
+  ' (only the offset was observed: name the real zone if you know it, so daylight saving follows)'
 
 export interface WriteContext {
   target: string
@@ -13,22 +14,40 @@ export interface WriteContext {
 }
 
 /** `scrub` cleans what came from the target or names it; the scenario's own text (its secrets too) is kept. */
-export function calibratedScenario(baseText: string, implied: Implied, ctx: WriteContext, scrub: (s: string) => string): string {
+export function calibratedScenario(
+  baseText: string,
+  implied: Implied,
+  ctx: WriteContext,
+  scrub: (s: string) => string,
+): string {
   const doc = parseDocument(baseText)
   for (const [key, value] of Object.entries(implied.settings)) doc.setIn(['settings', key], value)
-  doc.set('description', `Calibrated by pix-sandbox probe against ${ctx.target} on ${ctx.date}, based on the scenario "${ctx.basedOn}".`)
-  const changed = Object.entries(implied.settings).map(([k, v]) => `  ${k}: ${v}${k === 'timezone' && String(v).startsWith('Etc/') ? FIXED_ZONE : ''}`)
+  doc.set(
+    'description',
+    `Calibrated by pix-sandbox probe against ${ctx.target} on ${ctx.date}, based on the scenario "${ctx.basedOn}".`,
+  )
+  const changed = Object.entries(implied.settings).map(
+    ([k, v]) => `  ${k}: ${v}${k === 'timezone' && String(v).startsWith('Etc/') ? FIXED_ZONE : ''}`,
+  )
   const header = [
     ` Written by pix-sandbox probe against ${ctx.target} on ${ctx.date}, from "${ctx.basedOn}".`,
     changed.length ? ' Settings changed to match the target:' : ' No setting needed a change.',
     ...changed.map((l) => ` ${l}`),
   ]
-  doc.commentBefore = [doc.commentBefore, ...header.map(scrub)].filter((l) => l !== null && l !== undefined).join('\n')
-  const rest = implied.learnNext.map((r) => ` - ${r.id} (${r.topic}): sandbox ${oneLine(r.sandbox)}; target ${oneLine(r.target)}`)
-  doc.comment = scrub([
-    rest.length ? ' Differences no setting can express (what the sandbox should learn next):' : ' Every difference observed is covered by a setting above.',
-    ...rest,
-  ].join('\n'))
+  doc.commentBefore = [doc.commentBefore, ...header.map(scrub)]
+    .filter((l) => l !== null && l !== undefined)
+    .join('\n')
+  const rest = implied.learnNext.map(
+    (r) => ` - ${r.id} (${r.topic}): sandbox ${oneLine(r.sandbox)}; target ${oneLine(r.target)}`,
+  )
+  doc.comment = scrub(
+    [
+      rest.length
+        ? ' Differences no setting can express (what the sandbox should learn next):'
+        : ' Every difference observed is covered by a setting above.',
+      ...rest,
+    ].join('\n'),
+  )
   return String(doc)
 }
 

@@ -12,7 +12,8 @@ export interface Implied {
   learnNext: Row[]
 }
 
-const observed = (a: Row['target']): Observation | undefined => ('observed' in a ? a.observed : undefined)
+const observed = (a: Row['target']): Observation | undefined =>
+  'observed' in a ? a.observed : undefined
 
 export function impliedSettings(rows: Row[], inForce: Scenario['settings'], now: number): Implied {
   const settings: Implied['settings'] = {}
@@ -26,11 +27,16 @@ export function impliedSettings(rows: Row[], inForce: Scenario['settings'], now:
   }
   // The gap between expiration_date and Date is the TTL plus the offset: closed when they are.
   const gap = differing.find((r) => r.id === 'charges.expiration-gap')
-  if (gap && (settings.charge_ttl_seconds !== undefined || settings.timezone !== undefined)) covered.add(gap.id)
+  if (gap && (settings.charge_ttl_seconds !== undefined || settings.timezone !== undefined))
+    covered.add(gap.id)
   return { settings, covered, learnNext: differing.filter((r) => !covered.has(r.id)) }
 }
 
-function settingFor(row: Row, inForce: Scenario['settings'], now: number): string | number | boolean | undefined {
+function settingFor(
+  row: Row,
+  inForce: Scenario['settings'],
+  now: number,
+): string | number | boolean | undefined {
   const mine = observed(row.sandbox)
   const theirs = observed(row.target)
   if (!row.setting || !mine || !theirs) return undefined
@@ -42,14 +48,27 @@ function settingFor(row: Row, inForce: Scenario['settings'], now: number): strin
       return (style === 'simple' || style === 'fastapi') && style !== myStyle ? style : undefined
     }
     case 'charge_ttl_seconds':
-      return typeof theirs.charge_ttl_seconds === 'number' && theirs.charge_ttl_seconds >= 1 ? theirs.charge_ttl_seconds : undefined
+      return typeof theirs.charge_ttl_seconds === 'number' && theirs.charge_ttl_seconds >= 1
+        ? theirs.charge_ttl_seconds
+        : undefined
     case 'timezone':
-      return typeof theirs.utc_offset === 'string' ? zoneFor(theirs.utc_offset, inForce.timezone ?? 'America/Sao_Paulo', now) : undefined
+      return typeof theirs.utc_offset === 'string'
+        ? zoneFor(theirs.utc_offset, inForce.timezone ?? 'America/Sao_Paulo', now)
+        : undefined
     case 'strict_content_type':
       // FastAPI 0.132 and later do not read a body without Content-Type; 0.122-0.131 did.
-      return theirs.body_read === 'not as JSON' ? true : theirs.body_read === 'as JSON' ? false : undefined
+      return theirs.body_read === 'not as JSON'
+        ? true
+        : theirs.body_read === 'as JSON'
+          ? false
+          : undefined
     case 'insufficient_balance':
-      if (theirs.status === 200 && theirs.transfer_status === 'failed' && theirs.message === 'Insufficient balance') return 'failed'
+      if (
+        theirs.status === 200 &&
+        theirs.transfer_status === 'failed' &&
+        theirs.message === 'Insufficient balance'
+      )
+        return 'failed'
       if (theirs.status === 422 && theirs.detail === 'Insufficient balance') return 'reject'
       return undefined
   }

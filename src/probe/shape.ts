@@ -32,7 +32,9 @@ export function nameShape(value: unknown, merchant: string | undefined): string 
     head = '<merchant name>'
     rest = value.slice(merchant.length)
   }
-  return head + rest.replace(/[0-9]+/g, '<n>').replace(/[A-Za-z]{4,}/g, (w) => `<${w.length} letters>`)
+  return (
+    head + rest.replace(/[0-9]+/g, '<n>').replace(/[A-Za-z]{4,}/g, (w) => `<${w.length} letters>`)
+  )
 }
 
 /** Text a BR Code field holds: its length limit and letter case, not its words. */
@@ -40,7 +42,12 @@ export function textShape(value: unknown, max: number): string {
   if (typeof value !== 'string') return 'absent'
   const ascii = /^[\x20-\x7E]*$/.test(value) ? 'ASCII' : 'not ASCII'
   const letters = value.replace(/[^A-Za-z]/g, '')
-  const kase = letters === letters.toUpperCase() ? 'UPPER CASE' : letters === letters.toLowerCase() ? 'lower case' : 'Mixed Case'
+  const kase =
+    letters === letters.toUpperCase()
+      ? 'UPPER CASE'
+      : letters === letters.toLowerCase()
+        ? 'lower case'
+        : 'Mixed Case'
   return `${ascii}, ${kase}, ${value.length <= max ? `<= ${max}` : `over ${max}`} chars`
 }
 

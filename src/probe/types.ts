@@ -46,9 +46,21 @@ export type Observation = Record<string, unknown>
 /** An answer is either something observed or the reason it could not be. */
 export type Answer = { observed: Observation } | { unobservable: string }
 
-export type SettingName = 'validation_errors' | 'charge_ttl_seconds' | 'timezone' | 'insufficient_balance' | 'strict_content_type'
+export type SettingName =
+  | 'validation_errors'
+  | 'charge_ttl_seconds'
+  | 'timezone'
+  | 'insufficient_balance'
+  | 'strict_content_type'
 
-export type Group = 'framework' | 'order' | 'auth' | 'validation' | 'company' | 'charges' | 'transfers'
+export type Group =
+  | 'framework'
+  | 'order'
+  | 'auth'
+  | 'validation'
+  | 'company'
+  | 'charges'
+  | 'transfers'
 
 export type Verdict = 'agree' | 'differ' | 'not observable'
 

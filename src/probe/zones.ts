@@ -26,5 +26,5 @@ export function zoneFor(offset: string, inForce: string, ms: number): string | u
   const [, sign, hours, minutes] = /^([+-])(\d{2}):(\d{2})$/.exec(offset) ?? []
   if (!sign || Number(hours) > 14) return undefined
   if (minutes === '00') return `Etc/GMT${sign === '+' ? '-' : '+'}${Number(hours)}`
-  return Intl.supportedValuesOf('timeZone').find((z) => zoneOffsetText(z, ms) === offset) 
+  return Intl.supportedValuesOf('timeZone').find((z) => zoneOffsetText(z, ms) === offset)
 }

@@ -13,7 +13,8 @@ const MAX_SHOWN = 40
 export function lenientAmount(body: string): string | null {
   // The body's only "amount", and plain: the top-level one (an accepted body has one), as sent.
   PLAIN.lastIndex = body.indexOf('"amount"')
-  if (PLAIN.lastIndex >= 0 && PLAIN.test(body) && body.indexOf('"amount"', PLAIN.lastIndex) < 0) return null
+  if (PLAIN.lastIndex >= 0 && PLAIN.test(body) && body.indexOf('"amount"', PLAIN.lastIndex) < 0)
+    return null
   const token = topLevelValue(body, 'amount')
   if (token === null) return null
   const shown = token.length > MAX_SHOWN ? `${token.slice(0, MAX_SHOWN)}...` : token

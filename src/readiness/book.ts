@@ -4,7 +4,15 @@
 // company; recording is a counter bump (no allocation once a finding has its example). The
 // recorder (recorder.ts) stores the entries that changed, and the report reads them.
 import type { Micros } from '../clock.js'
-import { BEHAVIOURS, F, FINDINGS, type BehaviourId, type FindingId, severityRank, type Severity } from './catalog.js'
+import {
+  BEHAVIOURS,
+  F,
+  FINDINGS,
+  type BehaviourId,
+  type FindingId,
+  severityRank,
+  type Severity,
+} from './catalog.js'
 import { newRetryState, type RetryState } from './retry-state.js'
 
 /** The owner of what named no known company (a 401 with an unknown client id): the admin's report only. */
@@ -28,7 +36,13 @@ export interface CheckSeen {
   at: Micros
   wallAt: Micros
   passed: boolean
-  failed: { id: string; expected: string; status: number | null; error: string | null; advice: string | null }[]
+  failed: {
+    id: string
+    expected: string
+    status: number | null
+    error: string | null
+    advice: string | null
+  }[]
 }
 
 /** Receivers whose newest check an entry keeps. */
@@ -111,7 +125,15 @@ function deserialize(owner: string, since: Micros, stored: Partial<StoredEntry>)
   FINDINGS.forEach((f, i) => {
     const s = stored.findings?.[f.id]
     // Examples stored before they carried the company and the wall-clock time: the owner's, and the virtual time.
-    if (s && typeof s.count === 'number' && s.example) e.findings[i] = { count: s.count, example: { ...s.example, companyId: s.example.companyId ?? (owner === NO_COMPANY ? null : owner), wallAt: s.example.wallAt ?? s.example.at } }
+    if (s && typeof s.count === 'number' && s.example)
+      e.findings[i] = {
+        count: s.count,
+        example: {
+          ...s.example,
+          companyId: s.example.companyId ?? (owner === NO_COMPANY ? null : owner),
+          wallAt: s.example.wallAt ?? s.example.at,
+        },
+      }
   })
   if (Array.isArray(stored.checks)) e.checks = stored.checks.slice(-CHECKS_KEPT)
   if (stored.receivers && typeof stored.receivers === 'object') e.receivers = stored.receivers
@@ -135,7 +157,10 @@ function refusingReceivers(e: Entry): Seen | undefined {
  * no such company (a call recorded after its company was deleted makes no entry).
  * `onDirty`: an entry changed for the first time since it was last stored.
  */
-export function createBook(sinceOf: (companyId: string) => Micros | undefined, onDirty: (owner: string, e: Entry) => void = () => undefined) {
+export function createBook(
+  sinceOf: (companyId: string) => Micros | undefined,
+  onDirty: (owner: string, e: Entry) => void = () => undefined,
+) {
   const entries = new Map<string, Entry>()
 
   const touch = (owner: string, e: Entry) => {
@@ -200,20 +225,41 @@ export function createBook(sinceOf: (companyId: string) => Micros | undefined, o
     },
     /** The report of one owner, or of all of them together (undefined); `hows` replace the catalog's (an own report's: own.ts). */
     report(owner: string | undefined, now: Micros, hows?: readonly string[]): Report {
-      const own = owner === undefined ? [...entries.values()] : [entries.get(owner)].filter((e): e is Entry => e !== undefined)
-      const since = owner === undefined ? (entries.get(NO_COMPANY)?.since ?? now) : (own[0]?.since ?? sinceOf(owner) ?? now)
+      const own =
+        owner === undefined
+          ? [...entries.values()]
+          : [entries.get(owner)].filter((e): e is Entry => e !== undefined)
+      const since =
+        owner === undefined
+          ? (entries.get(NO_COMPANY)?.since ?? now)
+          : (own[0]?.since ?? sinceOf(owner) ?? now)
       const behaviours = BEHAVIOURS.map((b, i) => {
         const count = own.reduce((n, e) => n + e.counts[i]!, 0)
         return { id: b.id, met: count > 0, count, how: hows?.[i] ?? b.how }
       })
       const findings: Report['findings'] = []
       FINDINGS.forEach((f, i) => {
-        const seen = own.map((e) => (i === F.receiver_rejects_valid_signature ? refusingReceivers(e) : e.findings[i])).filter((s): s is Seen => s !== undefined)
+        const seen = own
+          .map((e) =>
+            i === F.receiver_rejects_valid_signature ? refusingReceivers(e) : e.findings[i],
+          )
+          .filter((s): s is Seen => s !== undefined)
         if (!seen.length) return
         const first = seen.reduce((a, b) => (b.example.wallAt < a.example.wallAt ? b : a))
-        findings.push({ id: f.id, severity: f.severity, count: seen.reduce((n, s) => n + s.count, 0), example: first.example, advice: f.advice })
+        findings.push({
+          id: f.id,
+          severity: f.severity,
+          count: seen.reduce((n, s) => n + s.count, 0),
+          example: first.example,
+          advice: f.advice,
+        })
       })
-      findings.sort((a, b) => severityRank(a.severity) - severityRank(b.severity) || b.count - a.count || a.id.localeCompare(b.id))
+      findings.sort(
+        (a, b) =>
+          severityRank(a.severity) - severityRank(b.severity) ||
+          b.count - a.count ||
+          a.id.localeCompare(b.id),
+      )
       const met = behaviours.filter((b) => b.met).length
       const checks = own.flatMap((e) => e.checks).sort((a, b) => a.wallAt - b.wallAt)
       return { since, met, total: behaviours.length, behaviours, findings, checks }
@@ -248,7 +294,10 @@ export function createBook(sinceOf: (companyId: string) => Micros | undefined, o
     load(rows: { owner: string; since: Micros; data: string }[]): void {
       for (const r of rows) {
         try {
-          entries.set(r.owner, deserialize(r.owner, r.since, JSON.parse(r.data) as Partial<StoredEntry>))
+          entries.set(
+            r.owner,
+            deserialize(r.owner, r.since, JSON.parse(r.data) as Partial<StoredEntry>),
+          )
         } catch {
           // A row that cannot be read is dropped rather than stopping the start.
         }

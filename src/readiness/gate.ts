@@ -13,8 +13,10 @@ export interface Gate {
 }
 
 /** A finding's severity is at or above `failOn`. */
-export const failsOn = (severity: Readiness['findings'][number]['severity'], failOn: FailOn): boolean =>
-  failOn !== 'never' && severityRank(severity) <= severityRank(failOn)
+export const failsOn = (
+  severity: Readiness['findings'][number]['severity'],
+  failOn: FailOn,
+): boolean => failOn !== 'never' && severityRank(severity) <= severityRank(failOn)
 
 /** Coverage is under the gate's minimum (compared exactly, not on the rounded percent). */
 export const underCoverage = (r: Readiness, gate: Gate): boolean =>
@@ -23,8 +25,12 @@ export const underCoverage = (r: Readiness, gate: Gate): boolean =>
 /** Why the report fails the gate; empty when it passes. */
 export function gateFailures(r: Readiness, gate: Gate): string[] {
   const reasons: string[] = []
-  if (underCoverage(r, gate)) reasons.push(`coverage ${r.coverage.percent}% is under --min-coverage ${gate.minCoverage}`)
+  if (underCoverage(r, gate))
+    reasons.push(`coverage ${r.coverage.percent}% is under --min-coverage ${gate.minCoverage}`)
   const failing = r.findings.filter((f) => failsOn(f.severity, gate.failOn))
-  if (failing.length) reasons.push(`${failing.length} finding${failing.length > 1 ? 's' : ''} at or above --fail-on ${gate.failOn}: ${failing.map((f) => f.id).join(', ')}`)
+  if (failing.length)
+    reasons.push(
+      `${failing.length} finding${failing.length > 1 ? 's' : ''} at or above --fail-on ${gate.failOn}: ${failing.map((f) => f.id).join(', ')}`,
+    )
   return reasons
 }

@@ -11,7 +11,12 @@ import { failsOn, underCoverage, type Gate } from './gate.js'
 // eslint-disable-next-line no-control-regex
 const ILLEGAL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g
 const xml = (text: string) =>
-  text.replace(ILLEGAL, '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c]!)
+  text
+    .replace(ILLEGAL, '')
+    .replace(
+      /[&<>"']/g,
+      (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c]!,
+    )
 
 interface Case {
   name: string
@@ -26,26 +31,44 @@ function suite(name: string, cases: Case[]): string {
     const head = `    <testcase classname="${xml(name)}" name="${xml(c.name)}" time="0"`
     if (!c.outcome) return `${head}/>`
     const { kind, message, body: text } = c.outcome
-    const inner = kind === 'failure' ? `<failure message="${xml(message)}" type="readiness">${xml(text ?? message)}</failure>` : `<skipped message="${xml(message)}"/>`
+    const inner =
+      kind === 'failure'
+        ? `<failure message="${xml(message)}" type="readiness">${xml(text ?? message)}</failure>`
+        : `<skipped message="${xml(message)}"/>`
     return `${head}>\n      ${inner}\n    </testcase>`
   })
   return `  <testsuite name="${xml(name)}" tests="${cases.length}" failures="${failures}" errors="0" skipped="${skipped}">\n${body.join('\n')}\n  </testsuite>`
 }
 
 export function junitXml(r: Readiness, gate: Gate): string {
-  const behaviours: Case[] = r.behaviours.map((b) => ({ name: b.id, outcome: b.met ? undefined : { kind: 'skipped', message: `not met; how: ${b.how}` } }))
+  const behaviours: Case[] = r.behaviours.map((b) => ({
+    name: b.id,
+    outcome: b.met ? undefined : { kind: 'skipped', message: `not met; how: ${b.how}` },
+  }))
   const findings: Case[] = FINDINGS.map((spec) => {
     const f = r.findings.find((x) => x.id === spec.id)
     if (!f) return { name: `${spec.id} (${spec.severity})` }
     const message = `seen ${f.count} time${f.count === 1 ? '' : 's'}: ${f.example.method} ${f.example.path}: ${f.example.seen}`
     const where = f.example.company_id === null ? '' : `, company ${f.example.company_id}`
     const body = `${message}\nfirst seen ${f.example.wall_time} (virtual time ${f.example.time}${where})\nadvice: ${f.advice}`
-    return { name: `${f.id} (${f.severity})`, outcome: failsOn(f.severity, gate.failOn) ? { kind: 'failure', message, body } : { kind: 'skipped', message: `${message}; advice: ${f.advice}` } }
+    return {
+      name: `${f.id} (${f.severity})`,
+      outcome: failsOn(f.severity, gate.failOn)
+        ? { kind: 'failure', message, body }
+        : { kind: 'skipped', message: `${message}; advice: ${f.advice}` },
+    }
   })
   const suites = [suite('readiness.behaviours', behaviours), suite('readiness.findings', findings)]
   if (gate.minCoverage !== undefined) {
     const message = `${r.coverage.met} of ${r.coverage.total} behaviours met (${r.coverage.percent}%), --min-coverage ${gate.minCoverage}`
-    suites.push(suite('readiness.coverage', [{ name: `coverage >= ${gate.minCoverage}%`, outcome: underCoverage(r, gate) ? { kind: 'failure', message } : undefined }]))
+    suites.push(
+      suite('readiness.coverage', [
+        {
+          name: `coverage >= ${gate.minCoverage}%`,
+          outcome: underCoverage(r, gate) ? { kind: 'failure', message } : undefined,
+        },
+      ]),
+    )
   }
   const all = behaviours.length + findings.length + (gate.minCoverage === undefined ? 0 : 1)
   const failures = (suites.join('').match(/<failure /g) ?? []).length

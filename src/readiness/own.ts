@@ -16,7 +16,8 @@ export interface Own {
 }
 
 const CHARGE = 'POST /api/v1/hub/transactions/in {"amount": 1000}'
-const TRANSFER = 'POST /api/v1/hub/transactions/out {"amount": 1000, "pix_key": "maria@example.com", "pix_type": "EMAIL"}'
+const TRANSFER =
+  'POST /api/v1/hub/transactions/out {"amount": 1000, "pix_key": "maria@example.com", "pix_type": "EMAIL"}'
 const CALL = { charge: CHARGE, transfer: TRANSFER } as const
 
 /** The hows that a company's own credentials cannot follow as the catalog words them. */
@@ -42,6 +43,10 @@ function special(id: BehaviourId, o: Own, me: string): string | undefined {
 export function ownHows(o: Own): string[] {
   const me = `${o.clientId}:<client_secret>`
   return BEHAVIOURS.map(
-    (b) => special(b.id, o, me) ?? b.how.replaceAll(MAIN, me).replaceAll('sandbox-client:wrong-secret', `${o.clientId}:wrong-secret`),
+    (b) =>
+      special(b.id, o, me) ??
+      b.how
+        .replaceAll(MAIN, me)
+        .replaceAll('sandbox-client:wrong-secret', `${o.clientId}:wrong-secret`),
   )
 }

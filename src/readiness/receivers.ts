@@ -51,26 +51,54 @@ export function receiverObserver({ book, store, clock, example }: Observing) {
     if (!e) return
     const path = receiverPath(a.url)
     const seen = (finding: number, what: string) =>
-      book.again(owner, e, finding) || book.first(owner, e, finding, example(owner, 'POST', path, at, `${what} (${a.eventType}, delivery ${a.deliveryId})`))
+      book.again(owner, e, finding) ||
+      book.first(
+        owner,
+        e,
+        finding,
+        example(owner, 'POST', path, at, `${what} (${a.eventType}, delivery ${a.deliveryId})`),
+      )
     const code = a.statusCode
     const ok = code !== null && code >= 200 && code < 300
     if (a.badSignature) {
-      if (ok) seen(F.receiver_accepts_bad_signature, `the receiver answered ${code} to a delivery signed with a wrong key`)
-      else if (code !== null && code >= 400 && code < 500) book.meet(owner, e, B['webhook.bad_signature_rejected'])
+      if (ok)
+        seen(
+          F.receiver_accepts_bad_signature,
+          `the receiver answered ${code} to a delivery signed with a wrong key`,
+        )
+      else if (code !== null && code >= 400 && code < 500)
+        book.meet(owner, e, B['webhook.bad_signature_rejected'])
     } else if (ok) {
       if (a.signed) book.receiver(owner, e, path, true, () => example(owner, 'POST', path, at, ''))
       const behaviour = WEBHOOK_BEHAVIOUR[a.eventType]
       if (behaviour !== undefined) book.meet(owner, e, behaviour)
       if (a.retried) book.meet(owner, e, B['webhook.retried'])
       if (a.duplicate) book.meet(owner, e, B['webhook.duplicate'])
-      if (SETTLED.has(a.eventType) && settledFromPending(a.body)) book.meet(owner, e, B['transfer.pending_settled'])
+      if (SETTLED.has(a.eventType) && settledFromPending(a.body))
+        book.meet(owner, e, B['transfer.pending_settled'])
     } else if (a.acknowledgedBefore && code !== null) {
-      seen(F.receiver_rejects_duplicate, `the receiver answered ${code} to a webhook-id it had acknowledged already`)
+      seen(
+        F.receiver_rejects_duplicate,
+        `the receiver answered ${code} to a webhook-id it had acknowledged already`,
+      )
     } else if (a.signed && code !== null && REFUSED.has(code)) {
-      book.receiver(owner, e, path, false, () => example(owner, 'POST', path, at, `the receiver answered ${code} to a correctly signed, fresh delivery, and has taken none (${a.eventType}, delivery ${a.deliveryId})`))
+      book.receiver(owner, e, path, false, () =>
+        example(
+          owner,
+          'POST',
+          path,
+          at,
+          `the receiver answered ${code} to a correctly signed, fresh delivery, and has taken none (${a.eventType}, delivery ${a.deliveryId})`,
+        ),
+      )
     }
     if (a.timedOut || a.latencyMs > SLOW_RECEIVER_MS) {
-      seen(F.receiver_slow, a.timedOut ? 'the receiver did not answer in time' : `the receiver took ${(a.latencyMs / 1000).toFixed(1)} s to answer`)
+      seen(
+        F.receiver_slow,
+        a.timedOut
+          ? 'the receiver did not answer in time'
+          : `the receiver took ${(a.latencyMs / 1000).toFixed(1)} s to answer`,
+      )
     }
   }
 
@@ -91,28 +119,66 @@ export function receiverObserver({ book, store, clock, example }: Observing) {
     const e = book.entry(owner, at)
     if (!e) return
     const path = receiverPath(url)
-    const failed = result.checks.filter((c) => !c.passed).map(({ id, expected, status, error, advice }) => ({ id, expected, status, error, advice }))
+    const failed = result.checks
+      .filter((c) => !c.passed)
+      .map(({ id, expected, status, error, advice }) => ({ id, expected, status, error, advice }))
     book.checked(owner, e, { url: path, at, wallAt: realTime(), passed: result.passed, failed })
     const by = Object.fromEntries(result.checks.map((c) => [c.id, c]))
     const ok = (status: number | null) => status !== null && status >= 200 && status < 300
     const seen = (finding: number, what: string) =>
-      book.again(owner, e, finding) || book.first(owner, e, finding, example(owner, 'POST', path, at, `the receiver check: ${what}`))
+      book.again(owner, e, finding) ||
+      book.first(owner, e, finding, example(owner, 'POST', path, at, `the receiver check: ${what}`))
     const valid = by.valid
-    if (valid && valid.error === null && ok(valid.status)) book.receiver(owner, e, path, true, () => example(owner, 'POST', path, at, ''))
+    if (valid && valid.error === null && ok(valid.status))
+      book.receiver(owner, e, path, true, () => example(owner, 'POST', path, at, ''))
     else if (valid && valid.error === null && valid.status !== null && REFUSED.has(valid.status)) {
-      book.receiver(owner, e, path, false, () => example(owner, 'POST', path, at, `the receiver check: the receiver answered ${valid.status} to a correctly signed, fresh delivery, and has taken none`))
+      book.receiver(owner, e, path, false, () =>
+        example(
+          owner,
+          'POST',
+          path,
+          at,
+          `the receiver check: the receiver answered ${valid.status} to a correctly signed, fresh delivery, and has taken none`,
+        ),
+      )
     }
     const bad = by.bad_signature
-    if (bad && ok(bad.status)) seen(F.receiver_accepts_bad_signature, `the receiver answered ${bad.status} to a delivery signed with a wrong key`)
-    if (bad && bad.error === null && bad.passed) book.meet(owner, e, B['webhook.bad_signature_rejected'])
+    if (bad && ok(bad.status))
+      seen(
+        F.receiver_accepts_bad_signature,
+        `the receiver answered ${bad.status} to a delivery signed with a wrong key`,
+      )
+    if (bad && bad.error === null && bad.passed)
+      book.meet(owner, e, B['webhook.bad_signature_rejected'])
     const stale = by.stale_timestamp
-    if (stale && ok(stale.status)) seen(F.receiver_accepts_stale_timestamp, `the receiver answered ${stale.status} to a delivery signed 10 minutes ago`)
+    if (stale && ok(stale.status))
+      seen(
+        F.receiver_accepts_stale_timestamp,
+        `the receiver answered ${stale.status} to a delivery signed 10 minutes ago`,
+      )
     const dup = by.duplicate
-    if (dup && ok(by.valid?.status ?? null) && dup.status !== null && !ok(dup.status) && dup.error === null) {
-      seen(F.receiver_rejects_duplicate, `the receiver answered ${dup.status} to a webhook-id it had taken a moment before`)
+    if (
+      dup &&
+      ok(by.valid?.status ?? null) &&
+      dup.status !== null &&
+      !ok(dup.status) &&
+      dup.error === null
+    ) {
+      seen(
+        F.receiver_rejects_duplicate,
+        `the receiver answered ${dup.status} to a webhook-id it had taken a moment before`,
+      )
     }
-    const slow = result.checks.find((c) => c.error?.startsWith('no answer within') || c.ms > SLOW_RECEIVER_MS)
-    if (slow) seen(F.receiver_slow, slow.status === null ? `${slow.id}: ${slow.error}` : `${slow.id}: answered after ${(slow.ms / 1000).toFixed(1)} s`)
+    const slow = result.checks.find(
+      (c) => c.error?.startsWith('no answer within') || c.ms > SLOW_RECEIVER_MS,
+    )
+    if (slow)
+      seen(
+        F.receiver_slow,
+        slow.status === null
+          ? `${slow.id}: ${slow.error}`
+          : `${slow.id}: answered after ${(slow.ms / 1000).toFixed(1)} s`,
+      )
   }
 
   return { attempt, checked }

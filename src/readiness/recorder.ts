@@ -52,7 +52,13 @@ export function createReadiness(deps: ReadinessDeps) {
   book.load(deps.persistent ? store.readiness.all() : [])
   book.begin(clock.now())
 
-  const example = (owner: string, method: string, path: string, at: Micros, seen: string): Example => ({
+  const example = (
+    owner: string,
+    method: string,
+    path: string,
+    at: Micros,
+    seen: string,
+  ): Example => ({
     method,
     path: deps.redact(cut(path)),
     companyId: owner === NO_COMPANY ? null : owner,
@@ -118,7 +124,8 @@ export function createReadiness(deps: ReadinessDeps) {
      * The report of a company, or of every company and of calls that named none (undefined);
      * `own`: the company's credential its hows name (own.ts), for its own report.
      */
-    report: (companyId?: string, own?: Own): Report => book.report(companyId, clock.now(), own && ownHows(own)),
+    report: (companyId?: string, own?: Own): Report =>
+      book.report(companyId, clock.now(), own && ownHows(own)),
     /**
      * The sandbox was reset: everything starts again now (the store's rows went with the wipe).
      * Returns what undoes it, should the reset's write be lost (a full disk at its commit).

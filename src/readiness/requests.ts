@@ -23,20 +23,32 @@ const OUTCOME_HEADER = '{"detail":"X-Sandbox-Outcome:'
 const FASTAPI_422 = '{"detail":['
 /** A transfer's answer starts with its status (create-transfer.ts writes it first). */
 const transferStatus = (body: string | null): number =>
-  body === null ? -1
-  : body.startsWith('{"status":"success"') ? B['transfer.succeeded']
-  : body.startsWith('{"status":"pending"') ? B['transfer.pending']
-  : body.startsWith('{"status":"failed"') ? B['transfer.failed']
-  : -1
+  body === null
+    ? -1
+    : body.startsWith('{"status":"success"')
+      ? B['transfer.succeeded']
+      : body.startsWith('{"status":"pending"')
+        ? B['transfer.pending']
+        : body.startsWith('{"status":"failed"')
+          ? B['transfer.failed']
+          : -1
 
 /** Media ranges that admit JSON, compared case-insensitively: only a call that leaves JSON out (or says nothing) is told. */
 const ACCEPTS_JSON = /(?:^|,)\s*(?:application\/json|application\/\*|\*\/\*)\s*(?:;|,|$)/i
-const acceptsJson = (v: string | undefined) => v !== undefined && (v === 'application/json' || v === '*/*' || ACCEPTS_JSON.test(v))
+const acceptsJson = (v: string | undefined) =>
+  v !== undefined && (v === 'application/json' || v === '*/*' || ACCEPTS_JSON.test(v))
 
 /** The company and environment of a client id and secret, the secret checked; undefined when they are no credential. */
-export type KeyOwner = (clientId: string, secret: string) => { companyId: string; environment: 'sandbox' | 'production' } | undefined
+export type KeyOwner = (
+  clientId: string,
+  secret: string,
+) => { companyId: string; environment: 'sandbox' | 'production' } | undefined
 
-export function requestObserver(observing: Observing, adminSteps: Steps, keyOwner: KeyOwner): (o: RequestSeen) => void {
+export function requestObserver(
+  observing: Observing,
+  adminSteps: Steps,
+  keyOwner: KeyOwner,
+): (o: RequestSeen) => void {
   const { book, store, example } = observing
   const retries = retryJudge(observing, adminSteps)
 
@@ -48,7 +60,8 @@ export function requestObserver(observing: Observing, adminSteps: Steps, keyOwne
 
   function behaviourOf(operation: 'charge' | 'transfer' | 'company', o: RequestSeen): number {
     const { status, responseBody: body } = o
-    if (operation === 'company') return status === 200 ? B['company.read'] : status === 401 ? B['company.unauthenticated'] : -1
+    if (operation === 'company')
+      return status === 200 ? B['company.read'] : status === 401 ? B['company.unauthenticated'] : -1
     const charge = operation === 'charge'
     switch (status) {
       case 200:
@@ -58,8 +71,10 @@ export function requestObserver(observing: Observing, adminSteps: Steps, keyOwne
       case 403:
         return charge ? B['charge.forbidden'] : B['transfer.forbidden']
       case 422:
-        if (o.errorCode === 'no_provider') return charge ? B['charge.no_provider'] : B['transfer.no_provider']
-        if (!charge && o.errorCode === 'insufficient_balance') return B['transfer.insufficient_balance']
+        if (o.errorCode === 'no_provider')
+          return charge ? B['charge.no_provider'] : B['transfer.no_provider']
+        if (!charge && o.errorCode === 'insufficient_balance')
+          return B['transfer.insufficient_balance']
         if (body?.startsWith(OUTCOME_HEADER)) return -1
         return charge ? B['charge.invalid'] : B['transfer.invalid']
       case 500:
@@ -74,25 +89,48 @@ export function requestObserver(observing: Observing, adminSteps: Steps, keyOwne
   }
 
   /** A finding of a call: counted when seen before, recorded with its example the first time only. */
-  function noted(owner: string, e: Entry, finding: number, o: RequestSeen, what: () => string): void {
-    if (!book.again(owner, e, finding)) book.first(owner, e, finding, example(owner, o.method, o.path, o.at, what()))
+  function noted(
+    owner: string,
+    e: Entry,
+    finding: number,
+    o: RequestSeen,
+    what: () => string,
+  ): void {
+    if (!book.again(owner, e, finding))
+      book.first(owner, e, finding, example(owner, o.method, o.path, o.at, what()))
   }
 
   /** The behaviours an answered call meets, in `owner`'s entry (the company its credentials name). */
-  function meet(owner: string, e: Entry, o: RequestSeen, operation: 'charge' | 'transfer' | 'company'): void {
+  function meet(
+    owner: string,
+    e: Entry,
+    o: RequestSeen,
+    operation: 'charge' | 'transfer' | 'company',
+  ): void {
     const behaviour = behaviourOf(operation, o)
     if (behaviour >= 0) book.meet(owner, e, behaviour)
     if (o.status === 422 && operation !== 'company' && o.responseBody?.startsWith(FASTAPI_422)) {
-      book.meet(owner, e, operation === 'charge' ? B['charge.invalid.fastapi'] : B['transfer.invalid.fastapi'])
+      book.meet(
+        owner,
+        e,
+        operation === 'charge' ? B['charge.invalid.fastapi'] : B['transfer.invalid.fastapi'],
+      )
     }
-    if (operation === 'transfer' && (o.fault !== null || o.dropped) && o.effectStatus === 200) book.meet(owner, e, B['transfer.answer_lost'])
+    if (operation === 'transfer' && (o.fault !== null || o.dropped) && o.effectStatus === 200)
+      book.meet(owner, e, B['transfer.answer_lost'])
   }
 
   return function request(o: RequestSeen): void {
     const path = o.path
     if (!path.startsWith(CONTRACT_PREFIX)) return
     const operation =
-      path === CHARGE && o.method === 'POST' ? 'charge' : path === TRANSFER && o.method === 'POST' ? 'transfer' : (path === COMPANY || path === OAUTH_COMPANY) && o.method === 'GET' ? 'company' : null
+      path === CHARGE && o.method === 'POST'
+        ? 'charge'
+        : path === TRANSFER && o.method === 'POST'
+          ? 'transfer'
+          : (path === COMPANY || path === OAUTH_COMPANY) && o.method === 'GET'
+            ? 'company'
+            : null
     const slash = o.status === 307
     // Whatever the answer: a body refused before authentication (invalid JSON) carried them too.
     const key = o.claimed === null ? undefined : keyOwner(o.claimed.clientId, o.claimed.secret)
@@ -101,7 +139,8 @@ export function requestObserver(observing: Observing, adminSteps: Steps, keyOwne
     // Findings belong to the company that authenticated: anyone who knows a client id could
     // otherwise plant one in that company's report. The others go to the admin's report only;
     // but a trailing slash is answered before authentication, so right credentials name its company.
-    const owner = o.companyId ?? (slash && key?.environment === 'sandbox' ? key.companyId : NO_COMPANY)
+    const owner =
+      o.companyId ?? (slash && key?.environment === 'sandbox' ? key.companyId : NO_COMPANY)
     const e = book.entry(owner, o.at)
     if (operation !== null && !slash) {
       // A 401's behaviour is the company's its client id names (one entry lookup more, for 401s only).
@@ -112,15 +151,39 @@ export function requestObserver(observing: Observing, adminSteps: Steps, keyOwne
     if (!e) return
     if (productionKeys) {
       // Worded without secret names, which the journal's redaction would take for a secret's.
-      noted(owner, e, F.production_credentials, o, () => `production keys (a production client id with its matching key), answered ${o.status}`)
+      noted(
+        owner,
+        e,
+        F.production_credentials,
+        o,
+        () =>
+          `production keys (a production client id with its matching key), answered ${o.status}`,
+      )
     }
-    if (slash) return noted(owner, e, F.trailing_slash, o, () => 'answered 307, to the same path without the trailing slash')
+    if (slash)
+      return noted(
+        owner,
+        e,
+        F.trailing_slash,
+        o,
+        () => 'answered 307, to the same path without the trailing slash',
+      )
     if (operation === null) return
-    if (!acceptsJson(o.accept)) noted(owner, e, F.missing_accept, o, () => (o.accept === undefined ? 'no accept header' : `accept: ${o.accept}`))
+    if (!acceptsJson(o.accept))
+      noted(owner, e, F.missing_accept, o, () =>
+        o.accept === undefined ? 'no accept header' : `accept: ${o.accept}`,
+      )
     const body = o.requestBody
     if (operation !== 'company' && body) {
       if (!o.jsonType) {
-        noted(owner, e, F.missing_content_type, o, () => `a ${Buffer.byteLength(body)}-byte body ${o.contentType === undefined ? 'without content-type' : `with content-type: ${o.contentType}`}`)
+        noted(
+          owner,
+          e,
+          F.missing_content_type,
+          o,
+          () =>
+            `a ${Buffer.byteLength(body)}-byte body ${o.contentType === undefined ? 'without content-type' : `with content-type: ${o.contentType}`}`,
+        )
       }
       const lenient = o.effectStatus === 200 ? lenientAmount(body) : null
       if (lenient) noted(owner, e, F.lenient_amount, o, () => `${lenient}, accepted`)

@@ -21,7 +21,14 @@ import type { Entry } from './book.js'
 import { F } from './catalog.js'
 import type { Observing } from './observing.js'
 import type { RequestSeen } from './request-seen.js'
-import { CALLS_KEPT, OPERATIONS, stepWithin, type Operation, type Sent, type Steps } from './retry-state.js'
+import {
+  CALLS_KEPT,
+  OPERATIONS,
+  stepWithin,
+  type Operation,
+  type Sent,
+  type Steps,
+} from './retry-state.js'
 
 /** A call sent again within this long of the answer it lost is a retry. */
 export const RETRY_WINDOW_MS = 60_000
@@ -36,34 +43,74 @@ const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`
 
 export function retryJudge({ book, nowMs, example }: Observing, adminSteps: Steps) {
   /** A control call of the company's or the admin's between the two instants: a test's step. */
-  const stepBetween = (e: Entry, from: number, to: number) => stepWithin(e.retry.steps, from, to) || stepWithin(adminSteps, from, to)
+  const stepBetween = (e: Entry, from: number, to: number) =>
+    stepWithin(e.retry.steps, from, to) || stepWithin(adminSteps, from, to)
 
   function count(owner: string, e: Entry, finding: number, second: Sent, seen: () => string): void {
     const bit = 1 << finding
     if (second.counted & bit) return
     second.counted |= bit
-    if (!book.again(owner, e, finding)) book.first(owner, e, finding, example(owner, second.method, second.path, second.at, seen()))
+    if (!book.again(owner, e, finding))
+      book.first(owner, e, finding, example(owner, second.method, second.path, second.at, seen()))
   }
 
   /** Judges `second` as sent again after `first`, counting what it shows. */
   function judge(owner: string, e: Entry, first: Sent, second: Sent): void {
     if (first.lostMs >= 0 && first.operation === 'transfer' && second.operation === 'transfer') {
       const since = second.arrivedMs - first.lostMs
-      if (since >= 0 && since < RETRY_WINDOW_MS && !stepBetween(e, first.arrivedMs, second.arrivedMs)) {
-        const inFlight = first.answeredMs > second.arrivedMs ? ', while the first was still being processed' : ''
+      if (
+        since >= 0 &&
+        since < RETRY_WINDOW_MS &&
+        !stepBetween(e, first.arrivedMs, second.arrivedMs)
+      ) {
+        const inFlight =
+          first.answeredMs > second.arrivedMs ? ', while the first was still being processed' : ''
         if (first.debited && second.debited && first.pays === second.pays) {
-          const ids = first.transactionId && second.transactionId ? ` (${first.transactionId}, then ${second.transactionId})` : ''
-          return count(owner, e, F.paid_twice, second, () => `a transfer of the same amount and pix_key sent ${seconds(since)} after ${first.lost}${inFlight}: both went through, two debits${ids}`)
+          const ids =
+            first.transactionId && second.transactionId
+              ? ` (${first.transactionId}, then ${second.transactionId})`
+              : ''
+          return count(
+            owner,
+            e,
+            F.paid_twice,
+            second,
+            () =>
+              `a transfer of the same amount and pix_key sent ${seconds(since)} after ${first.lost}${inFlight}: both went through, two debits${ids}`,
+          )
         }
         if (first.same === second.same) {
-          return count(owner, e, F.retry_after_server_error, second, () => `the same transfer (amount, pix_key and description) sent again ${seconds(since)} after ${first.lost}${inFlight}`)
+          return count(
+            owner,
+            e,
+            F.retry_after_server_error,
+            second,
+            () =>
+              `the same transfer (amount, pix_key and description) sent again ${seconds(since)} after ${first.lost}${inFlight}`,
+          )
         }
       }
     }
-    if (first.refused !== null && first.operation === second.operation && first.answer === second.answer && first.pays === second.pays) {
+    if (
+      first.refused !== null &&
+      first.operation === second.operation &&
+      first.answer === second.answer &&
+      first.pays === second.pays
+    ) {
       const since = second.arrivedMs - first.answeredMs
-      if (since >= 0 && since < RETRY_WINDOW_MS && !stepBetween(e, first.arrivedMs, second.arrivedMs)) {
-        count(owner, e, F.retried_permanent_error, second, () => `the same ${first.operation} (amount and pix_key) sent again ${seconds(since)} after ${first.refused}, and answered the same`)
+      if (
+        since >= 0 &&
+        since < RETRY_WINDOW_MS &&
+        !stepBetween(e, first.arrivedMs, second.arrivedMs)
+      ) {
+        count(
+          owner,
+          e,
+          F.retried_permanent_error,
+          second,
+          () =>
+            `the same ${first.operation} (amount and pix_key) sent again ${seconds(since)} after ${first.refused}, and answered the same`,
+        )
       }
     }
   }
@@ -80,11 +127,15 @@ export function retryJudge({ book, nowMs, example }: Observing, adminSteps: Step
     const now = nowMs()
     const lostToClient = o.closedMs >= 0 || (o.dropped && o.fault !== 'drop')
     const lost =
-      o.fault === 'drop' ? 'its connection was dropped before the answer'
-      : lostToClient ? 'its client closed the connection before the answer'
-      : o.status >= 500 && o.status !== 501 ? `a ${o.status}`
-      : ''
-    const refused = o.errorCode === 'no_provider' ? 'a 422 "no Provider"' : (PERMANENT[o.status] ?? null)
+      o.fault === 'drop'
+        ? 'its connection was dropped before the answer'
+        : lostToClient
+          ? 'its client closed the connection before the answer'
+          : o.status >= 500 && o.status !== 501
+            ? `a ${o.status}`
+            : ''
+    const refused =
+      o.errorCode === 'no_provider' ? 'a 422 "no Provider"' : (PERMANENT[o.status] ?? null)
     const pays = JSON.stringify([o.clientId, operation, t.amount, t.pix_key])
     return {
       operation,
@@ -93,8 +144,12 @@ export function retryJudge({ book, nowMs, example }: Observing, adminSteps: Step
       arrivedMs: o.arrivedMs,
       lostMs: lost === '' ? -1 : o.closedMs >= 0 ? o.closedMs : now,
       lost,
-      debited: operation === 'transfer' && o.effectStatus === 200 && TRANSFER_DEBITED.test(o.effectBody ?? ''),
-      transactionId: o.effectStatus === 200 ? (TRANSACTION_ID.exec(o.effectBody ?? '')?.[1] ?? null) : null,
+      debited:
+        operation === 'transfer' &&
+        o.effectStatus === 200 &&
+        TRANSFER_DEBITED.test(o.effectBody ?? ''),
+      transactionId:
+        o.effectStatus === 200 ? (TRANSACTION_ID.exec(o.effectBody ?? '')?.[1] ?? null) : null,
       refused: lost === '' ? refused : null,
       answeredMs: now,
       answer: `${o.status} ${o.errorCode ?? ''}`,
@@ -107,7 +162,12 @@ export function retryJudge({ book, nowMs, example }: Observing, adminSteps: Step
 
   /** A charge or transfer call of an authenticated company, judged against the calls before it. */
   function sent(owner: string, e: Entry, o: RequestSeen, operation: Operation): void {
-    const lostOrRefused = o.dropped || o.closedMs >= 0 || o.status >= 500 || o.status === 403 || o.errorCode === 'no_provider'
+    const lostOrRefused =
+      o.dropped ||
+      o.closedMs >= 0 ||
+      o.status >= 500 ||
+      o.status === 403 ||
+      o.errorCode === 'no_provider'
     const holding = e.retry.holdUntilMs > o.arrivedMs
     if (e.retry.calls === null && !lostOrRefused && !holding) return
     const now = nowMs()
@@ -134,7 +194,18 @@ export function retryJudge({ book, nowMs, example }: Observing, adminSteps: Step
     const w = e.retry.waits[OPERATIONS.indexOf(operation)]!
     if (w.until > o.arrivedMs && o.arrivedMs >= w.since && !stepBetween(e, w.since, o.arrivedMs)) {
       if (!book.again(owner, e, F.ignored_retry_after)) {
-        book.first(owner, e, F.ignored_retry_after, example(owner, o.method, o.path, o.at, `${operation} called again ${seconds(o.arrivedMs - w.since)} after a 503 that asked Retry-After: ${w.seconds}`))
+        book.first(
+          owner,
+          e,
+          F.ignored_retry_after,
+          example(
+            owner,
+            o.method,
+            o.path,
+            o.at,
+            `${operation} called again ${seconds(o.arrivedMs - w.since)} after a 503 that asked Retry-After: ${w.seconds}`,
+          ),
+        )
       }
     }
     if (o.status === 503 && o.retryAfter !== null) {

@@ -43,7 +43,10 @@ export interface Steps {
   next: number
 }
 
-export const newSteps = (): Steps => ({ times: new Float64Array(STEPS_KEPT).fill(-Infinity), next: 0 })
+export const newSteps = (): Steps => ({
+  times: new Float64Array(STEPS_KEPT).fill(-Infinity),
+  next: 0,
+})
 
 export function addStep(s: Steps, ms: number): void {
   s.times[s.next] = ms

@@ -9,7 +9,10 @@ import { escapeStrings } from '../terminal.js'
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`
 
-export function summaryText(report: Readiness, verdict?: { code: number; reasons: string[] }): string {
+export function summaryText(
+  report: Readiness,
+  verdict?: { code: number; reasons: string[] },
+): string {
   const r = escapeStrings(report)
   const reasons = escapeStrings(verdict?.reasons ?? [])
   const lines: string[] = []
@@ -19,7 +22,9 @@ export function summaryText(report: Readiness, verdict?: { code: number; reasons
     .map(([s, n]) => `${n} ${s}${n > 1 && s !== 'info' ? 's' : ''}`)
   lines.push(
     `pix-sandbox readiness: ${r.coverage.met} of ${r.coverage.total} behaviours met (${r.coverage.percent}%), ` +
-      (r.findings.length ? `${plural(r.findings.length, 'finding')} (${bySeverity.join(', ')})` : 'no findings'),
+      (r.findings.length
+        ? `${plural(r.findings.length, 'finding')} (${bySeverity.join(', ')})`
+        : 'no findings'),
   )
   const missing = r.behaviours.filter((b) => !b.met)
   if (missing.length) {
@@ -32,8 +37,12 @@ export function summaryText(report: Readiness, verdict?: { code: number; reasons
     lines.push('', '  Findings')
     for (const f of r.findings) {
       const ex = f.example
-      const where = [ex.company_id, ex.wall_time && `${ex.wall_time} wall clock`].filter(Boolean).join(', ')
-      lines.push(`  ${f.severity.padEnd(7)} ${f.id.padEnd(width)}  x${f.count}  ${ex.method} ${ex.path}${where ? ` (${where})` : ''}: ${ex.seen}`)
+      const where = [ex.company_id, ex.wall_time && `${ex.wall_time} wall clock`]
+        .filter(Boolean)
+        .join(', ')
+      lines.push(
+        `  ${f.severity.padEnd(7)} ${f.id.padEnd(width)}  x${f.count}  ${ex.method} ${ex.path}${where ? ` (${where})` : ''}: ${ex.seen}`,
+      )
       lines.push(`  ${' '.repeat(8 + width)}  ${f.advice}`)
     }
   }
@@ -45,7 +54,9 @@ export function summaryText(report: Readiness, verdict?: { code: number; reasons
       const width = Math.max(...c.failed.map((f) => f.id.length))
       for (const f of c.failed) {
         const got = f.error ?? `answered ${f.status}`
-        lines.push(`    ${f.id.padEnd(width)}  expected ${f.expected}, ${got}${f.advice ? `: ${f.advice}` : ''}`)
+        lines.push(
+          `    ${f.id.padEnd(width)}  expected ${f.expected}, ${got}${f.advice ? `: ${f.advice}` : ''}`,
+        )
       }
     }
   }
@@ -55,7 +66,12 @@ export function summaryText(report: Readiness, verdict?: { code: number; reasons
     for (const n of notSeen) lines.push(`  - ${n.what}`)
   }
   if (verdict) {
-    lines.push('', reasons.length ? `  Result: exit ${verdict.code}: ${reasons.join('; ')}` : `  Result: exit ${verdict.code}`)
+    lines.push(
+      '',
+      reasons.length
+        ? `  Result: exit ${verdict.code}: ${reasons.join('; ')}`
+        : `  Result: exit ${verdict.code}`,
+    )
   }
   return lines.join('\n') + '\n'
 }

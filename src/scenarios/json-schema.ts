@@ -7,6 +7,7 @@ export function scenarioJsonSchema(): Record<string, unknown> {
     ...z.toJSONSchema(scenarioSchema, { io: 'input', unrepresentable: 'any' }),
     $id: 'https://github.com/pix-sandbox/pix-sandbox/scenario.schema.json',
     title: 'pix-sandbox scenario',
-    description: 'Companies, users, credentials, Providers, balances, the PIX key directory, settings and rules.',
+    description:
+      'Companies, users, credentials, Providers, balances, the PIX key directory, settings and rules.',
   }
 }

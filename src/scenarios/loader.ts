@@ -28,7 +28,10 @@ export interface ScenarioInfo {
 
 /** `companies[0].users[1].balance` */
 export function formatPath(path: readonly PropertyKey[]): string {
-  return path.reduce<string>((out, p) => (typeof p === 'number' ? `${out}[${p}]` : out ? `${out}.${String(p)}` : String(p)), '')
+  return path.reduce<string>(
+    (out, p) => (typeof p === 'number' ? `${out}[${p}]` : out ? `${out}.${String(p)}` : String(p)),
+    '',
+  )
 }
 
 /** Validates a parsed document; `lineOf` maps a path to its line in the source when known. */
@@ -39,15 +42,23 @@ export function validateScenario(
 ): Scenario {
   const parsed = scenarioSchema.safeParse(document ?? {})
   if (parsed.success) return parsed.data
-  throw new ScenarioError(source, parsed.error.issues.map((i) => describeIssue(i, lineOf)))
+  throw new ScenarioError(
+    source,
+    parsed.error.issues.map((i) => describeIssue(i, lineOf)),
+  )
 }
 
-function describeIssue(issue: z.core.$ZodIssue, lineOf: (path: PropertyKey[]) => number | undefined): string {
+function describeIssue(
+  issue: z.core.$ZodIssue,
+  lineOf: (path: PropertyKey[]) => number | undefined,
+): string {
   const path = issue.path as PropertyKey[]
   const line = lineOf(path)
   const where = (path.length ? formatPath(path) : '(document)') + (line ? ` (line ${line})` : '')
   const message =
-    issue.code === 'unrecognized_keys' ? `unknown field(s) ${issue.keys.map((k) => `"${k}"`).join(', ')}` : issue.message
+    issue.code === 'unrecognized_keys'
+      ? `unknown field(s) ${issue.keys.map((k) => `"${k}"`).join(', ')}`
+      : issue.message
   return `${where}: ${message}`
 }
 
@@ -56,14 +67,17 @@ export function parseScenarioText(text: string, source: string): Scenario {
   const lines = new LineCounter()
   const doc = parseDocument(text, { lineCounter: lines, uniqueKeys: true, prettyErrors: false })
   if (doc.errors.length) {
-    const problems = doc.errors.map((e) => `line ${lines.linePos(e.pos[0]).line}: ${e.message.split('\n')[0]}`)
+    const problems = doc.errors.map(
+      (e) => `line ${lines.linePos(e.pos[0]).line}: ${e.message.split('\n')[0]}`,
+    )
     throw new ScenarioError(source, problems)
   }
   const lineOf = (path: PropertyKey[]) => {
     // The deepest node that exists on the path: a missing field reports its parent's line.
     for (let depth = path.length; depth >= 0; depth--) {
       const node = doc.getIn(path.slice(0, depth) as (string | number)[], true) as Node | undefined
-      if (node && (node.range || isMap(node) || isSeq(node))) return node.range ? lines.linePos(node.range[0]).line : undefined
+      if (node && (node.range || isMap(node) || isSeq(node)))
+        return node.range ? lines.linePos(node.range[0]).line : undefined
     }
     return undefined
   }
@@ -85,7 +99,10 @@ export function readScenario(dir: string, name: string): Scenario {
   } catch (err) {
     throw new ScenarioError(dir, [`cannot read the scenarios folder: ${(err as Error).message}`])
   }
-  if (!file) throw new ScenarioError(join(dir, name), [`no scenario named "${name}" (looked for ${EXTENSIONS.map((e) => name + e).join(', ')})`])
+  if (!file)
+    throw new ScenarioError(join(dir, name), [
+      `no scenario named "${name}" (looked for ${EXTENSIONS.map((e) => name + e).join(', ')})`,
+    ])
   // Parsing and validating is most of a reset (~2 of ~5 ms for the default scenario): a file
   // is parsed again only when it changed. Callers get a copy they may keep or change.
   const { mtimeMs, size } = statSync(file)

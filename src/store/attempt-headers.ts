@@ -12,7 +12,8 @@ const MAX_HEADER_VALUE = 1024
 export function headersText(headers: Record<string, string>): string {
   const kept: Record<string, string> = {}
   for (const [name, value] of Object.entries(headers)) {
-    kept[name.slice(0, 100)] = value.length > MAX_HEADER_VALUE ? value.slice(0, MAX_HEADER_VALUE) + '…' : value
+    kept[name.slice(0, 100)] =
+      value.length > MAX_HEADER_VALUE ? value.slice(0, MAX_HEADER_VALUE) + '…' : value
     if (JSON.stringify(kept).length > MAX_HEADERS_TEXT) {
       delete kept[name.slice(0, 100)]
       break

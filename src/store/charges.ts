@@ -33,14 +33,20 @@ const toCharge = (r: ChargeRow): Charge => ({
 })
 
 /** What a new charge is told: pending, so with no payment, cancellation or revision yet. */
-export type NewCharge = Omit<Charge, 'status' | 'paidAt' | 'cancelledAt' | 'cancelReason' | 'endToEndId' | 'payer' | 'revision'>
+export type NewCharge = Omit<
+  Charge,
+  'status' | 'paidAt' | 'cancelledAt' | 'cancelReason' | 'endToEndId' | 'payer' | 'revision'
+>
 
 /**
  * The row a new charge becomes; `reusedCode`: it carries a client's code rather than one with its
  * own location. What a pending charge has not got yet is left to the columns' defaults (NULL, 0),
  * which also keeps the hot path's INSERT at the columns it needs.
  */
-const toRow = (c: NewCharge, reusedCode: boolean): InsertRow<typeof CHARGES, NewChargeDefaults> => ({
+const toRow = (
+  c: NewCharge,
+  reusedCode: boolean,
+): InsertRow<typeof CHARGES, NewChargeDefaults> => ({
   id: c.id,
   company_id: c.companyId,
   user_id: c.userId,
@@ -57,7 +63,15 @@ const toRow = (c: NewCharge, reusedCode: boolean): InsertRow<typeof CHARGES, New
   due_at: dueAt(c),
   reused_code: reusedCode ? 1 : 0,
 })
-const NEW_CHARGE_DEFAULTS = ['seq', 'paid_at', 'cancelled_at', 'cancel_reason', 'end_to_end_id', 'payer', 'revision'] as const
+const NEW_CHARGE_DEFAULTS = [
+  'seq',
+  'paid_at',
+  'cancelled_at',
+  'cancel_reason',
+  'end_to_end_id',
+  'payer',
+  'revision',
+] as const
 type NewChargeDefaults = (typeof NEW_CHARGE_DEFAULTS)[number]
 
 /** The earliest instant something may happen on its own to a pending charge. */
@@ -71,9 +85,15 @@ export function chargeStore(db: Db) {
   // charge showed in profiles. A rollback can leave it ahead, which only skips a number.
   let lastSeq: number | undefined
   keepsCache(db, () => void (lastSeq = undefined))
-  const byIdStmt = db.prepare<[string], ChargeRow>(`SELECT ${CHARGES.select()} FROM charges WHERE id = ?`)
-  const byLocationStmt = db.prepare<[string], ChargeRow>(`SELECT ${CHARGES.select()} FROM charges WHERE location_id = ?`)
-  const byEndToEndStmt = db.prepare<[string, string], ChargeRow>(`SELECT ${CHARGES.select()} FROM charges WHERE company_id = ? AND end_to_end_id = ?`)
+  const byIdStmt = db.prepare<[string], ChargeRow>(
+    `SELECT ${CHARGES.select()} FROM charges WHERE id = ?`,
+  )
+  const byLocationStmt = db.prepare<[string], ChargeRow>(
+    `SELECT ${CHARGES.select()} FROM charges WHERE location_id = ?`,
+  )
+  const byEndToEndStmt = db.prepare<[string, string], ChargeRow>(
+    `SELECT ${CHARGES.select()} FROM charges WHERE company_id = ? AND end_to_end_id = ?`,
+  )
   // The bare `id` beside max(seq) is the id of the row holding that max (SQLite guarantees it).
   const byCodeStmt = db
     .prepare(`
@@ -128,7 +148,9 @@ export function chargeStore(db: Db) {
 
     /** Returns false if the charge was no longer pending (the caller's transaction then aborts). */
     markPaid(id: string, at: Micros, endToEndId: string, payer: Payer | null): boolean {
-      return paidStmt.run({ id, at, endToEndId, payer: payer && JSON.stringify(payer) }).changes === 1
+      return (
+        paidStmt.run({ id, at, endToEndId, payer: payer && JSON.stringify(payer) }).changes === 1
+      )
     },
 
     markCancelled(id: string, at: Micros, reason: CancelReason): boolean {

@@ -82,7 +82,13 @@ const KEPT_WAL = 2
  * seconds of writes at full speed) and the worker has copied all but a few. It is handed `done`,
  * to call once it has restarted the WAL (or tried): the worker checkpoints nothing until then.
  */
-export function startCheckpointer(db: Db, path: string, onFull: (done: () => void) => void, intervalMs = 1000, restartFrames = 8192): Checkpointer {
+export function startCheckpointer(
+  db: Db,
+  path: string,
+  onFull: (done: () => void) => void,
+  intervalMs = 1000,
+  restartFrames = 8192,
+): Checkpointer {
   const driver = createRequire(import.meta.url).resolve('better-sqlite3')
   db.pragma('wal_autocheckpoint = 0')
   const frameBytes = (db.pragma('page_size', { simple: true }) as number) + 24

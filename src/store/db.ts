@@ -39,5 +39,7 @@ export function migrate(db: Db, migrations: Migration[]): void {
 }
 
 export function schemaVersion(db: Db): number {
-  return (db.prepare('SELECT max(version) FROM schema_migrations').pluck().get() as number | null) ?? 0
+  return (
+    (db.prepare('SELECT max(version) FROM schema_migrations').pluck().get() as number | null) ?? 0
+  )
 }

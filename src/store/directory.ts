@@ -27,7 +27,8 @@ export interface DirectoryCompany {
 }
 
 const splitList = (s: string | null) => (s ? (s.split(',') as Operation[]) : [])
-const provider = (name: string | null, ops: string | null): Provider | null => (name === null ? null : { name, operations: splitList(ops) })
+const provider = (name: string | null, ops: string | null): Provider | null =>
+  name === null ? null : { name, operations: splitList(ops) }
 
 /** One page of companies, oldest first; `next` names the last one, to ask for those after it. */
 export interface DirectoryPage {
@@ -61,20 +62,39 @@ export function directoryStore(db: Db) {
     SELECT c.user_id, c.client_id, c.environment, c.revoked FROM credentials c
     WHERE c.user_id IN (SELECT value FROM json_each(@users))
     ORDER BY c.created_at, c.client_id`)
-  const inactiveKeysStmt = db.prepare('SELECT key, type FROM pix_keys WHERE active = 0 ORDER BY key LIMIT ?')
+  const inactiveKeysStmt = db.prepare(
+    'SELECT key, type FROM pix_keys WHERE active = 0 ORDER BY key LIMIT ?',
+  )
   return {
     /** Keys of the key directory that transfers fail on (inactive), at most `limit`. */
     inactiveKeys(limit: number): { key: string; type: PixType }[] {
       return inactiveKeysStmt.all(limit) as { key: string; type: PixType }[]
     },
     /** A page of companies (all, or one), oldest first: `after` is the `next` of the page before. */
-    companies(companyId: string | null, { after = null, limit = DIRECTORY_PAGE }: { after?: string | null; limit?: number } = {}): DirectoryPage {
-      const rows = companiesStmt.all({ company: companyId, after, limit: limit + 1 }) as { id: string; name: string; api_active: number }[]
+    companies(
+      companyId: string | null,
+      { after = null, limit = DIRECTORY_PAGE }: { after?: string | null; limit?: number } = {},
+    ): DirectoryPage {
+      const rows = companiesStmt.all({ company: companyId, after, limit: limit + 1 }) as {
+        id: string
+        name: string
+        api_active: number
+      }[]
       const page = rows.slice(0, limit)
-      const companies = new Map<string, DirectoryCompany>(page.map((r) => [r.id, { id: r.id, name: r.name, apiActive: r.api_active === 1, users: [] }]))
-      const users = usersStmt.all({ companies: JSON.stringify([...companies.keys()]), limit: USERS_PER_PAGE }) as any[]
+      const companies = new Map<string, DirectoryCompany>(
+        page.map((r) => [
+          r.id,
+          { id: r.id, name: r.name, apiActive: r.api_active === 1, users: [] },
+        ]),
+      )
+      const users = usersStmt.all({
+        companies: JSON.stringify([...companies.keys()]),
+        limit: USERS_PER_PAGE,
+      }) as any[]
       const byUser = new Map<string, DirectoryCredential[]>()
-      for (const r of credentialsStmt.all({ users: JSON.stringify(users.map((u) => u.id)) }) as any[]) {
+      for (const r of credentialsStmt.all({
+        users: JSON.stringify(users.map((u) => u.id)),
+      }) as any[]) {
         const list = byUser.get(r.user_id) ?? []
         list.push({ clientId: r.client_id, environment: r.environment, revoked: r.revoked === 1 })
         byUser.set(r.user_id, list)
@@ -89,7 +109,10 @@ export function directoryStore(db: Db) {
           credentials: byUser.get(r.id) ?? [],
         })
       }
-      return { companies: [...companies.values()], next: rows.length > limit ? page.at(-1)!.id : null }
+      return {
+        companies: [...companies.values()],
+        next: rows.length > limit ? page.at(-1)!.id : null,
+      }
     },
   }
 }

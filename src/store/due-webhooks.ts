@@ -11,7 +11,11 @@ export function dueWebhooks(db: Db) {
   const allStmt = db.prepare<[], { webhook_id: string; at: Micros }>(
     "SELECT webhook_id, min(next_attempt_at) AS at FROM deliveries WHERE status = 'pending' AND next_attempt_at IS NOT NULL GROUP BY webhook_id",
   )
-  const oneStmt = db.prepare("SELECT min(next_attempt_at) FROM deliveries WHERE webhook_id = ? AND status = 'pending'").pluck()
+  const oneStmt = db
+    .prepare(
+      "SELECT min(next_attempt_at) FROM deliveries WHERE webhook_id = ? AND status = 'pending'",
+    )
+    .pluck()
   // Read whole when the store opens, and again only after a whole group of writes was rolled
   // back or a reset: a scan of the pending deliveries, which no call pays.
   const load = () => new Map(allStmt.all().map((r) => [r.webhook_id, r.at]))

@@ -37,7 +37,13 @@ export function eventStore(db: Db) {
   return {
     lastSeq: () => lastSeqStmt.get() as number,
     append(e: SandboxEvent): void {
-      insertStmt.run({ id: e.id, type: e.type, at: e.at, company_id: e.companyId, data: JSON.stringify(e.data) })
+      insertStmt.run({
+        id: e.id,
+        type: e.type,
+        at: e.at,
+        company_id: e.companyId,
+        data: JSON.stringify(e.data),
+      })
     },
     list(q: EventQuery): (SandboxEvent & { seq: number })[] {
       const where: string[] = []
@@ -45,11 +51,16 @@ export function eventStore(db: Db) {
       if (q.companyId !== undefined) where.push('company_id = ?'), args.push(q.companyId)
       if (q.type !== undefined) where.push('type = ?'), args.push(q.type)
       if (q.about !== undefined) {
-        if (q.companyId === undefined) throw new Error('events about a record are searched within its company')
+        if (q.companyId === undefined)
+          throw new Error('events about a record are searched within its company')
         // No index on the ids inside `data` (it would cost every write): the search reads the
         // company's latest ABOUT_WINDOW events only, through the (company_id, seq) index.
-        where.push('seq > coalesce((SELECT seq FROM events WHERE company_id = ? ORDER BY seq DESC LIMIT 1 OFFSET ?), 0)')
-        where.push("(json_extract(data, '$.transaction_id') = ? OR json_extract(data, '$.reference') = ?)")
+        where.push(
+          'seq > coalesce((SELECT seq FROM events WHERE company_id = ? ORDER BY seq DESC LIMIT 1 OFFSET ?), 0)',
+        )
+        where.push(
+          "(json_extract(data, '$.transaction_id') = ? OR json_extract(data, '$.reference') = ?)",
+        )
         args.push(q.companyId, ABOUT_WINDOW, q.about, q.about)
       }
       if (q.afterSeq !== undefined) where.push('seq > ?'), args.push(q.afterSeq)

@@ -54,7 +54,10 @@ export function faultStore(db: Db) {
   const insertStmt = insertInto(db, FAULTS, { defaults: ['seq'] })
   // The oldest of the company's own and the admin's global faults for the operation: two seeks
   // in faults_company, whatever other companies hold.
-  const nextStmt = db.prepare<{ operation: FaultOperation; companyId: string }, RowOf<typeof FAULTS>>(`
+  const nextStmt = db.prepare<
+    { operation: FaultOperation; companyId: string },
+    RowOf<typeof FAULTS>
+  >(`
     SELECT ${FAULTS.select()} FROM faults WHERE seq = (SELECT min(seq) FROM (
       SELECT min(seq) AS seq FROM faults WHERE company_id = @companyId AND operation = @operation
       UNION ALL SELECT min(seq) FROM faults WHERE company_id IS NULL AND operation = @operation))`)

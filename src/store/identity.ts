@@ -1,7 +1,14 @@
 // Companies, users, their Providers and credentials, and the single join that authentication
 // reads per request. Every write bumps `version` so cached principals are dropped at once.
 import type { Micros } from '../clock.js'
-import type { Company, Direction, Environment, Operation, Principal, Provider } from '../domain/types.js'
+import type {
+  Company,
+  Direction,
+  Environment,
+  Operation,
+  Principal,
+  Provider,
+} from '../domain/types.js'
 import { keepsCache } from './caches.js'
 import type { Db } from './db.js'
 import { insertInto, TABLES, type InsertRow, type RowOf } from './tables.js'
@@ -34,7 +41,12 @@ export interface NewCredential {
   createdAt: Micros
 }
 
-const { companies: COMPANIES, credentials: CREDENTIALS, providers: PROVIDERS, users: USERS } = TABLES
+const {
+  companies: COMPANIES,
+  credentials: CREDENTIALS,
+  providers: PROVIDERS,
+  users: USERS,
+} = TABLES
 type CompanyRow = RowOf<typeof COMPANIES>
 
 export const toCompany = (r: CompanyRow): Company => ({
@@ -119,7 +131,9 @@ export function identityStore(db: Db) {
     LEFT JOIN providers pin ON pin.user_id = u.id AND pin.direction = 'in'
     LEFT JOIN providers pout ON pout.user_id = u.id AND pout.direction = 'out'
     WHERE c.client_id = ?`)
-  const companyStmt = db.prepare<[string], CompanyRow>(`SELECT ${COMPANIES.select()} FROM companies WHERE id = ?`)
+  const companyStmt = db.prepare<[string], CompanyRow>(
+    `SELECT ${COMPANIES.select()} FROM companies WHERE id = ?`,
+  )
   const insertCompanyStmt = insertInto(db, COMPANIES)
   const updateCompanyStmt = db.prepare(
     'UPDATE companies SET name = @name, city = @city, api_active = @apiActive, updated_at = @updatedAt WHERE id = @id',
@@ -128,11 +142,16 @@ export function identityStore(db: Db) {
   const insertUserStmt = insertInto(db, USERS)
   const userCompanyStmt = db.prepare('SELECT company_id FROM users WHERE id = ?').pluck()
   const setProviderStmt = insertInto(db, PROVIDERS, { onConflict: ['user_id', 'direction'] })
-  const providersStmt = db.prepare('SELECT direction, name, operations FROM providers WHERE user_id = ?')
+  const providersStmt = db.prepare(
+    'SELECT direction, name, operations FROM providers WHERE user_id = ?',
+  )
   const deleteProviderStmt = db.prepare('DELETE FROM providers WHERE user_id = ? AND direction = ?')
   const insertCredentialStmt = insertInto(db, CREDENTIALS)
   const clientExistsStmt = db.prepare('SELECT 1 FROM credentials WHERE client_id = ?').pluck()
-  const clientOwnerStmt = db.prepare<[string], { company_id: string; environment: string; secret_hash: Buffer }>(
+  const clientOwnerStmt = db.prepare<
+    [string],
+    { company_id: string; environment: string; secret_hash: Buffer }
+  >(
     'SELECT u.company_id, c.environment, c.secret_hash FROM credentials c JOIN users u ON u.id = c.user_id WHERE c.client_id = ?',
   )
   const companyCountStmt = db.prepare('SELECT count(*) FROM companies').pluck()
@@ -145,8 +164,18 @@ export function identityStore(db: Db) {
 
     /** The stored hash of a client id's secret, or `dummyHash` when the id is unknown. */
     credentialCheck(clientId: string, dummyHash: Buffer): CredentialCheck {
-      const r = checkStmt.get({ clientId, dummyHash }) as { known: number; secret_hash: Buffer; revoked: number; environment: Environment }
-      return { known: r.known === 1, secretHash: r.secret_hash, revoked: r.revoked === 1, environment: r.environment }
+      const r = checkStmt.get({ clientId, dummyHash }) as {
+        known: number
+        secret_hash: Buffer
+        revoked: number
+        environment: Environment
+      }
+      return {
+        known: r.known === 1,
+        secretHash: r.secret_hash,
+        revoked: r.revoked === 1,
+        environment: r.environment,
+      }
     },
 
     /** Who a client id acts as: its user, company and Providers. */
@@ -201,14 +230,24 @@ export function identityStore(db: Db) {
     },
 
     setProvider(userId: string, direction: Direction, provider: Provider | null): void {
-      if (provider) setProviderStmt.run({ user_id: userId, direction, name: provider.name, operations: provider.operations.join(',') })
+      if (provider)
+        setProviderStmt.run({
+          user_id: userId,
+          direction,
+          name: provider.name,
+          operations: provider.operations.join(','),
+        })
       else deleteProviderStmt.run(userId, direction)
       bump()
     },
 
     providers(userId: string): Partial<Record<Direction, Provider>> {
       const out: Partial<Record<Direction, Provider>> = {}
-      for (const r of providersStmt.all(userId) as { direction: Direction; name: string; operations: string }[]) {
+      for (const r of providersStmt.all(userId) as {
+        direction: Direction
+        name: string
+        operations: string
+      }[]) {
         out[r.direction] = toProvider(r.name, r.operations)!
       }
       return out
@@ -220,8 +259,16 @@ export function identityStore(db: Db) {
     },
 
     /** Which of a new tenant's ids are already held, in one statement (a tenant's decision asks it). */
-    taken(companyId: string, userId: string, clientId: string): { company: boolean; user: boolean; client: boolean } {
-      const r = takenStmt.get(companyId, userId, clientId) as { company: number; user: number; client: number }
+    taken(
+      companyId: string,
+      userId: string,
+      clientId: string,
+    ): { company: boolean; user: boolean; client: boolean } {
+      const r = takenStmt.get(companyId, userId, clientId) as {
+        company: number
+        user: number
+        client: number
+      }
       return { company: r.company === 1, user: r.user === 1, client: r.client === 1 }
     },
 
@@ -232,9 +279,17 @@ export function identityStore(db: Db) {
     },
 
     /** Whose a client id is, whatever its state (readiness: a 401 belongs to the company it names). */
-    clientOwner(clientId: string): { companyId: string; environment: Environment; secretHash: Buffer } | undefined {
+    clientOwner(
+      clientId: string,
+    ): { companyId: string; environment: Environment; secretHash: Buffer } | undefined {
       const r = clientOwnerStmt.get(clientId)
-      return r && { companyId: r.company_id, environment: r.environment as Environment, secretHash: r.secret_hash }
+      return (
+        r && {
+          companyId: r.company_id,
+          environment: r.environment as Environment,
+          secretHash: r.secret_hash,
+        }
+      )
     },
   }
 }

@@ -26,8 +26,22 @@ import { writeHealth, type WriteFailure } from './write-health.js'
 // Children before parents, so foreign keys hold at every step; every table but `meta` (partly
 // kept: wipe) and `schema_migrations` (test/store/tables.test.ts checks both).
 export const WIPE_ORDER: readonly (keyof typeof TABLES)[] = [
-  'delivery_attempts', 'deliveries', 'webhooks', 'faults', 'outcomes', 'events', 'ledger_entries', 'transfers', 'charges',
-  'credentials', 'providers', 'users', 'companies', 'pix_keys', 'rules', 'readiness',
+  'delivery_attempts',
+  'deliveries',
+  'webhooks',
+  'faults',
+  'outcomes',
+  'events',
+  'ledger_entries',
+  'transfers',
+  'charges',
+  'credentials',
+  'providers',
+  'users',
+  'companies',
+  'pix_keys',
+  'rules',
+  'readiness',
 ]
 
 /** Draws of a decided use case whose id was taken, before it answers 503. */
@@ -46,11 +60,17 @@ export function createStore(db: Db, { inMemory = false }: StoreOptions = {}) {
   const setup = setupStore(db)
   // Told once when writes start failing (a full disk) and once when they work again: the server logs it.
   const health = writeHealth((failure) => store.onWriteHealth(failure))
-  const txs = transactions(db, { groupCommit: !inMemory, health, onRolledBack: () => store.afterRollback() })
+  const txs = transactions(db, {
+    groupCommit: !inMemory,
+    health,
+    onRolledBack: () => store.afterRollback(),
+  })
   const later = deferredRecords((err) => store.onLostRecord(err))
   let depth = 0
   let wipeStatements: { run(): unknown }[] | undefined
-  const recorded = <D>(decision: D, record: (decision: D) => void): D => (record(decision), decision)
+  const recorded = <D>(decision: D, record: (decision: D) => void): D => (
+    record(decision), decision
+  )
   /** A decided use case recorded now; decided again, with new ids, when its id was taken (id-taken.ts). */
   function decided<D>(decide: () => D, record: (decision: D) => void): D {
     depth++
@@ -58,7 +78,11 @@ export function createStore(db: Db, { inMemory = false }: StoreOptions = {}) {
       for (let attempt = 1; ; attempt++) {
         try {
           // Caches may hold values of any use case of the abandoned group.
-          return txs.transactDecided(decide, (decision) => recorded(decision, record), () => store.afterRollback())
+          return txs.transactDecided(
+            decide,
+            (decision) => recorded(decision, record),
+            () => store.afterRollback(),
+          )
         } catch (err) {
           if (!(err instanceof IdTaken) || attempt === ID_ATTEMPTS) throw err
         }
@@ -141,14 +165,20 @@ export function createStore(db: Db, { inMemory = false }: StoreOptions = {}) {
     pendingCommit: txs.pendingCommit,
     /** True when no scenario has ever been loaded: the only state a scenario loads into at start. */
     isEmpty(): boolean {
-      return db.prepare('SELECT count(*) FROM companies').pluck().get() === 0 && setup.meta.get('scenario') === undefined
+      return (
+        db.prepare('SELECT count(*) FROM companies').pluck().get() === 0 &&
+        setup.meta.get('scenario') === undefined
+      )
     },
     /** Deletes all state (the signing key, the start count and the holder excepted) in the caller's transaction. */
     wipe(): void {
       // Prepared once: preparing 16 statements was a tenth of a reset.
       // The start count stays (the ids drawn since the last start are not to be drawn again:
       // ids.ts), and so does the server holding the store (lock.ts).
-      wipeStatements ??= [...WIPE_ORDER.map((t) => `DELETE FROM ${t}`), "DELETE FROM meta WHERE key NOT IN ('signing_key', 'starts', 'server')"].map((sql) => db.prepare(sql))
+      wipeStatements ??= [
+        ...WIPE_ORDER.map((t) => `DELETE FROM ${t}`),
+        "DELETE FROM meta WHERE key NOT IN ('signing_key', 'starts', 'server')",
+      ].map((sql) => db.prepare(sql))
       for (const statement of wipeStatements) statement.run()
       forgetCaches(db)
     },
@@ -202,7 +232,9 @@ export function openStore(path: string): Store {
     close() {
       const stopped = checkpointer.stop()
       // Released once no connection of this process holds the file: the next server may start.
-      return close().then(() => stopped).then(() => lock.release())
+      return close()
+        .then(() => stopped)
+        .then(() => lock.release())
     },
   })
 }

@@ -6,7 +6,13 @@ import { insertInto, TABLES, type RowOf } from './tables.js'
 
 const LEDGER = TABLES.ledger_entries
 
-export const LEDGER_KINDS = ['opening', 'adjustment', 'charge_paid', 'transfer_debit', 'transfer_refund'] as const
+export const LEDGER_KINDS = [
+  'opening',
+  'adjustment',
+  'charge_paid',
+  'transfer_debit',
+  'transfer_refund',
+] as const
 export type LedgerKind = (typeof LEDGER_KINDS)[number]
 
 export interface LedgerEntry {
@@ -20,18 +26,28 @@ export interface LedgerEntry {
 export function ledgerStore(db: Db) {
   // The guard in WHERE makes the check and the change one atomic step: no read-then-write race.
   const moveStmt = db
-    .prepare('UPDATE users SET balance = balance + ? WHERE id = ? AND balance + ? >= 0 RETURNING balance')
+    .prepare(
+      'UPDATE users SET balance = balance + ? WHERE id = ? AND balance + ? >= 0 RETURNING balance',
+    )
     .pluck()
   const entryStmt = insertInto(db, LEDGER, { defaults: ['seq'] })
   const balanceStmt = db.prepare('SELECT balance FROM users WHERE id = ?').pluck()
   const entriesStmt = db.prepare<[string, number], RowOf<typeof LEDGER>>(
     `SELECT ${LEDGER.select()} FROM ledger_entries WHERE user_id = ? ORDER BY seq DESC LIMIT ?`,
   )
-  const sumStmt = db.prepare('SELECT coalesce(sum(amount), 0) FROM ledger_entries WHERE user_id = ?').pluck()
+  const sumStmt = db
+    .prepare('SELECT coalesce(sum(amount), 0) FROM ledger_entries WHERE user_id = ?')
+    .pluck()
 
   return {
     /** Moves `amount` (negative to debit); returns the new balance, or null if it would go negative. */
-    apply(userId: string, amount: number, kind: LedgerKind, reference: string | null, at: Micros): number | null {
+    apply(
+      userId: string,
+      amount: number,
+      kind: LedgerKind,
+      reference: string | null,
+      at: Micros,
+    ): number | null {
       const balance = moveStmt.get(amount, userId, amount) as number | undefined
       if (balance === undefined) return null
       entryStmt.run({ user_id: userId, amount, kind, reference, at, balance_after: balance })

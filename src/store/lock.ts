@@ -21,9 +21,16 @@ export interface Holder {
 
 /** The store is another server's: the message names the file and, when it could be read, the process. */
 export class StoreInUse extends Error {
-  constructor(readonly path: string, readonly holder: Holder | undefined) {
-    const who = holder ? `pid ${holder.pid} on ${holder.host}, since ${holder.since}` : 'a process that did not say who it is'
-    super(`the store ${path} is in use by another pix-sandbox server (${who}). Stop it first, or set DATABASE to another file`)
+  constructor(
+    readonly path: string,
+    readonly holder: Holder | undefined,
+  ) {
+    const who = holder
+      ? `pid ${holder.pid} on ${holder.host}, since ${holder.since}`
+      : 'a process that did not say who it is'
+    super(
+      `the store ${path} is in use by another pix-sandbox server (${who}). Stop it first, or set DATABASE to another file`,
+    )
   }
 }
 
@@ -35,7 +42,10 @@ export interface StoreLock {
 
 /** The store's file has another name, a hard link: the lock (and SQLite's -wal file) would be per name. */
 export class StoreLinked extends Error {
-  constructor(readonly path: string, links: number) {
+  constructor(
+    readonly path: string,
+    links: number,
+  ) {
     super(
       `the store ${path} has ${links - 1} other name(s) (hard links to the same file): a server on each name would take its own lock and keep its own -wal file, ` +
         'which corrupts a SQLite database. Remove the other names (a symbolic link is fine), or copy the file',
@@ -64,13 +74,17 @@ export function lockStore(path: string): StoreLock {
     lock.exec('BEGIN IMMEDIATE')
   } catch (err) {
     lock.close()
-    if ((err as { code?: string }).code === 'SQLITE_BUSY') throw new StoreInUse(path, holderOf(path))
+    if ((err as { code?: string }).code === 'SQLITE_BUSY')
+      throw new StoreInUse(path, holderOf(path))
     throw err
   }
   return {
     claim(db) {
       const holder: Holder = { pid: process.pid, host: hostname(), since: new Date().toISOString() }
-      insertInto(db, TABLES.meta, { onConflict: ['key'] }).run({ key: 'server', value: JSON.stringify(holder) })
+      insertInto(db, TABLES.meta, { onConflict: ['key'] }).run({
+        key: 'server',
+        value: JSON.stringify(holder),
+      })
     },
     release() {
       if (lock.open) lock.close() // closing ends the transaction, and with it the lock
@@ -83,7 +97,9 @@ function holderOf(path: string): Holder | undefined {
   try {
     const db = new Database(path, { readonly: true, fileMustExist: true, timeout: 1000 })
     try {
-      const value = db.prepare("SELECT value FROM meta WHERE key = 'server'").pluck().get() as string | undefined
+      const value = db.prepare("SELECT value FROM meta WHERE key = 'server'").pluck().get() as
+        | string
+        | undefined
       return value === undefined ? undefined : (JSON.parse(value) as Holder)
     } finally {
       db.close()

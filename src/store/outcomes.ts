@@ -20,16 +20,30 @@ const toQueued = (r: RowOf<typeof OUTCOMES>): QueuedOutcome => {
   const outcome: TransferOutcome = { status: r.status as TransferOutcome['status'] }
   if (r.message !== null) outcome.message = r.message
   if (r.settle_after_seconds !== null) outcome.settle_after_seconds = r.settle_after_seconds
-  if (r.final_status !== null) outcome.final_status = r.final_status as TransferOutcome['final_status']
+  if (r.final_status !== null)
+    outcome.final_status = r.final_status as TransferOutcome['final_status']
   if (r.final_message !== null) outcome.final_message = r.final_message
   const match: QueuedOutcome['match'] = {}
   if (r.match_pix_key !== null) match.pix_key = r.match_pix_key
   if (r.match_pix_type !== null) match.pix_type = r.match_pix_type as PixType
   if (r.match_amount !== null) match.amount = r.match_amount
-  return { id: r.seq, companyId: r.company_id, outcome, match, remaining: r.remaining, createdAt: r.created_at }
+  return {
+    id: r.seq,
+    companyId: r.company_id,
+    outcome,
+    match,
+    remaining: r.remaining,
+    createdAt: r.created_at,
+  }
 }
 
-const toRow = ({ companyId, outcome: o, match, remaining, createdAt }: Omit<QueuedOutcome, 'id'>): InsertRow<typeof OUTCOMES, 'seq'> => ({
+const toRow = ({
+  companyId,
+  outcome: o,
+  match,
+  remaining,
+  createdAt,
+}: Omit<QueuedOutcome, 'id'>): InsertRow<typeof OUTCOMES, 'seq'> => ({
   company_id: companyId,
   status: o.status,
   message: o.message ?? null,
@@ -50,7 +64,10 @@ export function outcomeStore(db: Db) {
       AND (match_amount IS NULL OR match_amount = @amount)`
   // The oldest match among the company's own and the admin's global outcomes: each side read in
   // order from outcomes_company, so other companies' rows are never read.
-  const nextStmt = db.prepare<{ companyId: string; key: string; type: PixType; amount: number }, RowOf<typeof OUTCOMES>>(`
+  const nextStmt = db.prepare<
+    { companyId: string; key: string; type: PixType; amount: number },
+    RowOf<typeof OUTCOMES>
+  >(`
     SELECT * FROM (SELECT ${OUTCOMES.select()} FROM outcomes WHERE company_id = @companyId AND ${matches} ORDER BY seq LIMIT 1)
     UNION ALL
     SELECT * FROM (SELECT ${OUTCOMES.select()} FROM outcomes WHERE company_id IS NULL AND ${matches} ORDER BY seq LIMIT 1)
@@ -63,7 +80,10 @@ export function outcomeStore(db: Db) {
       return Number(insertStmt.run(toRow(q)).lastInsertRowid)
     },
     /** The oldest outcome queued for this transfer, if any (a cheap no-op when none is queued). */
-    next(companyId: string, t: { pixKey: string; pixType: PixType; amount: number }): QueuedOutcome | undefined {
+    next(
+      companyId: string,
+      t: { pixKey: string; pixType: PixType; amount: number },
+    ): QueuedOutcome | undefined {
       if (!queue.queuedFor(companyId)) return undefined
       const r = nextStmt.get({ companyId, key: t.pixKey, type: t.pixType, amount: t.amount })
       return r ? toQueued(r) : undefined

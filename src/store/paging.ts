@@ -24,20 +24,35 @@ export function decodeCursor(cursor: string): number | null {
 }
 
 /** A page from `limit + 1` rows fetched in order: the extra row only tells that more follow. */
-export function pageOf<R, T>(rows: R[], limit: number, seqOf: (row: R) => number, map: (row: R) => T): Page<T> {
+export function pageOf<R, T>(
+  rows: R[],
+  limit: number,
+  seqOf: (row: R) => number,
+  map: (row: R) => T,
+): Page<T> {
   const more = rows.length > limit
   const page = more ? rows.slice(0, limit) : rows
-  return { data: page.map(map), nextCursor: more ? encodeCursor(seqOf(page[page.length - 1]!)) : null }
+  return {
+    data: page.map(map),
+    nextCursor: more ? encodeCursor(seqOf(page[page.length - 1]!)) : null,
+  }
 }
 
 const statements = new WeakMap<Db, Map<string, ReturnType<Db['prepare']>>>()
 
-export function listQuery<Row extends { seq: number; company_id: string | null }, T>(db: Db, table: Table<Row>, f: ListFilter, map: (row: Row) => T): Page<T> {
+export function listQuery<Row extends { seq: number; company_id: string | null }, T>(
+  db: Db,
+  table: Table<Row>,
+  f: ListFilter,
+  map: (row: Row) => T,
+): Page<T> {
   const where: string[] = []
   const args: Record<string, unknown> = { limit: f.limit + 1 }
-  if (f.companyId !== undefined) where.push('company_id = @companyId'), (args.companyId = f.companyId)
+  if (f.companyId !== undefined)
+    where.push('company_id = @companyId'), (args.companyId = f.companyId)
   if (f.status !== undefined) where.push('status = @status'), (args.status = f.status)
-  if (f.cursor !== undefined) where.push('seq < @before'), (args.before = decodeCursor(f.cursor) ?? 0)
+  if (f.cursor !== undefined)
+    where.push('seq < @before'), (args.before = decodeCursor(f.cursor) ?? 0)
   const sql = `SELECT ${table.select()} FROM ${table.name} ${where.length ? 'WHERE ' + where.join(' AND ') : ''} ORDER BY seq DESC LIMIT @limit`
   let cache = statements.get(db)
   if (!cache) statements.set(db, (cache = new Map()))

@@ -7,7 +7,9 @@ import { insertInto, TABLES, type RowOf } from './tables.js'
 const READINESS = TABLES.readiness
 
 export function readinessStore(db: Db) {
-  const allStmt = db.prepare<[], RowOf<typeof READINESS>>(`SELECT ${READINESS.select()} FROM readiness`)
+  const allStmt = db.prepare<[], RowOf<typeof READINESS>>(
+    `SELECT ${READINESS.select()} FROM readiness`,
+  )
   const putStmt = insertInto(db, READINESS, { onConflict: ['owner'] })
   const removeStmt = db.prepare('DELETE FROM readiness WHERE owner = ?')
   return {

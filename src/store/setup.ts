@@ -12,9 +12,13 @@ const { meta: META, pix_keys: PIX_KEYS, rules: RULES } = TABLES
 export function setupStore(db: Db) {
   const getMeta = db.prepare('SELECT value FROM meta WHERE key = ?').pluck()
   const putMeta = insertInto(db, META, { onConflict: ['key'] })
-  const rulesStmt = db.prepare<[], RowOf<typeof RULES>>(`SELECT ${RULES.select()} FROM rules ORDER BY seq`)
+  const rulesStmt = db.prepare<[], RowOf<typeof RULES>>(
+    `SELECT ${RULES.select()} FROM rules ORDER BY seq`,
+  )
   const addRuleStmt = insertInto(db, RULES, { defaults: ['seq'] })
-  const keyStmt = db.prepare<[string], RowOf<typeof PIX_KEYS>>(`SELECT ${PIX_KEYS.select()} FROM pix_keys WHERE key = ?`)
+  const keyStmt = db.prepare<[string], RowOf<typeof PIX_KEYS>>(
+    `SELECT ${PIX_KEYS.select()} FROM pix_keys WHERE key = ?`,
+  )
   const putKeyStmt = insertInto(db, PIX_KEYS, { onConflict: ['key'] })
 
   const meta = {
@@ -22,7 +26,8 @@ export function setupStore(db: Db) {
       const v = getMeta.get(key) as string | undefined
       return v === undefined ? undefined : (JSON.parse(v) as T)
     },
-    set: (key: string, value: unknown): void => void putMeta.run({ key, value: JSON.stringify(value) }),
+    set: (key: string, value: unknown): void =>
+      void putMeta.run({ key, value: JSON.stringify(value) }),
   }
 
   const loadRules = (): Rules => {
@@ -50,16 +55,33 @@ export function setupStore(db: Db) {
     },
     rules: () => rules,
     appendRules(add: Rules): void {
-      for (const r of add.charges) addRuleStmt.run({ kind: 'charge', definition: JSON.stringify(r) })
-      for (const r of add.transfers) addRuleStmt.run({ kind: 'transfer', definition: JSON.stringify(r) })
-      rules = { charges: [...rules.charges, ...add.charges], transfers: [...rules.transfers, ...add.transfers] }
+      for (const r of add.charges)
+        addRuleStmt.run({ kind: 'charge', definition: JSON.stringify(r) })
+      for (const r of add.transfers)
+        addRuleStmt.run({ kind: 'transfer', definition: JSON.stringify(r) })
+      rules = {
+        charges: [...rules.charges, ...add.charges],
+        transfers: [...rules.transfers, ...add.transfers],
+      }
     },
     pixKey(key: string): PixKeyEntry | undefined {
       const r = keyStmt.get(key)
-      return r && { key: r.key, type: r.type as PixType, active: r.active === 1, ownerName: r.owner_name }
+      return (
+        r && {
+          key: r.key,
+          type: r.type as PixType,
+          active: r.active === 1,
+          ownerName: r.owner_name,
+        }
+      )
     },
     putPixKey(k: PixKeyEntry): void {
-      putKeyStmt.run({ key: k.key, type: k.type, active: k.active ? 1 : 0, owner_name: k.ownerName })
+      putKeyStmt.run({
+        key: k.key,
+        type: k.type,
+        active: k.active ? 1 : 0,
+        owner_name: k.ownerName,
+      })
     },
   }
 }

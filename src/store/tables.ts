@@ -22,52 +22,167 @@ export interface Table<Row> {
 
 export type RowOf<T> = T extends Table<infer Row> ? Row : never
 
-function table<C extends Record<string, Column<unknown>>>(name: string, columns: C): Table<{ [K in keyof C]: C[K] extends Column<infer T> ? T : never }> {
+function table<C extends Record<string, Column<unknown>>>(
+  name: string,
+  columns: C,
+): Table<{ [K in keyof C]: C[K] extends Column<infer T> ? T : never }> {
   const names = Object.keys(columns) as (keyof C & string)[]
   const plain = names.join(', ')
-  return { name, columns: names, select: (alias) => (alias ? names.map((n) => `${alias}.${n}`).join(', ') : plain) }
+  return {
+    name,
+    columns: names,
+    select: (alias) => (alias ? names.map((n) => `${alias}.${n}`).join(', ') : plain),
+  }
 }
 
 export const TABLES = {
   meta: table('meta', { key: text, value: text }),
-  companies: table('companies', { id: text, name: text, city: text, api_active: int, created_at: int, updated_at: int }),
-  users: table('users', { id: text, company_id: text, name: text, permissions: text, balance: int, created_at: int }),
+  companies: table('companies', {
+    id: text,
+    name: text,
+    city: text,
+    api_active: int,
+    created_at: int,
+    updated_at: int,
+  }),
+  users: table('users', {
+    id: text,
+    company_id: text,
+    name: text,
+    permissions: text,
+    balance: int,
+    created_at: int,
+  }),
   providers: table('providers', { user_id: text, direction: text, name: text, operations: text }),
-  credentials: table('credentials', { client_id: text, user_id: text, secret_hash: blob, environment: text, revoked: int, created_at: int }),
+  credentials: table('credentials', {
+    client_id: text,
+    user_id: text,
+    secret_hash: blob,
+    environment: text,
+    revoked: int,
+    created_at: int,
+  }),
   pix_keys: table('pix_keys', { key: text, type: text, active: int, owner_name: textOrNull }),
   rules: table('rules', { seq: int, kind: text, definition: text }),
   charges: table('charges', {
-    seq: int, id: text, company_id: text, user_id: text, amount: int, description: textOrNull, status: text, qr_code: text,
-    qr_code_name: text, location_id: text, created_at: int, expires_at: int, auto_pay_at: intOrNull, auto_cancel_at: intOrNull,
-    due_at: int, paid_at: intOrNull, cancelled_at: intOrNull, cancel_reason: textOrNull, end_to_end_id: textOrNull,
-    payer: textOrNull, reused_code: int, revision: int,
+    seq: int,
+    id: text,
+    company_id: text,
+    user_id: text,
+    amount: int,
+    description: textOrNull,
+    status: text,
+    qr_code: text,
+    qr_code_name: text,
+    location_id: text,
+    created_at: int,
+    expires_at: int,
+    auto_pay_at: intOrNull,
+    auto_cancel_at: intOrNull,
+    due_at: int,
+    paid_at: intOrNull,
+    cancelled_at: intOrNull,
+    cancel_reason: textOrNull,
+    end_to_end_id: textOrNull,
+    payer: textOrNull,
+    reused_code: int,
+    revision: int,
   }),
   transfers: table('transfers', {
-    seq: int, id: text, company_id: text, user_id: text, amount: int, description: textOrNull, pix_key: text, pix_type: text,
-    status: text, message: text, created_at: int, settle_at: intOrNull, final_status: textOrNull, final_message: textOrNull,
+    seq: int,
+    id: text,
+    company_id: text,
+    user_id: text,
+    amount: int,
+    description: textOrNull,
+    pix_key: text,
+    pix_type: text,
+    status: text,
+    message: text,
+    created_at: int,
+    settle_at: intOrNull,
+    final_status: textOrNull,
+    final_message: textOrNull,
     settled_at: intOrNull,
   }),
-  ledger_entries: table('ledger_entries', { seq: int, user_id: text, amount: int, kind: text, reference: textOrNull, at: int, balance_after: int }),
-  events: table('events', { seq: int, id: text, type: text, at: int, company_id: textOrNull, data: text }),
+  ledger_entries: table('ledger_entries', {
+    seq: int,
+    user_id: text,
+    amount: int,
+    kind: text,
+    reference: textOrNull,
+    at: int,
+    balance_after: int,
+  }),
+  events: table('events', {
+    seq: int,
+    id: text,
+    type: text,
+    at: int,
+    company_id: textOrNull,
+    data: text,
+  }),
   outcomes: table('outcomes', {
-    seq: int, company_id: textOrNull, status: text, message: textOrNull, settle_after_seconds: intOrNull, final_status: textOrNull,
-    final_message: textOrNull, match_pix_key: textOrNull, match_pix_type: textOrNull, match_amount: intOrNull, remaining: int,
+    seq: int,
+    company_id: textOrNull,
+    status: text,
+    message: textOrNull,
+    settle_after_seconds: intOrNull,
+    final_status: textOrNull,
+    final_message: textOrNull,
+    match_pix_key: textOrNull,
+    match_pix_type: textOrNull,
+    match_amount: intOrNull,
+    remaining: int,
     created_at: int,
   }),
   faults: table('faults', {
-    seq: int, company_id: textOrNull, operation: text, status: intOrNull, delay_ms: int, remaining: intOrNull, created_at: int,
-    retry_after: intOrNull, after_write: int, drop_answer: int,
+    seq: int,
+    company_id: textOrNull,
+    operation: text,
+    status: intOrNull,
+    delay_ms: int,
+    remaining: intOrNull,
+    created_at: int,
+    retry_after: intOrNull,
+    after_write: int,
+    drop_answer: int,
   }),
   webhooks: table('webhooks', {
-    id: text, company_id: textOrNull, url: text, events: text, format: text, secret: text, chaos: textOrNull,
-    disabled_at: intOrNull, disabled_reason: textOrNull, created_at: int,
+    id: text,
+    company_id: textOrNull,
+    url: text,
+    events: text,
+    format: text,
+    secret: text,
+    chaos: textOrNull,
+    disabled_at: intOrNull,
+    disabled_reason: textOrNull,
+    created_at: int,
   }),
   deliveries: table('deliveries', {
-    seq: int, id: text, webhook_id: text, event_id: text, event_type: text, company_id: textOrNull, body: text, status: text,
-    attempts: int, next_attempt_at: intOrNull, created_at: int, delivered_at: intOrNull, last_error: textOrNull,
+    seq: int,
+    id: text,
+    webhook_id: text,
+    event_id: text,
+    event_type: text,
+    company_id: textOrNull,
+    body: text,
+    status: text,
+    attempts: int,
+    next_attempt_at: intOrNull,
+    created_at: int,
+    delivered_at: intOrNull,
+    last_error: textOrNull,
   }),
   delivery_attempts: table('delivery_attempts', {
-    seq: int, delivery_id: text, at: int, status_code: intOrNull, latency_ms: realOrNull, error: textOrNull, chaos: textOrNull,
+    seq: int,
+    delivery_id: text,
+    at: int,
+    status_code: intOrNull,
+    latency_ms: realOrNull,
+    error: textOrNull,
+    chaos: textOrNull,
     headers: textOrNull,
   }),
   readiness: table('readiness', { owner: text, since: int, data: text }),
@@ -96,13 +211,24 @@ export interface Insert<Row> {
 export function insertInto<Row, const Defaults extends readonly (keyof Row & string)[] = []>(
   db: Database,
   table: Table<Row>,
-  { defaults, onConflict }: { defaults?: Defaults; onConflict?: readonly (keyof Row & string)[] } = {},
+  {
+    defaults,
+    onConflict,
+  }: { defaults?: Defaults; onConflict?: readonly (keyof Row & string)[] } = {},
 ): Insert<Omit<Row, Defaults[number]>> {
   const columns = table.columns.filter((c) => !defaults?.includes(c))
   const others = columns.filter((c) => !onConflict?.includes(c))
-  const upsert = onConflict ? ` ON CONFLICT (${onConflict.join(', ')}) DO UPDATE SET ${others.map((c) => `${c} = excluded.${c}`).join(', ')}` : ''
-  const statement = db.prepare(`INSERT INTO ${table.name} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})${upsert}`)
-  for (const c of columns) if (!/^[a-z_][a-z0-9_]*$/.test(c)) throw new Error(`not a column name: ${c}`)
-  const bind = new Function('statement', `return (row) => statement.run(${columns.map((c) => `row.${c}`).join(', ')})`)
+  const upsert = onConflict
+    ? ` ON CONFLICT (${onConflict.join(', ')}) DO UPDATE SET ${others.map((c) => `${c} = excluded.${c}`).join(', ')}`
+    : ''
+  const statement = db.prepare(
+    `INSERT INTO ${table.name} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})${upsert}`,
+  )
+  for (const c of columns)
+    if (!/^[a-z_][a-z0-9_]*$/.test(c)) throw new Error(`not a column name: ${c}`)
+  const bind = new Function(
+    'statement',
+    `return (row) => statement.run(${columns.map((c) => `row.${c}`).join(', ')})`,
+  )
   return { run: bind(statement) }
 }

@@ -29,7 +29,11 @@ const undoAll = (p: Pending | null): void => {
  */
 export function transactions(
   db: Db,
-  { groupCommit = true, health = writeHealth(() => undefined), onRolledBack = () => undefined }: { groupCommit?: boolean; health?: WriteHealth; onRolledBack?: () => void } = {},
+  {
+    groupCommit = true,
+    health = writeHealth(() => undefined),
+    onRolledBack = () => undefined,
+  }: { groupCommit?: boolean; health?: WriteHealth; onRolledBack?: () => void } = {},
 ) {
   const begin = db.prepare('BEGIN')
   const commit = db.prepare('COMMIT')
@@ -122,7 +126,11 @@ export function transactions(
     if (db.inTransaction) rollback.run()
     undoAll(p)
     const failed = health.failed(cause)
-    p?.reject(failed !== cause ? failed : new Error('the group commit was abandoned: a use case failed after it had written'))
+    p?.reject(
+      failed !== cause
+        ? failed
+        : new Error('the group commit was abandoned: a use case failed after it had written'),
+    )
   }
 
   /**
@@ -131,7 +139,11 @@ export function transactions(
    * page its use case then touches, a few percent of a charge; without one, a `record` that
    * fails can only be undone with the whole group, so it abandons the group commit.
    */
-  function transactDecided<D, R>(decide: () => D, record: (decision: D) => R, onAbandon: () => void): R {
+  function transactDecided<D, R>(
+    decide: () => D,
+    record: (decision: D) => R,
+    onAbandon: () => void,
+  ): R {
     if (!groupCommit && !db.inTransaction) {
       // Alone, nothing else writes between a decision and its record: no need to decide inside.
       const decision = decide()

@@ -47,7 +47,9 @@ const toRow = (t: NewTransfer): InsertRow<typeof TRANSFERS, 'seq' | 'settled_at'
 
 export function transferStore(db: Db) {
   const insertStmt = insertInto(db, TRANSFERS, { defaults: ['seq', 'settled_at'] })
-  const byIdStmt = db.prepare<[string], TransferRow>(`SELECT ${TRANSFERS.select()} FROM transfers WHERE id = ?`)
+  const byIdStmt = db.prepare<[string], TransferRow>(
+    `SELECT ${TRANSFERS.select()} FROM transfers WHERE id = ?`,
+  )
   const settleStmt = db.prepare(`
     UPDATE transfers SET status = @status, message = @message, settled_at = @at
     WHERE id = @id AND status = 'pending'`)

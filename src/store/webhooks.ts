@@ -139,18 +139,25 @@ const attemptRow = (deliveryId: string, a: Attempt): InsertRow<typeof ATTEMPTS, 
 
 export function webhookStore(db: Db) {
   const insertSub = insertInto(db, WEBHOOKS)
-  const subStmt = db.prepare<[string], RowOf<typeof WEBHOOKS>>(`SELECT ${WEBHOOKS.select()} FROM webhooks WHERE id = ?`)
+  const subStmt = db.prepare<[string], RowOf<typeof WEBHOOKS>>(
+    `SELECT ${WEBHOOKS.select()} FROM webhooks WHERE id = ?`,
+  )
   const insertDelivery = insertInto(db, DELIVERIES, { defaults: ['seq'] })
   const dueStmt = db.prepare<[string, Micros, number], RowOf<typeof DELIVERIES>>(
     `SELECT ${DELIVERIES.select()} FROM deliveries WHERE webhook_id = ? AND status = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at, seq LIMIT ?`,
   )
   const countOwn = db.prepare('SELECT count(*) FROM webhooks WHERE company_id = ?').pluck()
   const countGlobal = db.prepare('SELECT count(*) FROM webhooks WHERE company_id IS NULL').pluck()
-  const deliveryStmt = db.prepare<[string], RowOf<typeof DELIVERIES>>(`SELECT ${DELIVERIES.select()} FROM deliveries WHERE id = ?`)
+  const deliveryStmt = db.prepare<[string], RowOf<typeof DELIVERIES>>(
+    `SELECT ${DELIVERIES.select()} FROM deliveries WHERE id = ?`,
+  )
   const attemptStmt = insertInto(db, ATTEMPTS, { defaults: ['seq'] })
-  const updateDelivery = db.prepare(`UPDATE deliveries SET status = @status, attempts = attempts + @counted,
+  const updateDelivery =
+    db.prepare(`UPDATE deliveries SET status = @status, attempts = attempts + @counted,
     next_attempt_at = @nextAttemptAt, delivered_at = @deliveredAt, last_error = @lastError WHERE id = @id`)
-  const attemptsStmt = db.prepare<[string], RowOf<typeof ATTEMPTS>>(`SELECT ${ATTEMPTS.select()} FROM delivery_attempts WHERE delivery_id = ? ORDER BY seq`)
+  const attemptsStmt = db.prepare<[string], RowOf<typeof ATTEMPTS>>(
+    `SELECT ${ATTEMPTS.select()} FROM delivery_attempts WHERE delivery_id = ? ORDER BY seq`,
+  )
   const pruneAttempts = db.prepare(`DELETE FROM delivery_attempts WHERE delivery_id = @id AND seq <=
     (SELECT seq FROM delivery_attempts WHERE delivery_id = @id ORDER BY seq DESC LIMIT 1 OFFSET ${MAX_ATTEMPTS_KEPT})`)
   const activeForStmt = db.prepare<[string | null], RowOf<typeof WEBHOOKS>>(
@@ -174,7 +181,11 @@ export function webhookStore(db: Db) {
   }
   const ownerOf = (id: string) => ownerStmt.get(id) as string | null | undefined
   const due = dueWebhooks(db)
-  const retryStmt = db.prepare("UPDATE deliveries SET status = 'pending', next_attempt_at = ?, delivered_at = NULL WHERE id = ? RETURNING webhook_id").pluck()
+  const retryStmt = db
+    .prepare(
+      "UPDATE deliveries SET status = 'pending', next_attempt_at = ?, delivered_at = NULL WHERE id = ? RETURNING webhook_id",
+    )
+    .pluck()
 
   return {
     add(s: Subscription): void {
@@ -190,10 +201,16 @@ export function webhookStore(db: Db) {
       const where: string[] = []
       const args: unknown[] = []
       if (f.companyId !== undefined) where.push('company_id = ?'), args.push(f.companyId)
-      if (f.status !== undefined) where.push(f.status === 'active' ? 'disabled_at IS NULL' : 'disabled_at IS NOT NULL')
+      if (f.status !== undefined)
+        where.push(f.status === 'active' ? 'disabled_at IS NULL' : 'disabled_at IS NOT NULL')
       if (f.cursor !== undefined) where.push('rowid > ?'), args.push(decodeCursor(f.cursor) ?? 0)
       const sql = `SELECT rowid AS seq, ${WEBHOOKS.select()} FROM webhooks ${where.length ? 'WHERE ' + where.join(' AND ') : ''} ORDER BY rowid LIMIT ?`
-      return pageOf(db.prepare(sql).all(...args, f.limit + 1) as (RowOf<typeof WEBHOOKS> & { seq: number })[], f.limit, (r) => r.seq, toSub)
+      return pageOf(
+        db.prepare(sql).all(...args, f.limit + 1) as (RowOf<typeof WEBHOOKS> & { seq: number })[],
+        f.limit,
+        (r) => r.seq,
+        toSub,
+      )
     },
     /** Subscriptions a company holds (disabled ones included); null counts the admin's global ones. */
     count(companyId: string | null): number {
@@ -207,18 +224,32 @@ export function webhookStore(db: Db) {
       return n > 0
     },
     setChaos(id: string, chaos: Chaos | null): void {
-      db.prepare('UPDATE webhooks SET chaos = ? WHERE id = ?').run(chaos && JSON.stringify(chaos), id)
+      db.prepare('UPDATE webhooks SET chaos = ? WHERE id = ?').run(
+        chaos && JSON.stringify(chaos),
+        id,
+      )
       changed(ownerOf(id))
     },
     disable(id: string, at: Micros, reason: string): void {
-      db.prepare('UPDATE webhooks SET disabled_at = ?, disabled_reason = ? WHERE id = ?').run(at, reason, id)
-      db.prepare("UPDATE deliveries SET status = 'failed', next_attempt_at = NULL, last_error = ? WHERE webhook_id = ? AND status = 'pending'").run(reason, id)
+      db.prepare('UPDATE webhooks SET disabled_at = ?, disabled_reason = ? WHERE id = ?').run(
+        at,
+        reason,
+        id,
+      )
+      db.prepare(
+        "UPDATE deliveries SET status = 'failed', next_attempt_at = NULL, last_error = ? WHERE webhook_id = ? AND status = 'pending'",
+      ).run(reason, id)
       changed(ownerOf(id))
       due.forget(id)
     },
     /** Subscriptions that receive events: not disabled. */
     active(): Subscription[] {
-      active ??= db.prepare<[], RowOf<typeof WEBHOOKS>>(`SELECT ${WEBHOOKS.select()} FROM webhooks WHERE disabled_at IS NULL`).all().map(toSub)
+      active ??= db
+        .prepare<[], RowOf<typeof WEBHOOKS>>(
+          `SELECT ${WEBHOOKS.select()} FROM webhooks WHERE disabled_at IS NULL`,
+        )
+        .all()
+        .map(toSub)
       return active
     },
     /** The active subscriptions a company's events may go to (its own and the admin's global ones), oldest first; null: the global ones. */
@@ -247,7 +278,17 @@ export function webhookStore(db: Db) {
       return r ? toDelivery(r) : undefined
     },
     /** Records an attempt and the delivery's new state; false if the delivery is gone (a reset). */
-    record(id: string, attempt: Attempt, next: { status: DeliveryStatus; nextAttemptAt: Micros | null; deliveredAt: Micros | null; lastError: string | null; counted: boolean }): boolean {
+    record(
+      id: string,
+      attempt: Attempt,
+      next: {
+        status: DeliveryStatus
+        nextAttemptAt: Micros | null
+        deliveredAt: Micros | null
+        lastError: string | null
+        counted: boolean
+      },
+    ): boolean {
       return db.transaction(() => {
         const delivery = deliveryStmt.get(id)
         if (!delivery) return false
@@ -268,7 +309,13 @@ export function webhookStore(db: Db) {
         headers: r.headers === null ? null : JSON.parse(r.headers),
       }))
     },
-    deliveries(f: { companyId?: string; webhookId?: string; status?: DeliveryStatus; limit: number; before?: number }) {
+    deliveries(f: {
+      companyId?: string
+      webhookId?: string
+      status?: DeliveryStatus
+      limit: number
+      before?: number
+    }) {
       const where: string[] = []
       const args: unknown[] = []
       if (f.companyId !== undefined) where.push('company_id = ?'), args.push(f.companyId)

@@ -13,7 +13,8 @@ export const isStorageFailure = (err: unknown): boolean => {
 }
 
 /** A failure that says the disk refused a write, raw or as told to callers: logged once, by the store. */
-export const isUnwritable = (err: unknown): boolean => err instanceof StoreUnavailable || isStorageFailure(err)
+export const isUnwritable = (err: unknown): boolean =>
+  err instanceof StoreUnavailable || isStorageFailure(err)
 
 /** What a caller whose write the file system refused is told: 503, try again later. */
 export class StoreUnavailable extends AppError {

@@ -4,21 +4,45 @@ import { brl, localTime } from './format.js'
 import { UI_BASE } from './session.js'
 
 const TONE: Record<string, string> = {
-  paid: 'ok', success: 'ok', delivered: 'ok', active: 'ok', true: 'ok',
-  pending: 'warn', queued: 'warn', retrying: 'warn', frozen: 'info', running: 'ok',
-  cancelled: 'bad', failed: 'bad', disabled: 'bad', revoked: 'bad', inactive: 'bad', false: 'bad', dead: 'bad',
-  met: 'ok', error: 'bad', warning: 'warn', info: 'info',
+  paid: 'ok',
+  success: 'ok',
+  delivered: 'ok',
+  active: 'ok',
+  true: 'ok',
+  pending: 'warn',
+  queued: 'warn',
+  retrying: 'warn',
+  frozen: 'info',
+  running: 'ok',
+  cancelled: 'bad',
+  failed: 'bad',
+  disabled: 'bad',
+  revoked: 'bad',
+  inactive: 'bad',
+  false: 'bad',
+  dead: 'bad',
+  met: 'ok',
+  error: 'bad',
+  warning: 'warn',
+  info: 'info',
 }
 
 const httpTone = (code: string) => (code < '300' ? 'ok' : code < '500' ? 'warn' : 'bad')
 
 /** A status (or an HTTP status code) as a coloured badge that also says it in words (never colour alone). */
 export const Badge = ({ value }: { value: string }) => (
-  <span class={`badge ${TONE[value] ?? (/^\d{3}$/.test(value) ? httpTone(value) : 'muted')}`}>{value}</span>
+  <span class={`badge ${TONE[value] ?? (/^\d{3}$/.test(value) ? httpTone(value) : 'muted')}`}>
+    {value}
+  </span>
 )
 
 export const CopyButton = ({ text, label = 'Copy' }: { text: string; label?: string }) => (
-  <button type="button" class="copy" data-copy={text} aria-label={`${label}: ${text.length > 40 ? text.slice(0, 40) + '…' : text}`}>
+  <button
+    type="button"
+    class="copy"
+    data-copy={text}
+    aria-label={`${label}: ${text.length > 40 ? text.slice(0, 40) + '…' : text}`}
+  >
     {label}
   </button>
 )
@@ -42,10 +66,18 @@ export const Id = ({ value, href }: { value: string | null | undefined; href?: s
 
 export const Money = ({ cents }: { cents: number }) => <span class="money">{brl(cents)}</span>
 
-export const Time = ({ iso, tz }: { iso: string | null; tz: string }) => (iso ? <time datetime={iso}>{localTime(iso, tz)}</time> : <span class="muted">—</span>)
+export const Time = ({ iso, tz }: { iso: string | null; tz: string }) =>
+  iso ? <time datetime={iso}>{localTime(iso, tz)}</time> : <span class="muted">—</span>
 
 /** A POST form to a dashboard action: one button, optional hidden fields. */
-export function Action(props: { path: string; label: string; fields?: Record<string, string>; tone?: 'primary' | 'danger'; back?: string; confirm?: string }) {
+export function Action(props: {
+  path: string
+  label: string
+  fields?: Record<string, string>
+  tone?: 'primary' | 'danger'
+  back?: string
+  confirm?: string
+}) {
   return (
     <form method="post" action={`${UI_BASE}${props.path}`} class="inline">
       {Object.entries(props.fields ?? {}).map(([k, v]) => (
@@ -60,7 +92,19 @@ export function Action(props: { path: string; label: string; fields?: Record<str
 }
 
 /** A card; `live` names the topics that re-render it, `ids` limits that to changes of these records. */
-export const Card = ({ title, children, id, live, ids }: { title?: string; children?: Child; id?: string; live?: string; ids?: string }) => (
+export const Card = ({
+  title,
+  children,
+  id,
+  live,
+  ids,
+}: {
+  title?: string
+  children?: Child
+  id?: string
+  live?: string
+  ids?: string
+}) => (
   <section class="card" id={id} data-live={live} data-ids={ids}>
     {title && <h2>{title}</h2>}
     {children}
@@ -81,7 +125,17 @@ export const Empty = ({ text, command }: { text: string; command?: string }) => 
 )
 
 /** "Older" and "Newest" links of a cursor-paged list (`labels` for a list oldest first). */
-export const Pager = ({ base, next, params, labels = ['Newest', 'Older →'] }: { base: string; next: string | null; params: Record<string, string | undefined>; labels?: [string, string] }) => {
+export const Pager = ({
+  base,
+  next,
+  params,
+  labels = ['Newest', 'Older →'],
+}: {
+  base: string
+  next: string | null
+  params: Record<string, string | undefined>
+  labels?: [string, string]
+}) => {
   const q = (extra: Record<string, string>) => {
     const s = new URLSearchParams()
     for (const [k, v] of Object.entries({ ...params, ...extra })) if (v) s.set(k, v)
@@ -90,16 +144,36 @@ export const Pager = ({ base, next, params, labels = ['Newest', 'Older →'] }: 
   }
   return (
     <nav class="pager" aria-label="Pages">
-      {params.cursor && <a class="button" href={q({ cursor: '' })}>{labels[0]}</a>}
-      {next && <a class="button" href={q({ cursor: next })}>{labels[1]}</a>}
+      {params.cursor && (
+        <a class="button" href={q({ cursor: '' })}>
+          {labels[0]}
+        </a>
+      )}
+      {next && (
+        <a class="button" href={q({ cursor: next })}>
+          {labels[1]}
+        </a>
+      )}
     </nav>
   )
 }
 
-export const Json = ({ value }: { value: unknown }) => <pre class="body">{typeof value === 'string' ? value : JSON.stringify(value, null, 2)}</pre>
+export const Json = ({ value }: { value: unknown }) => (
+  <pre class="body">{typeof value === 'string' ? value : JSON.stringify(value, null, 2)}</pre>
+)
 
 /** A labelled select; an option is its value, or [value, text]. */
-export function Select({ label, name, options, selected }: { label: string; name: string; options: readonly (string | readonly [string, string])[]; selected?: string }) {
+export function Select({
+  label,
+  name,
+  options,
+  selected,
+}: {
+  label: string
+  name: string
+  options: readonly (string | readonly [string, string])[]
+  selected?: string
+}) {
   return (
     <label>
       {label}
@@ -118,7 +192,15 @@ export function Select({ label, name, options, selected }: { label: string; name
 }
 
 /** A table that scrolls sideways when narrow; a heading is its text, or [text, class]. */
-export function Table({ head, children, class: cls }: { head: (string | [string, string])[]; children?: Child; class?: string }) {
+export function Table({
+  head,
+  children,
+  class: cls,
+}: {
+  head: (string | [string, string])[]
+  children?: Child
+  class?: string
+}) {
   return (
     <div class="scroll">
       <table class={cls}>
@@ -134,7 +216,15 @@ export function Table({ head, children, class: cls }: { head: (string | [string,
 }
 
 /** A table cell whose content stays one block when narrow screens stack the table (class "stacked"). */
-export const Cell = ({ label, class: cls, children }: { label: string; class?: string; children?: Child }) => (
+export const Cell = ({
+  label,
+  class: cls,
+  children,
+}: {
+  label: string
+  class?: string
+  children?: Child
+}) => (
   <td data-label={label} class={cls}>
     <div>{children}</div>
   </td>
@@ -154,7 +244,17 @@ export const Filters = ({ path, children }: { path: string; children?: Child }) 
  * For the admin, a company chosen from a list while they are few (`choices`: companyChoices),
  * else its id typed; `none` is the blank choice.
  */
-function CompanyChoice({ admin, choices, selected, none }: { admin: boolean; choices: string[] | undefined; selected: string | undefined; none: string }) {
+function CompanyChoice({
+  admin,
+  choices,
+  selected,
+  none,
+}: {
+  admin: boolean
+  choices: string[] | undefined
+  selected: string | undefined
+  none: string
+}) {
   if (!admin) return null
   return choices === undefined ? (
     <label>
@@ -162,12 +262,23 @@ function CompanyChoice({ admin, choices, selected, none }: { admin: boolean; cho
       <input name="company_id" value={selected ?? ''} maxlength={200} placeholder={none} />
     </label>
   ) : (
-    <Select label="Company" name="company_id" options={[['', none], ...choices]} selected={selected} />
+    <Select
+      label="Company"
+      name="company_id"
+      options={[['', none], ...choices]}
+      selected={selected}
+    />
   )
 }
 
 /** A list's filter by company (the admin's). */
-export const CompanyFilter = (p: { admin: boolean; choices: string[] | undefined; selected: string | undefined }) => <CompanyChoice {...p} none="any" />
+export const CompanyFilter = (p: {
+  admin: boolean
+  choices: string[] | undefined
+  selected: string | undefined
+}) => <CompanyChoice {...p} none="any" />
 
 /** The company an outcome or fault is for (the admin's; blank: every company); companies get their own. */
-export const ForCompany = (p: { admin: boolean; choices: string[] | undefined }) => <CompanyChoice {...p} selected={undefined} none="all companies" />
+export const ForCompany = (p: { admin: boolean; choices: string[] | undefined }) => (
+  <CompanyChoice {...p} selected={undefined} none="all companies" />
+)

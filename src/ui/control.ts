@@ -11,7 +11,12 @@ export interface ControlReply {
   body: any
 }
 
-export type Control = (scope: Scope, method: string, path: string, body?: unknown) => Promise<ControlReply>
+export type Control = (
+  scope: Scope,
+  method: string,
+  path: string,
+  body?: unknown,
+) => Promise<ControlReply>
 
 export function controlClient(app: OpenAPIHono<AppEnv>): Control {
   return async (scope, method, path, body) => {
@@ -41,7 +46,8 @@ export const detailOf = (reply: ControlReply): string => {
 /** A query string from the defined values only. */
 export function query(values: Record<string, string | number | undefined | null>): string {
   const q = new URLSearchParams()
-  for (const [k, v] of Object.entries(values)) if (v !== undefined && v !== null && v !== '') q.set(k, String(v))
+  for (const [k, v] of Object.entries(values))
+    if (v !== undefined && v !== null && v !== '') q.set(k, String(v))
   const s = q.toString()
   return s ? `?${s}` : ''
 }

@@ -4,7 +4,9 @@
 export function brl(cents: number): string {
   const sign = cents < 0 ? '-' : ''
   const abs = Math.abs(cents)
-  const units = Math.floor(abs / 100).toString().replace(/\B(?=(\d{3})+(?!\d))/g, '.')
+  const units = Math.floor(abs / 100)
+    .toString()
+    .replace(/\B(?=(\d{3})+(?!\d))/g, '.')
   return `${sign}R$ ${units},${String(abs % 100).padStart(2, '0')}`
 }
 
@@ -15,7 +17,16 @@ export function localTime(iso: string | null, timeZone: string): string {
   if (!iso) return ''
   let f = formatters.get(timeZone)
   if (!f) {
-    f = new Intl.DateTimeFormat('sv-SE', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hour12: false })
+    f = new Intl.DateTimeFormat('sv-SE', {
+      timeZone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+      hour12: false,
+    })
     formatters.set(timeZone, f)
   }
   return f.format(new Date(iso))

@@ -38,6 +38,13 @@ function firstRenderWithoutStorage(): void {
 
 firstRenderWithoutStorage()
 
-export async function htmlPage(c: Context<any>, page: JSX.Element, status: ContentfulStatusCode = 200): Promise<Response> {
-  return c.html(`${await resolveCallback(page, HtmlEscapedCallbackPhase.Stringify, false, {})}`, status)
+export async function htmlPage(
+  c: Context<any>,
+  page: JSX.Element,
+  status: ContentfulStatusCode = 200,
+): Promise<Response> {
+  return c.html(
+    `${await resolveCallback(page, HtmlEscapedCallbackPhase.Stringify, false, {})}`,
+    status,
+  )
 }

@@ -17,7 +17,10 @@ import { createUiRouter } from './router.js'
 
 export { UI_BASE } from './session.js'
 
-export function createUi(deps: HttpDeps & { publicUrl: () => string }, onError: ErrorHandler<AppEnv>) {
+export function createUi(
+  deps: HttpDeps & { publicUrl: () => string },
+  onError: ErrorHandler<AppEnv>,
+) {
   // Its own instance of the control plane's routes, answering errors as the mounted one does,
   // built on the first page: a sandbox nobody looks at (a test suite's) does not start slower.
   let control: Control | undefined
@@ -43,6 +46,14 @@ export function createUi(deps: HttpDeps & { publicUrl: () => string }, onError: 
   const live = createLiveHub((active) => (deps.sandbox.onChange = active ? live.notify : undefined))
   const ui = createUiRouter(deps, controlOnce, live)
   mountLiveStream(ui)
-  for (const mount of [mountOverview, mountReadiness, mountCharges, mountTransfers, mountWebhooks, mountObserve]) mount(ui)
+  for (const mount of [
+    mountOverview,
+    mountReadiness,
+    mountCharges,
+    mountTransfers,
+    mountWebhooks,
+    mountObserve,
+  ])
+    mount(ui)
   return ui.app
 }

@@ -11,7 +11,13 @@ export function knownSecrets(deps: HttpDeps): () => Map<string, string> {
   const { store } = deps.sandbox
   let cached: { key: string; secrets: Map<string, string> } | undefined
   return () => {
-    const names = [...new Set([store.setup.meta.get<string>('scenario'), deps.startScenario].filter((n): n is string => !!n))]
+    const names = [
+      ...new Set(
+        [store.setup.meta.get<string>('scenario'), deps.startScenario].filter(
+          (n): n is string => !!n,
+        ),
+      ),
+    ]
     const key = `${names.join(',')}#${store.identity.version()}`
     if (cached?.key === key) return cached.secrets
     const secrets = new Map<string, string>()
@@ -26,7 +32,8 @@ export function knownSecrets(deps: HttpDeps): () => Map<string, string> {
         for (const user of company.users) {
           for (const cr of user.credentials) {
             const stored = store.identity.credentialCheck(cr.client_id, NO_HASH)
-            if (stored.known && timingSafeEqual(stored.secretHash, hashSecret(cr.client_secret))) secrets.set(cr.client_id, cr.client_secret)
+            if (stored.known && timingSafeEqual(stored.secretHash, hashSecret(cr.client_secret)))
+              secrets.set(cr.client_id, cr.client_secret)
           }
         }
       }

@@ -18,27 +18,45 @@ const NAV: [string, string][] = [
   ['/faults', 'Faults'],
 ]
 
-export function Document({ title, children, stream }: { title: string; children: Child; stream?: boolean }) {
+export function Document({
+  title,
+  children,
+  stream,
+}: {
+  title: string
+  children: Child
+  stream?: boolean
+}) {
   return (
     <>
       {raw('<!doctype html>')}
       <html lang="en">
-      <head>
-        <meta charset="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="color-scheme" content="light dark" />
-        <title>{`${title} · pix-sandbox`}</title>
-        <link rel="icon" type="image/svg+xml" href={FAVICON_PATH} />
-        <link rel="stylesheet" href={`${UI_BASE}/assets/ui.css`} />
-        <script src={`${UI_BASE}/assets/ui.js`} defer></script>
-      </head>
-      <body data-stream={stream ? `${UI_BASE}/live` : undefined}>{children}</body>
+        <head>
+          <meta charset="utf-8" />
+          <meta name="viewport" content="width=device-width, initial-scale=1" />
+          <meta name="color-scheme" content="light dark" />
+          <title>{`${title} · pix-sandbox`}</title>
+          <link rel="icon" type="image/svg+xml" href={FAVICON_PATH} />
+          <link rel="stylesheet" href={`${UI_BASE}/assets/ui.css`} />
+          <script src={`${UI_BASE}/assets/ui.js`} defer></script>
+        </head>
+        <body data-stream={stream ? `${UI_BASE}/live` : undefined}>{children}</body>
       </html>
     </>
   )
 }
 
-export function Page({ view, title, section, children }: { view: View; title: string; section: string; children: Child }) {
+export function Page({
+  view,
+  title,
+  section,
+  children,
+}: {
+  view: View
+  title: string
+  section: string
+  children: Child
+}) {
   const flash = view.flash
   return (
     <Document title={title} stream>

@@ -58,7 +58,12 @@ export function mountLiveStream(ui: Ui): void {
     })
     return new Response(body, {
       // Connection: close, so that a stream ended by a closing server frees its socket at once.
-      headers: { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-store', 'X-Accel-Buffering': 'no', Connection: 'close' },
+      headers: {
+        'Content-Type': 'text/event-stream; charset=utf-8',
+        'Cache-Control': 'no-store',
+        'X-Accel-Buffering': 'no',
+        Connection: 'close',
+      },
     })
   })
 }

@@ -39,14 +39,20 @@ const topicOf = (type: string) => type.slice(0, type.indexOf('.'))
 
 function itemsOf(change: Change): Item[] {
   if (change.kind === 'clock') return [{ topic: 'clock', id: null, companyId: null }]
-  if (change.kind === 'request') return [{ topic: 'request', id: null, companyId: change.companyId }]
+  if (change.kind === 'request')
+    return [{ topic: 'request', id: null, companyId: change.companyId }]
   if (change.kind === 'delivery') {
     const delivery = { topic: 'delivery', id: change.id, companyId: change.companyId }
     return change.webhook ? [delivery, { topic: 'webhook', ...change.webhook }] : [delivery]
   }
   const { event } = change
   const data = event.data
-  const id = typeof data.transaction_id === 'string' ? data.transaction_id : typeof data.reference === 'string' ? data.reference : event.id
+  const id =
+    typeof data.transaction_id === 'string'
+      ? data.transaction_id
+      : typeof data.reference === 'string'
+        ? data.reference
+        : event.id
   // Every event may queue webhook deliveries; the event log shows them all.
   return [
     { topic: topicOf(event.type), id, companyId: event.companyId },
@@ -54,11 +60,15 @@ function itemsOf(change: Change): Item[] {
   ]
 }
 
-const visible = (scope: Scope, item: Item) => scope.admin || item.topic === 'clock' || item.companyId === scope.companyId
+const visible = (scope: Scope, item: Item) =>
+  scope.admin || item.topic === 'clock' || item.companyId === scope.companyId
 
 /** `onActive(true)` when the first listener arrives, `(false)` when the last leaves: the sandbox
  * is told to call `notify` only while someone listens. */
-export function createLiveHub(onActive: (active: boolean) => void = () => {}, limits: FairLimits = STREAM_LIMITS) {
+export function createLiveHub(
+  onActive: (active: boolean) => void = () => {},
+  limits: FairLimits = STREAM_LIMITS,
+) {
   const clients = createFairPool<Client>(limits)
   const perSession = new Map<string, number>()
   let nextKey = 0
@@ -92,7 +102,9 @@ export function createLiveHub(onActive: (active: boolean) => void = () => {}, li
       const ids = [...new Set(seen.map((i) => i.id).filter((x): x is string => x !== null))]
       // `partial`: some changes were told without their ids, so views of one record refresh anyway.
       const partial = overflow.length > 0 || flooded.size > 0
-      client.send(`event: change\ndata: ${JSON.stringify({ topics: [...topics], ids, partial })}\n\n`)
+      client.send(
+        `event: change\ndata: ${JSON.stringify({ topics: [...topics], ids, partial })}\n\n`,
+      )
     }
   }
 
@@ -101,7 +113,8 @@ export function createLiveHub(onActive: (active: boolean) => void = () => {}, li
       if (clients.size === 0) return
       for (const item of itemsOf(change)) {
         if (pending.length < MAX_ITEMS) pending.push(item)
-        else if (pairs.size < MAX_PAIRS) pairs.set(`${item.topic} ${item.companyId}`, { ...item, id: null })
+        else if (pairs.size < MAX_PAIRS)
+          pairs.set(`${item.topic} ${item.companyId}`, { ...item, id: null })
         else flood.add(item.topic)
       }
       timer ??= setTimeout(flush, FLUSH_MS)
@@ -113,7 +126,11 @@ export function createLiveHub(onActive: (active: boolean) => void = () => {}, li
       if (held >= STREAMS_PER_SESSION) return null
       const key = String(++nextKey)
       const wasIdle = clients.size === 0
-      const evicted = clients.add(key, client.scope.admin ? ADMIN_OWNER : companyOwner(client.scope.companyId), client)
+      const evicted = clients.add(
+        key,
+        client.scope.admin ? ADMIN_OWNER : companyOwner(client.scope.companyId),
+        client,
+      )
       if (!evicted) return null
       perSession.set(client.session, held + 1)
       for (const other of evicted) {

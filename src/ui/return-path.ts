@@ -17,7 +17,8 @@ const PROBE_ORIGIN = 'http://dashboard.invalid'
  * `origin` (an absolute URL, as a Referer is), or outside `/_sandbox/ui`.
  */
 export function returnPath(raw: unknown, origin = PROBE_ORIGIN): string | undefined {
-  if (typeof raw !== 'string' || raw.length > MAX_LENGTH || CONTROL.test(raw) || raw.includes('\\')) return undefined
+  if (typeof raw !== 'string' || raw.length > MAX_LENGTH || CONTROL.test(raw) || raw.includes('\\'))
+    return undefined
   if (!raw.startsWith('/') && !raw.startsWith(`${origin}/`)) return undefined
   if (raw.startsWith('//')) return undefined
   let url: URL

@@ -40,14 +40,19 @@ export interface Call {
   page?: string
 }
 
-export function createUiRouter(deps: HttpDeps & { publicUrl: () => string }, control: Control, live: LiveHub) {
+export function createUiRouter(
+  deps: HttpDeps & { publicUrl: () => string },
+  control: Control,
+  live: LiveHub,
+) {
   const ctx = deps.sandbox
   const sessions = createSessions(ctx.store)
   const app = new Hono<UiEnv>()
 
   app.use(async (c, next) => {
     await next()
-    for (const [k, v] of Object.entries(PAGE_HEADERS)) if (!c.res.headers.has(k)) c.res.headers.set(k, v)
+    for (const [k, v] of Object.entries(PAGE_HEADERS))
+      if (!c.res.headers.has(k)) c.res.headers.set(k, v)
   })
   // A form is read within the process's budget for bodies before anything reads it (the
   // sign-in form is read before anyone is signed in: body-budget.ts).
@@ -58,7 +63,8 @@ export function createUiRouter(deps: HttpDeps & { publicUrl: () => string }, con
   // Cross-site form posts are refused (Origin checked against the dashboard's own).
   app.use(csrf())
 
-  const asset = (body: string, type: string) => (c: Context) => c.body(body, 200, { 'Content-Type': type, 'Cache-Control': 'no-cache' })
+  const asset = (body: string, type: string) => (c: Context) =>
+    c.body(body, 200, { 'Content-Type': type, 'Cache-Control': 'no-cache' })
   app.get('/assets/ui.css', asset(CSS, 'text/css; charset=utf-8'))
   app.get('/assets/ui.js', asset(JS, 'text/javascript; charset=utf-8'))
 
@@ -67,7 +73,11 @@ export function createUiRouter(deps: HttpDeps & { publicUrl: () => string }, con
   app.use(async (c, next) => {
     const signedIn = await sessions.current(c)
     if (!signedIn) {
-      if (c.req.method === 'GET' && c.req.header('x-ui-live') === undefined && !c.req.path.endsWith('/live')) {
+      if (
+        c.req.method === 'GET' &&
+        c.req.header('x-ui-live') === undefined &&
+        !c.req.path.endsWith('/live')
+      ) {
         return c.redirect(`${UI_BASE}/sign-in?next=${encodeURIComponent(c.req.path)}`, 303)
       }
       return c.text('Not signed in', 401)
@@ -97,18 +107,26 @@ export function createUiRouter(deps: HttpDeps & { publicUrl: () => string }, con
 
   /** Where a form may send the browser back to: its `back` field, the page it is on, the Referer, or the overview; a dashboard page, never elsewhere. */
   const backOf = (form: Form, c: Context, page?: string) =>
-    returnPath(form.back) ?? returnPath(page) ?? returnPath(c.req.header('referer'), new URL(c.req.url).origin) ?? UI_BASE
+    returnPath(form.back) ??
+    returnPath(page) ??
+    returnPath(c.req.header('referer'), new URL(c.req.url).origin) ??
+    UI_BASE
 
   const ui = {
     app,
     deps,
     live,
     /** A GET page; `section` is the navigation entry it belongs to. */
-    page(path: string, section: string, render: (view: View, c: Context<UiEnv>) => Promise<Rendered> | Rendered) {
+    page(
+      path: string,
+      section: string,
+      render: (view: View, c: Context<UiEnv>) => Promise<Rendered> | Rendered,
+    ) {
       app.get(path, async (c) => {
         const signedIn = c.get('signedIn')
         // A live refresh re-renders the page without taking the flash meant for the next page.
-        const flash = c.req.header('x-ui-live') === undefined ? sessions.takeFlash(signedIn) : undefined
+        const flash =
+          c.req.header('x-ui-live') === undefined ? sessions.takeFlash(signedIn) : undefined
         const view = viewOf(c, flash)
         let rendered: Rendered
         try {
@@ -116,15 +134,34 @@ export function createUiRouter(deps: HttpDeps & { publicUrl: () => string }, con
         } catch (err) {
           if (!(err instanceof Refused)) throw err
           view.flash = { kind: 'error', text: detailOf(err.reply) }
-          rendered = { title: err.reply.status === 404 ? 'Not found' : 'Refused', body: <p><a href={UI_BASE}>Back to the overview</a></p>, status: err.reply.status === 404 ? 404 : 200 }
+          rendered = {
+            title: err.reply.status === 404 ? 'Not found' : 'Refused',
+            body: (
+              <p>
+                <a href={UI_BASE}>Back to the overview</a>
+              </p>
+            ),
+            status: err.reply.status === 404 ? 404 : 200,
+          }
         }
-        return htmlPage(c, <Page view={view} title={rendered.title} section={section}>{rendered.body}</Page>, rendered.status ?? 200)
+        return htmlPage(
+          c,
+          <Page view={view} title={rendered.title} section={section}>
+            {rendered.body}
+          </Page>,
+          rendered.status ?? 200,
+        )
       })
     },
     /** A POST: reads the form, asks the control plane, and redirects with the answer as the message. */
-    action(path: string, call: (form: Form, view: View, c: Context<UiEnv>) => Call | Promise<Call>) {
+    action(
+      path: string,
+      call: (form: Form, view: View, c: Context<UiEnv>) => Call | Promise<Call>,
+    ) {
       app.post(path, async (c) => {
-        const form = Object.fromEntries(Object.entries(await c.req.parseBody()).filter(([, v]) => typeof v === 'string')) as Form
+        const form = Object.fromEntries(
+          Object.entries(await c.req.parseBody()).filter(([, v]) => typeof v === 'string'),
+        ) as Form
         const signedIn = c.get('signedIn')
         const view = viewOf(c)
         let spec: Call
@@ -143,7 +180,10 @@ export function createUiRouter(deps: HttpDeps & { publicUrl: () => string }, con
           return c.redirect(back, 303)
         }
         const message = spec.ok(reply)
-        sessions.flash(signedIn, typeof message === 'string' ? { kind: 'ok', text: message } : message)
+        sessions.flash(
+          signedIn,
+          typeof message === 'string' ? { kind: 'ok', text: message } : message,
+        )
         return c.redirect(returnPath(spec.goTo?.(reply)) ?? back, 303)
       })
     },

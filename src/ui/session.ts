@@ -47,7 +47,10 @@ export function createSessions(store: Store, limits: FairLimits = SESSION_LIMITS
   const scopeOf = (s: Session): Scope | null => {
     if (s.who.admin) return { admin: true }
     const check = store.identity.credentialCheck(s.who.clientId, NO_HASH)
-    const principal = check.known && !check.revoked && check.environment === 'sandbox' ? store.identity.principal(s.who.clientId) : undefined
+    const principal =
+      check.known && !check.revoked && check.environment === 'sandbox'
+        ? store.identity.principal(s.who.clientId)
+        : undefined
     return principal ? companyScope(principal) : null
   }
 
@@ -57,8 +60,16 @@ export function createSessions(store: Store, limits: FairLimits = SESSION_LIMITS
       const previous = await getSignedCookie(c, key, COOKIE)
       if (previous) sessions.delete(previous)
       const id = randomBytes(24).toString('base64url')
-      sessions.add(id, who.admin ? ADMIN_OWNER : companyOwner(who.companyId), { who, expires: Date.now() + MAX_AGE_S * 1000 })
-      await setSignedCookie(c, COOKIE, id, key, { httpOnly: true, sameSite: 'Strict', path: UI_BASE, maxAge: MAX_AGE_S })
+      sessions.add(id, who.admin ? ADMIN_OWNER : companyOwner(who.companyId), {
+        who,
+        expires: Date.now() + MAX_AGE_S * 1000,
+      })
+      await setSignedCookie(c, COOKIE, id, key, {
+        httpOnly: true,
+        sameSite: 'Strict',
+        path: UI_BASE,
+        maxAge: MAX_AGE_S,
+      })
     },
 
     /** The signed-in session of the request, or null (unknown, expired, or credentials gone). */

@@ -30,7 +30,9 @@ function SignInPage({ error, next }: { error?: string; next: string }) {
               Admin token (SANDBOX_ADMIN_TOKEN, printed at start)
               <input type="password" name="token" autocomplete="off" required />
             </label>
-            <button type="submit" class="primary">Sign in as admin</button>
+            <button type="submit" class="primary">
+              Sign in as admin
+            </button>
           </form>
         </section>
         <section class="card">
@@ -43,9 +45,16 @@ function SignInPage({ error, next }: { error?: string; next: string }) {
             </label>
             <label>
               client_secret
-              <input type="password" name="client_secret" autocomplete="current-password" required />
+              <input
+                type="password"
+                name="client_secret"
+                autocomplete="current-password"
+                required
+              />
             </label>
-            <button type="submit" class="primary">Sign in as this company</button>
+            <button type="submit" class="primary">
+              Sign in as this company
+            </button>
           </form>
         </section>
       </main>
@@ -61,22 +70,30 @@ export function mountSignIn(app: Hono<any>, deps: HttpDeps, sessions: Sessions):
 
   app.post('/sign-in', async (c) => {
     const form = await c.req.parseBody()
-    const field = (name: string) => (typeof form[name] === 'string' ? (form[name] as string).slice(0, MAX_FIELD) : '')
+    const field = (name: string) =>
+      typeof form[name] === 'string' ? (form[name] as string).slice(0, MAX_FIELD) : ''
     const next = safeNext(form.next)
     const refuse = (detail: string) => htmlPage(c, <SignInPage error={detail} next={next} />, 401)
     const token = field('token').trim()
     if (token) {
-      if (!isAdminToken(deps, token)) return refuse(`${ERRORS.not_authenticated.detail}: this is not the admin token`)
+      if (!isAdminToken(deps, token))
+        return refuse(`${ERRORS.not_authenticated.detail}: this is not the admin token`)
       await sessions.start(c, { admin: true })
       return c.redirect(next, 303)
     }
     try {
       const principal = deps.authenticate(field('client_id'), field('client_secret'))
-      await sessions.start(c, { admin: false, clientId: principal.clientId, companyId: principal.company.id })
+      await sessions.start(c, {
+        admin: false,
+        clientId: principal.clientId,
+        companyId: principal.company.id,
+      })
       return c.redirect(next, 303)
     } catch (err) {
       if (!(err instanceof AppError)) throw err
-      return refuse(`${err.detail ?? ERRORS[err.code].detail}: check the client_id and client_secret`)
+      return refuse(
+        `${err.detail ?? ERRORS[err.code].detail}: check the client_id and client_secret`,
+      )
     }
   })
 }

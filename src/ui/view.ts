@@ -18,22 +18,38 @@ export interface View {
 }
 
 /** The control plane's paths that answer a GET with JSON. */
-type Readable = { [P in keyof paths]: paths[P] extends { get: { responses: { 200: { content: { 'application/json': unknown } } } } } ? P : never }[keyof paths]
+type Readable = {
+  [P in keyof paths]: paths[P] extends {
+    get: { responses: { 200: { content: { 'application/json': unknown } } } }
+  }
+    ? P
+    : never
+}[keyof paths]
 type Get<P extends Readable> = paths[P]['get']
 /** What a GET of `P` answers: the generated type of its declared schema. */
 export type Answer<P extends Readable> = Get<P>['responses'][200]['content']['application/json']
 type ParametersOf<P extends Readable> = Get<P> extends { parameters: infer X } ? X : never
-type Parameters<P extends Readable> = (ParametersOf<P> extends { path: infer A } ? { path: A } : { path?: never }) &
-  (ParametersOf<P> extends { query?: infer Q } ? { query?: { [K in keyof Q]?: Q[K] | null } } : { query?: never })
+type Parameters<P extends Readable> = (ParametersOf<P> extends { path: infer A }
+  ? { path: A }
+  : { path?: never }) &
+  (ParametersOf<P> extends { query?: infer Q }
+    ? { query?: { [K in keyof Q]?: Q[K] | null } }
+    : { query?: never })
 
 /**
  * Asks the control plane a GET, typed by its published document (the types generated from
  * /_sandbox/openapi.json), so a page reads the fields the API declares; throws the reply when
  * refused so the page shows its detail.
  */
-export async function read<P extends Readable>(view: View, path: P, params?: Parameters<P>): Promise<Answer<P>> {
+export async function read<P extends Readable>(
+  view: View,
+  path: P,
+  params?: Parameters<P>,
+): Promise<Answer<P>> {
   const ids = (params?.path ?? {}) as Record<string, string>
-  const url = path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(ids[name] ?? '')) + query((params?.query ?? {}) as Record<string, string | number | null | undefined>)
+  const url =
+    path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(ids[name] ?? '')) +
+    query((params?.query ?? {}) as Record<string, string | number | null | undefined>)
   const reply = await view.control(view.scope, 'GET', url)
   if (!reply.ok) throw new Refused(reply)
   return reply.body as Answer<P>

@@ -17,7 +17,9 @@ export function hostRefusal(url: string, allowed: readonly string[] | undefined)
 
 const isLoopback = (host: string): boolean => {
   const h = host.toLowerCase().replace(/^\[|\]$/g, '')
-  return h === 'localhost' || h.endsWith('.localhost') || h === '::1' || /^127\.\d+\.\d+\.\d+$/.test(h)
+  return (
+    h === 'localhost' || h.endsWith('.localhost') || h === '::1' || /^127\.\d+\.\d+\.\d+$/.test(h)
+  )
 }
 
 /**
@@ -26,7 +28,10 @@ const isLoopback = (host: string): boolean => {
  * reach the server (the default credentials are public) can make it send requests to any host,
  * this machine's own ports included, and read from `/test` which ones answer.
  */
-export function webhookExposure(listenHost: string, allowed: readonly string[] | undefined): string | null {
+export function webhookExposure(
+  listenHost: string,
+  allowed: readonly string[] | undefined,
+): string | null {
   if (allowed) return `sent only to ${allowed.join(', ')} (WEBHOOK_ALLOWED_HOSTS)`
   if (isLoopback(listenHost)) return null
   return `sent to any host, this machine's own ports included, for anyone who reaches ${listenHost}: set WEBHOOK_ALLOWED_HOSTS=host[:port],... to your receivers`

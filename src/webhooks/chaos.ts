@@ -8,5 +8,9 @@ export type Roll = (deliveryId: string, attempt: number, kind: string) => number
 export function createRoll(seed?: string): Roll {
   if (seed === undefined) return () => randomInt(0, 2 ** 32) / 2 ** 32
   return (deliveryId, attempt, kind) =>
-    createHash('sha256').update(`${seed}:${deliveryId}:${attempt}:${kind}`).digest().readUInt32LE(0) / 2 ** 32
+    createHash('sha256')
+      .update(`${seed}:${deliveryId}:${attempt}:${kind}`)
+      .digest()
+      .readUInt32LE(0) /
+    2 ** 32
 }

@@ -11,12 +11,24 @@ import type { Subscription } from '../store/webhooks.js'
 /** The body a subscription receives for an event, or null when its format has no such message. */
 export function webhookBody(sub: Subscription, e: SandboxEvent): string | null {
   if (sub.format === 'standard') {
-    return JSON.stringify({ type: e.type, timestamp: isoMillis(e.at), data: { ...e.data, company_id: e.companyId } })
+    return JSON.stringify({
+      type: e.type,
+      timestamp: isoMillis(e.at),
+      data: { ...e.data, company_id: e.companyId },
+    })
   }
   // The BCB API Pix webhook only tells of PIX received.
   if (e.type !== 'charge.paid') return null
-  const d = e.data as { transaction_id: string; amount: number; end_to_end_id: string; payer: { name: string; document: string } | null }
-  const pagador = d.payer && { nome: d.payer.name, [d.payer.document.length > 11 ? 'cnpj' : 'cpf']: d.payer.document }
+  const d = e.data as {
+    transaction_id: string
+    amount: number
+    end_to_end_id: string
+    payer: { name: string; document: string } | null
+  }
+  const pagador = d.payer && {
+    nome: d.payer.name,
+    [d.payer.document.length > 11 ? 'cnpj' : 'cpf']: d.payer.document,
+  }
   return JSON.stringify({
     pix: [
       {
@@ -32,7 +44,8 @@ export function webhookBody(sub: Subscription, e: SandboxEvent): string | null {
 }
 
 const wants = (sub: Subscription, e: SandboxEvent) =>
-  (sub.events as readonly string[]).includes(e.type) && (sub.companyId === null || sub.companyId === e.companyId)
+  (sub.events as readonly string[]).includes(e.type) &&
+  (sub.companyId === null || sub.companyId === e.companyId)
 
 /** Queues the event for every subscription that wants it; `delayUs` holds it back (reorder chaos). */
 export function enqueueEvent(store: Store, newId: () => string, e: SandboxEvent): number {

@@ -6,7 +6,12 @@
  * Seconds to wait after failed attempt `attempt` (1-based), or null when the schedule is spent
  * and the delivery fails. `jitter` is a number in [0, 1): up to 10% is added to the schedule.
  */
-export function retryDelay(schedule: readonly number[], attempt: number, retryAfter: number | null, jitter: number): number | null {
+export function retryDelay(
+  schedule: readonly number[],
+  attempt: number,
+  retryAfter: number | null,
+  jitter: number,
+): number | null {
   const planned = schedule[attempt - 1]
   if (planned === undefined) return null
   if (retryAfter === null) return planned * (1 + 0.1 * jitter)

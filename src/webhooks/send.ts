@@ -25,21 +25,39 @@ export function parseRetryAfter(value: string | null, nowMs: number): number | n
   return Number.isFinite(seconds) ? Math.min(Math.max(seconds, 0), 86_400) : null
 }
 
-export async function send(sub: Subscription, d: Delivery, opts: { badSignature: boolean; userAgent: string; fetch: typeof fetch }): Promise<SendResult> {
-  const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': opts.userAgent }
+export async function send(
+  sub: Subscription,
+  d: Delivery,
+  opts: { badSignature: boolean; userAgent: string; fetch: typeof fetch },
+): Promise<SendResult> {
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    'user-agent': opts.userAgent,
+  }
   let url = sub.url
   if (sub.format === 'standard') {
     // Real time, not virtual: receivers check the timestamp against their own clock.
     const timestamp = Math.floor(realTime() / 1_000_000)
     headers['webhook-id'] = d.eventId
     headers['webhook-timestamp'] = String(timestamp)
-    headers['webhook-signature'] = sign(opts.badSignature ? newSecret() : sub.secret, d.eventId, timestamp, d.body)
+    headers['webhook-signature'] = sign(
+      opts.badSignature ? newSecret() : sub.secret,
+      d.eventId,
+      timestamp,
+      d.body,
+    )
   } else {
     url = `${sub.url.replace(/\/+$/, '')}/pix`
   }
   const started = performance.now()
   try {
-    const res = await opts.fetch(url, { method: 'POST', headers, body: d.body, redirect: 'manual', signal: AbortSignal.timeout(DELIVERY_TIMEOUT_MS) })
+    const res = await opts.fetch(url, {
+      method: 'POST',
+      headers,
+      body: d.body,
+      redirect: 'manual',
+      signal: AbortSignal.timeout(DELIVERY_TIMEOUT_MS),
+    })
     await res.body?.cancel().catch(() => undefined)
     return {
       statusCode: res.status,
@@ -54,7 +72,9 @@ export async function send(sub: Subscription, d: Delivery, opts: { badSignature:
     return {
       statusCode: null,
       latencyMs: performance.now() - started,
-      error: timeout ? `no answer within ${DELIVERY_TIMEOUT_MS / 1000} s` : `could not connect${cause ? ` (${cause})` : ''}`,
+      error: timeout
+        ? `no answer within ${DELIVERY_TIMEOUT_MS / 1000} s`
+        : `could not connect${cause ? ` (${cause})` : ''}`,
       retryAfter: null,
       headers,
       timedOut: timeout,

@@ -5,7 +5,10 @@ import { MAX_IN_FLIGHT_PER_COMPANY, MAX_IN_FLIGHT_PER_SUBSCRIPTION } from './lim
 /** The admin's global subscriptions are one owner among the companies. */
 const ownerOf = (sub: Subscription): string => sub.companyId ?? ''
 
-export function createSlots(perSubscription = MAX_IN_FLIGHT_PER_SUBSCRIPTION, perOwner = MAX_IN_FLIGHT_PER_COMPANY) {
+export function createSlots(
+  perSubscription = MAX_IN_FLIGHT_PER_SUBSCRIPTION,
+  perOwner = MAX_IN_FLIGHT_PER_COMPANY,
+) {
   const bySub = new Map<string, number>()
   const byOwner = new Map<string, number>()
   const add = (map: Map<string, number>, key: string, n: number) => {
@@ -18,7 +21,13 @@ export function createSlots(perSubscription = MAX_IN_FLIGHT_PER_SUBSCRIPTION, pe
     held: (sub: Subscription): number => bySub.get(sub.id) ?? 0,
     /** How many more sends this subscription may start now. */
     free: (sub: Subscription): number =>
-      Math.max(0, Math.min(perSubscription - (bySub.get(sub.id) ?? 0), perOwner - (byOwner.get(ownerOf(sub)) ?? 0))),
+      Math.max(
+        0,
+        Math.min(
+          perSubscription - (bySub.get(sub.id) ?? 0),
+          perOwner - (byOwner.get(ownerOf(sub)) ?? 0),
+        ),
+      ),
     take(sub: Subscription): void {
       add(bySub, sub.id, 1)
       add(byOwner, ownerOf(sub), 1)

@@ -36,7 +36,8 @@ export interface WorkerDeps {
   observe?: (seen: AttemptSeen) => void
 }
 
-const acknowledged = (r: SendResult) => r.statusCode !== null && r.statusCode >= 200 && r.statusCode < 300
+const acknowledged = (r: SendResult) =>
+  r.statusCode !== null && r.statusCode >= 200 && r.statusCode < 300
 
 interface Started {
   done: Promise<void>
@@ -55,25 +56,73 @@ export function createWebhookWorker(deps: WorkerDeps) {
   let finished = signal()
 
   /** Records one attempt (and the delivery's new state), then tells `onRecorded`. */
-  function record(d: Delivery, sub: Subscription, r: SendResult, chaos: string | null, next: Parameters<Store['webhooks']['record']>[2], disabled = false): void {
-    const entry = { at: clock.now(), statusCode: r.statusCode, latencyMs: Math.round(r.latencyMs * 1000) / 1000, error: r.error, chaos, headers: r.headers }
+  function record(
+    d: Delivery,
+    sub: Subscription,
+    r: SendResult,
+    chaos: string | null,
+    next: Parameters<Store['webhooks']['record']>[2],
+    disabled = false,
+  ): void {
+    const entry = {
+      at: clock.now(),
+      statusCode: r.statusCode,
+      latencyMs: Math.round(r.latencyMs * 1000) / 1000,
+      error: r.error,
+      chaos,
+      headers: r.headers,
+    }
     if (!store.webhooks.record(d.id, entry, next)) return
     if (disabled) store.webhooks.disable(d.webhookId, entry.at, 'the receiver answered 410 Gone')
     deps.onRecorded?.(d, sub, disabled)
   }
 
-  function conclude(d: Delivery, sub: Subscription, attempt: number, r: SendResult, chaos: string | null, final = false): void {
+  function conclude(
+    d: Delivery,
+    sub: Subscription,
+    attempt: number,
+    r: SendResult,
+    chaos: string | null,
+    final = false,
+  ): void {
     const now = clock.now()
     if (r.statusCode !== null && r.statusCode >= 200 && r.statusCode < 300) {
-      return record(d, sub, r, chaos, { status: 'delivered', nextAttemptAt: null, deliveredAt: now, lastError: null, counted: true })
+      return record(d, sub, r, chaos, {
+        status: 'delivered',
+        nextAttemptAt: null,
+        deliveredAt: now,
+        lastError: null,
+        counted: true,
+      })
     }
     if (r.statusCode === 410) {
-      return record(d, sub, r, chaos, { status: 'failed', nextAttemptAt: null, deliveredAt: null, lastError: r.error, counted: true }, true)
+      return record(
+        d,
+        sub,
+        r,
+        chaos,
+        {
+          status: 'failed',
+          nextAttemptAt: null,
+          deliveredAt: null,
+          lastError: r.error,
+          counted: true,
+        },
+        true,
+      )
     }
     const schedule = store.setup.settings().webhook_retry_seconds
-    const wait = final ? null : retryDelay(schedule, attempt, r.retryAfter, roll(d.id, attempt, 'jitter'))
+    const wait = final
+      ? null
+      : retryDelay(schedule, attempt, r.retryAfter, roll(d.id, attempt, 'jitter'))
     const next: Micros | null = wait === null ? null : now + Math.round(wait * SECOND_US)
-    record(d, sub, r, chaos, { status: next === null ? 'failed' : 'pending', nextAttemptAt: next, deliveredAt: null, lastError: r.error, counted: true })
+    record(d, sub, r, chaos, {
+      status: next === null ? 'failed' : 'pending',
+      nextAttemptAt: next,
+      deliveredAt: null,
+      lastError: r.error,
+      counted: true,
+    })
   }
 
   async function attempt(d: Delivery, sub: Subscription): Promise<void> {
@@ -81,30 +130,94 @@ export function createWebhookWorker(deps: WorkerDeps) {
     // The list can change between restarts: a refused host fails the delivery at once, as a
     // retry could not succeed before the next restart (a manual retry can send it then).
     const refused = hostRefusal(sub.url, deps.allowedHosts)
-    if (refused) return conclude(d, sub, n, { statusCode: null, latencyMs: 0, error: `not sent: ${refused}`, retryAfter: null, headers: null }, null, true)
+    if (refused)
+      return conclude(
+        d,
+        sub,
+        n,
+        {
+          statusCode: null,
+          latencyMs: 0,
+          error: `not sent: ${refused}`,
+          retryAfter: null,
+          headers: null,
+        },
+        null,
+        true,
+      )
     const chaos = sub.chaos ?? {}
     if (chaos.delay_ms) await new Promise((r) => setTimeout(r, chaos.delay_ms))
     if (roll(d.id, n, 'drop') < (chaos.drop ?? 0)) {
-      conclude(d, sub, n, { statusCode: null, latencyMs: 0, error: 'dropped by chaos', retryAfter: null, headers: null }, 'drop')
+      conclude(
+        d,
+        sub,
+        n,
+        {
+          statusCode: null,
+          latencyMs: 0,
+          error: 'dropped by chaos',
+          retryAfter: null,
+          headers: null,
+        },
+        'drop',
+      )
       return
     }
     const badSignature = roll(d.id, n, 'bad_signature') < (chaos.bad_signature ?? 0)
     const opts = { badSignature, userAgent: deps.userAgent, fetch: fetchImpl }
     const result = await send(sub, d, opts)
     // Read before this attempt is recorded: whether the receiver had taken this webhook-id already.
-    const ackedBefore = deps.observe !== undefined && !acknowledged(result) && d.attempts > 0 && store.webhooks.attempts(d.id).some((a) => a.statusCode !== null && a.statusCode >= 200 && a.statusCode < 300)
-    observe(d, sub, result, { badSignature, duplicate: false, retried: d.lastError !== null, acknowledgedBefore: ackedBefore })
+    const ackedBefore =
+      deps.observe !== undefined &&
+      !acknowledged(result) &&
+      d.attempts > 0 &&
+      store.webhooks
+        .attempts(d.id)
+        .some((a) => a.statusCode !== null && a.statusCode >= 200 && a.statusCode < 300)
+    observe(d, sub, result, {
+      badSignature,
+      duplicate: false,
+      retried: d.lastError !== null,
+      acknowledgedBefore: ackedBefore,
+    })
     if (roll(d.id, n, 'duplicate') < (chaos.duplicate ?? 0)) {
       const again = await send(sub, d, opts)
-      record(d, sub, again, 'duplicate', { status: 'pending', nextAttemptAt: d.nextAttemptAt, deliveredAt: null, lastError: null, counted: false })
-      observe(d, sub, again, { badSignature, duplicate: true, retried: false, acknowledgedBefore: ackedBefore || acknowledged(result) })
+      record(d, sub, again, 'duplicate', {
+        status: 'pending',
+        nextAttemptAt: d.nextAttemptAt,
+        deliveredAt: null,
+        lastError: null,
+        counted: false,
+      })
+      observe(d, sub, again, {
+        badSignature,
+        duplicate: true,
+        retried: false,
+        acknowledgedBefore: ackedBefore || acknowledged(result),
+      })
     }
     conclude(d, sub, n, result, badSignature ? 'bad_signature' : null)
   }
 
-  function observe(d: Delivery, sub: Subscription, r: SendResult, how: Pick<AttemptSeen, 'badSignature' | 'duplicate' | 'retried' | 'acknowledgedBefore'>): void {
+  function observe(
+    d: Delivery,
+    sub: Subscription,
+    r: SendResult,
+    how: Pick<AttemptSeen, 'badSignature' | 'duplicate' | 'retried' | 'acknowledgedBefore'>,
+  ): void {
     if (!deps.observe || (r.statusCode === null && !r.timedOut)) return
-    deps.observe({ companyId: d.companyId, url: sub.url, eventType: d.eventType, deliveryId: d.id, statusCode: r.statusCode, latencyMs: r.latencyMs, timedOut: r.timedOut === true, signed: sub.format === 'standard', body: d.body, ...how })
+    deps.observe({
+      companyId: d.companyId,
+      url: sub.url,
+      eventType: d.eventType,
+      deliveryId: d.id,
+      statusCode: r.statusCode,
+      latencyMs: r.latencyMs,
+      timedOut: r.timedOut === true,
+      signed: sub.format === 'standard',
+      body: d.body,
+      ...how,
+    })
   }
 
   /** Runs `list` (one subscription's deliveries) one after another, each holding a slot until the run ends. */
@@ -113,7 +226,13 @@ export function createWebhookWorker(deps: WorkerDeps) {
     const done = (async () => {
       for (const d of list) await attempt(d, sub)
     })()
-      .catch((err) => void (isUnwritable(err) || log.error('webhook delivery failed', { webhook: sub.id, error: String(err) })))
+      .catch(
+        (err) =>
+          void (
+            isUnwritable(err) ||
+            log.error('webhook delivery failed', { webhook: sub.id, error: String(err) })
+          ),
+      )
       .finally(() => {
         for (const d of list) {
           inFlight.delete(d.id)
@@ -146,7 +265,10 @@ export function createWebhookWorker(deps: WorkerDeps) {
       const free = slots.free(sub)
       if (free === 0) continue
       // At most `held` of the rows are its own sends under way: ask for that many more.
-      const due = store.webhooks.dueFor(sub.id, now, free + slots.held(sub)).filter((d) => !inFlight.has(d.id)).slice(0, free)
+      const due = store.webhooks
+        .dueFor(sub.id, now, free + slots.held(sub))
+        .filter((d) => !inFlight.has(d.id))
+        .slice(0, free)
       if (!due.length) {
         if (slots.held(sub) === 0) store.webhooks.settleDue(id)
         continue
@@ -181,7 +303,11 @@ export function createWebhookWorker(deps: WorkerDeps) {
      * `maxWaitMs`, whichever comes first; the sends go on either way.
      */
     async deliverDue(opts: { maxWaitMs?: number } = {}): Promise<void> {
-      const waited = Promise.all(round().filter((s) => !s.delayed).map((s) => s.done)).then(() => undefined)
+      const waited = Promise.all(
+        round()
+          .filter((s) => !s.delayed)
+          .map((s) => s.done),
+      ).then(() => undefined)
       if (opts.maxWaitMs === undefined) return waited
       let timer: NodeJS.Timeout | undefined
       const timeout = new Promise<void>((r) => (timer = setTimeout(r, opts.maxWaitMs)))
@@ -200,7 +326,14 @@ export function createWebhookWorker(deps: WorkerDeps) {
         if (mine) return mine
         const d = store.db.open ? store.webhooks.delivery(id) : undefined
         const sub = d && store.webhooks.get(d.webhookId)
-        if (!sub || sub.disabledAt !== null || d.status !== 'pending' || d.nextAttemptAt === null || d.nextAttemptAt > clock.now()) return
+        if (
+          !sub ||
+          sub.disabledAt !== null ||
+          d.status !== 'pending' ||
+          d.nextAttemptAt === null ||
+          d.nextAttemptAt > clock.now()
+        )
+          return
         if (slots.free(sub) > 0) {
           const done = run(sub, [d])
           round()

@@ -12,7 +12,11 @@ describe('bench/baseline.mjs', () => {
   let baseline: Proc
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'baseline-'))
-    baseline = await startProcess(['bench/baseline.mjs'], { BASELINE_DB: join(dir, 'baseline.db') }, '/get')
+    baseline = await startProcess(
+      ['bench/baseline.mjs'],
+      { BASELINE_DB: join(dir, 'baseline.db') },
+      '/get',
+    )
   })
   afterAll(async () => {
     await baseline?.stop()
@@ -20,7 +24,11 @@ describe('bench/baseline.mjs', () => {
   })
 
   const post = (path: string, amount: number) =>
-    fetch(baseline.url + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ amount }) })
+    fetch(baseline.url + path, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ amount }),
+    })
 
   it('answers the bare POST with the amount it parsed', async () => {
     const res = await post('/post', 1234)
@@ -35,7 +43,10 @@ describe('bench/baseline.mjs', () => {
     // Another connection sees only committed rows: every answered write must be among them.
     const db = new Database(join(dir, 'baseline.db'), { readonly: true })
     try {
-      const rows = db.prepare('SELECT amount, id FROM writes ORDER BY amount').all() as { amount: number; id: string }[]
+      const rows = db.prepare('SELECT amount, id FROM writes ORDER BY amount').all() as {
+        amount: number
+        id: string
+      }[]
       expect(rows.map((r) => r.amount)).toEqual(amounts)
       expect(new Set(rows.map((r) => r.id)).size).toBe(amounts.length)
     } finally {

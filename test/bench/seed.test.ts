@@ -31,33 +31,62 @@ describe('bench/seed.ts', () => {
     rmSync(dir, { recursive: true, force: true })
   })
 
-  it('holds the companies, charges with their events, and one company\'s full queues', () => {
+  it("holds the companies, charges with their events, and one company's full queues", () => {
     const db = new Database(database, { readonly: true })
     try {
-      const count = (sql: string, ...args: unknown[]) => db.prepare(sql).pluck().get(...args) as number
-      expect(count("SELECT count(*) FROM credentials WHERE client_id LIKE 'hist-client-%'")).toBe(HISTORY.companies)
-      expect(count("SELECT count(*) FROM charges WHERE company_id LIKE 'hist-co-%'")).toBe(HISTORY.charges)
-      expect(count("SELECT count(*) FROM events WHERE company_id LIKE 'hist-co-%'")).toBe(HISTORY.charges)
-      expect(count('SELECT count(DISTINCT company_id) FROM charges WHERE company_id LIKE \'hist-co-%\'')).toBe(HISTORY.companies)
-      expect(count('SELECT count(*) FROM outcomes WHERE company_id = ?', QUEUED_COMPANY)).toBe(HISTORY.queued)
-      expect(count('SELECT count(*) FROM faults WHERE company_id = ?', QUEUED_COMPANY)).toBe(HISTORY.queued)
+      const count = (sql: string, ...args: unknown[]) =>
+        db
+          .prepare(sql)
+          .pluck()
+          .get(...args) as number
+      expect(count("SELECT count(*) FROM credentials WHERE client_id LIKE 'hist-client-%'")).toBe(
+        HISTORY.companies,
+      )
+      expect(count("SELECT count(*) FROM charges WHERE company_id LIKE 'hist-co-%'")).toBe(
+        HISTORY.charges,
+      )
+      expect(count("SELECT count(*) FROM events WHERE company_id LIKE 'hist-co-%'")).toBe(
+        HISTORY.charges,
+      )
+      expect(
+        count("SELECT count(DISTINCT company_id) FROM charges WHERE company_id LIKE 'hist-co-%'"),
+      ).toBe(HISTORY.companies)
+      expect(count('SELECT count(*) FROM outcomes WHERE company_id = ?', QUEUED_COMPANY)).toBe(
+        HISTORY.queued,
+      )
+      expect(count('SELECT count(*) FROM faults WHERE company_id = ?', QUEUED_COMPANY)).toBe(
+        HISTORY.queued,
+      )
     } finally {
       db.close()
     }
   })
 
-  it('serves the queued company\'s faults through the control plane', async () => {
-    const res = await fetch(`${sandbox.url}/_sandbox/faults?company_id=${QUEUED_COMPANY}&limit=100`, { headers: { authorization: `Bearer ${ADMIN}` } })
+  it("serves the queued company's faults through the control plane", async () => {
+    const res = await fetch(
+      `${sandbox.url}/_sandbox/faults?company_id=${QUEUED_COMPANY}&limit=100`,
+      { headers: { authorization: `Bearer ${ADMIN}` } },
+    )
     expect(res.status).toBe(200)
     expect(((await res.json()) as { data: unknown[] }).data).toHaveLength(HISTORY.queued)
   })
 
-  it('leaves the benchmark\'s own calls untouched by the other company\'s faults and outcomes', async () => {
+  it("leaves the benchmark's own calls untouched by the other company's faults and outcomes", async () => {
     const call = (path: string, body?: string) =>
-      fetch(sandbox.url + path, { method: body ? 'POST' : 'GET', headers: { authorization: AUTH, 'content-type': 'application/json' }, body })
-    const charge = await call('/api/v1/hub/transactions/in', '{"amount":1000,"description":"bench"}')
+      fetch(sandbox.url + path, {
+        method: body ? 'POST' : 'GET',
+        headers: { authorization: AUTH, 'content-type': 'application/json' },
+        body,
+      })
+    const charge = await call(
+      '/api/v1/hub/transactions/in',
+      '{"amount":1000,"description":"bench"}',
+    )
     expect(charge.status).toBe(200)
-    const transfer = await call('/api/v1/hub/transactions/out', '{"amount":1,"pix_key":"maria@example.com","pix_type":"EMAIL"}')
+    const transfer = await call(
+      '/api/v1/hub/transactions/out',
+      '{"amount":1,"pix_key":"maria@example.com","pix_type":"EMAIL"}',
+    )
     expect(transfer.status).toBe(200)
     // The queued outcomes say "failed": the bench's transfers take the scenario's own outcome.
     expect(((await transfer.json()) as { status: string }).status).toBe('success')

@@ -26,7 +26,11 @@ describe('authentication', () => {
 
   for (const [method, path, json] of [
     ['POST', '/api/v1/hub/transactions/in', { amount: 1000 }],
-    ['POST', '/api/v1/hub/transactions/out', { amount: 1000, pix_key: 'maria@example.com', pix_type: 'EMAIL' }],
+    [
+      'POST',
+      '/api/v1/hub/transactions/out',
+      { amount: 1000, pix_key: 'maria@example.com', pix_type: 'EMAIL' },
+    ],
     ['GET', '/api/v1/user/company', undefined],
   ] as const) {
     it.each(unauthenticated)(`${method} ${path}: 401 when %s`, async (_case, auth) => {
@@ -38,17 +42,32 @@ describe('authentication', () => {
     })
   }
 
-  it.each(['Basic', 'basic', 'BASIC', 'bAsIc'])('accepts the scheme word written %s', async (scheme) => {
-    const res = await sb.request('GET', '/api/v1/user/company', { auth: `${scheme} ${b64('sandbox-client:sandbox-secret')}` })
-    expect(res.status).toBe(200)
-  })
+  it.each(['Basic', 'basic', 'BASIC', 'bAsIc'])(
+    'accepts the scheme word written %s',
+    async (scheme) => {
+      const res = await sb.request('GET', '/api/v1/user/company', {
+        auth: `${scheme} ${b64('sandbox-client:sandbox-secret')}`,
+      })
+      expect(res.status).toBe(200)
+    },
+  )
 
   it('accepts a secret that contains colons (only the first one separates)', async () => {
     sb.apply({
-      companies: [{ id: 'colon-co', name: 'Colon', users: [{ id: 'colon-u', credentials: [{ client_id: 'colon', client_secret: 'a:b:c' }] }] }],
+      companies: [
+        {
+          id: 'colon-co',
+          name: 'Colon',
+          users: [{ id: 'colon-u', credentials: [{ client_id: 'colon', client_secret: 'a:b:c' }] }],
+        },
+      ],
     })
-    expect((await sb.request('GET', '/api/v1/user/company', { auth: basic('colon', 'a:b:c') })).status).toBe(200)
-    expect((await sb.request('GET', '/api/v1/user/company', { auth: basic('colon', 'a:b') })).status).toBe(401)
+    expect(
+      (await sb.request('GET', '/api/v1/user/company', { auth: basic('colon', 'a:b:c') })).status,
+    ).toBe(200)
+    expect(
+      (await sb.request('GET', '/api/v1/user/company', { auth: basic('colon', 'a:b') })).status,
+    ).toBe(401)
   })
 
   it('stops accepting credentials as soon as their company is replaced without them', async () => {

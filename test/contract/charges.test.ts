@@ -10,14 +10,21 @@ let sb: TestSandbox
 beforeEach(async () => (sb = await startTestSandbox({ publicUrl: 'https://pix.sandbox.test' })))
 afterEach(() => sb.close())
 
-const create = (json: unknown, auth = AUTH.main) => sb.request('POST', '/api/v1/hub/transactions/in', { auth, json })
+const create = (json: unknown, auth = AUTH.main) =>
+  sb.request('POST', '/api/v1/hub/transactions/in', { auth, json })
 
 describe('POST /hub/transactions/in', () => {
   it('answers exactly the five fields of the contract', async () => {
     const res = await create({ amount: 1000, description: 'Pedido 1234' })
     expect(res.status).toBe(200)
     expect(res.headers.get('content-type')).toMatch(/^application\/json/)
-    expect(Object.keys(res.body).sort()).toEqual(['expiration_date', 'qr_code', 'qr_code_name', 'status', 'transaction_id'])
+    expect(Object.keys(res.body).sort()).toEqual([
+      'expiration_date',
+      'qr_code',
+      'qr_code_name',
+      'status',
+      'transaction_id',
+    ])
     expect(res.body.status).toBe('pending')
   })
 
@@ -46,7 +53,11 @@ describe('POST /hub/transactions/in', () => {
     const { body } = await create({ amount: 990 })
     const pix = parsePix(body.qr_code)
     expect(hasError(pix)).toBe(false)
-    expect(pix).toMatchObject({ type: 'DYNAMIC', merchantName: 'Loja Exemplo Ltda', merchantCity: 'Sao Paulo' })
+    expect(pix).toMatchObject({
+      type: 'DYNAMIC',
+      merchantName: 'Loja Exemplo Ltda',
+      merchantCity: 'Sao Paulo',
+    })
     expect((pix as { url: string }).url).toBe(parseBrCode(body.qr_code)!.location)
   })
 
@@ -81,7 +92,10 @@ describe('POST /hub/transactions/in', () => {
     runDue(sb.sandbox, T0 + 3599 * SECOND)
     expect(sb.sandbox.store.charges.byId(body.transaction_id)?.status).toBe('pending')
     runDue(sb.sandbox, T0 + 3600 * SECOND)
-    expect(sb.sandbox.store.charges.byId(body.transaction_id)).toMatchObject({ status: 'cancelled', cancelReason: 'expired' })
+    expect(sb.sandbox.store.charges.byId(body.transaction_id)).toMatchObject({
+      status: 'cancelled',
+      cancelReason: 'expired',
+    })
   })
 
   it('magic amount 4242 is paid 5 s later and credits the balance once', async () => {

@@ -12,12 +12,26 @@ describe('GET /user/company', () => {
   it('answers api_active and both timestamps, ISO 8601 UTC with six fractional digits', async () => {
     const res = await sb.request('GET', '/api/v1/user/company', { auth: AUTH.main })
     expect(res.status).toBe(200)
-    expect(res.body).toEqual({ api_active: true, created_at: '2026-03-01T12:00:00.000000Z', updated_at: '2026-03-01T12:00:00.000000Z' })
+    expect(res.body).toEqual({
+      api_active: true,
+      created_at: '2026-03-01T12:00:00.000000Z',
+      updated_at: '2026-03-01T12:00:00.000000Z',
+    })
   })
 
   it('keeps the microseconds of the creation instant', async () => {
     sb.clock.set(T0 + 123_456)
-    sb.apply({ companies: [{ id: 'micro', name: 'Micro', users: [{ id: 'micro-u', credentials: [{ client_id: 'micro', client_secret: 'micro-secret' }] }] }] })
+    sb.apply({
+      companies: [
+        {
+          id: 'micro',
+          name: 'Micro',
+          users: [
+            { id: 'micro-u', credentials: [{ client_id: 'micro', client_secret: 'micro-secret' }] },
+          ],
+        },
+      ],
+    })
     const auth = `Basic ${Buffer.from('micro:micro-secret').toString('base64')}`
     const res = await sb.request('GET', '/api/v1/user/company', { auth })
     expect(res.body.created_at).toBe('2026-03-01T12:00:00.123456Z')
@@ -32,7 +46,11 @@ describe('GET /user/company', () => {
   })
 
   it('works for users without Provider or balance', async () => {
-    expect((await sb.request('GET', '/api/v1/user/company', { auth: AUTH.noProvider })).status).toBe(200)
-    expect((await sb.request('GET', '/api/v1/user/company', { auth: AUTH.emptyBalance })).status).toBe(200)
+    expect(
+      (await sb.request('GET', '/api/v1/user/company', { auth: AUTH.noProvider })).status,
+    ).toBe(200)
+    expect(
+      (await sb.request('GET', '/api/v1/user/company', { auth: AUTH.emptyBalance })).status,
+    ).toBe(200)
   })
 })

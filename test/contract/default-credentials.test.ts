@@ -6,9 +6,13 @@ let sb: TestSandbox
 beforeAll(async () => (sb = await startTestSandbox()))
 afterAll(() => sb.close())
 
-const charge = (auth: string) => sb.request('POST', '/api/v1/hub/transactions/in', { auth, json: { amount: 1000 } })
+const charge = (auth: string) =>
+  sb.request('POST', '/api/v1/hub/transactions/in', { auth, json: { amount: 1000 } })
 const transfer = (auth: string) =>
-  sb.request('POST', '/api/v1/hub/transactions/out', { auth, json: { amount: 1000, pix_key: '+5511987654321', pix_type: 'PHONE' } })
+  sb.request('POST', '/api/v1/hub/transactions/out', {
+    auth,
+    json: { amount: 1000, pix_key: '+5511987654321', pix_type: 'PHONE' },
+  })
 const company = (auth: string) => sb.request('GET', '/api/v1/user/company', { auth })
 const detail = (r: { status: number; body: any }) => [r.status, r.body.detail ?? r.body.status]
 
@@ -29,7 +33,10 @@ describe('the default credentials', () => {
 
   it('charges-only: charges work, transfers answer 501', async () => {
     expect(detail(await charge(AUTH.chargesOnly))).toEqual([200, 'pending'])
-    expect(detail(await transfer(AUTH.chargesOnly))).toEqual([501, 'Provider does not support this operation'])
+    expect(detail(await transfer(AUTH.chargesOnly))).toEqual([
+      501,
+      'Provider does not support this operation',
+    ])
   })
 
   it('inactive: 403 on POSTs, company answers api_active false', async () => {
@@ -40,7 +47,11 @@ describe('the default credentials', () => {
   })
 
   it('production-client: 401 everywhere in the sandbox', async () => {
-    for (const r of [await charge(AUTH.production), await transfer(AUTH.production), await company(AUTH.production)]) {
+    for (const r of [
+      await charge(AUTH.production),
+      await transfer(AUTH.production),
+      await company(AUTH.production),
+    ]) {
       expect(detail(r)).toEqual([401, 'Not authenticated'])
     }
   })

@@ -7,18 +7,28 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { silentLog } from '../../src/log.js'
 import { startSandbox } from '../../src/server.js'
-import { AUTH, request, storeSnapshot, startTestSandbox, testConfig, type TestSandbox } from '../harness.js'
+import {
+  AUTH,
+  request,
+  storeSnapshot,
+  startTestSandbox,
+  testConfig,
+  type TestSandbox,
+} from '../harness.js'
 
 let sb: TestSandbox
 beforeAll(async () => (sb = await startTestSandbox()))
 afterAll(() => sb.close())
 
 describe('routing', () => {
-  it.each(['/api/v1/nothing', '/api/v1/hub/transactions', '/', '/api/v2/user/company'])('404 Not Found for %s', async (path) => {
-    const res = await sb.request('GET', path, { auth: AUTH.main })
-    expect(res).toMatchObject({ status: 404, body: { detail: 'Not Found' } })
-    expect(res.headers.get('content-type')).toMatch(/^application\/json/)
-  })
+  it.each(['/api/v1/nothing', '/api/v1/hub/transactions', '/', '/api/v2/user/company'])(
+    '404 Not Found for %s',
+    async (path) => {
+      const res = await sb.request('GET', path, { auth: AUTH.main })
+      expect(res).toMatchObject({ status: 404, body: { detail: 'Not Found' } })
+      expect(res.headers.get('content-type')).toMatch(/^application\/json/)
+    },
+  )
 
   it.each([
     ['GET', '/api/v1/hub/transactions/in', 'POST'],
@@ -37,7 +47,9 @@ describe('routing', () => {
     const res = await sb.request('POST', '/api/v1/hub/transactions/in/?x=1')
     expect(res.status).toBe(307)
     expect(res.text).toBe('')
-    expect(new URL(res.headers.get('location')!).pathname + new URL(res.headers.get('location')!).search).toBe('/api/v1/hub/transactions/in?x=1')
+    expect(
+      new URL(res.headers.get('location')!).pathname + new URL(res.headers.get('location')!).search,
+    ).toBe('/api/v1/hub/transactions/in?x=1')
   })
 
   it('a redirected POST keeps working when the client follows it', async () => {
@@ -51,7 +63,11 @@ describe('routing', () => {
 })
 
 /** Sends `head`, waits, then sends `tail` on one raw connection; the answer's status and body. */
-async function inTwoParts(head: string, tail: string, waitMs: number): Promise<{ status: number; body: unknown }> {
+async function inTwoParts(
+  head: string,
+  tail: string,
+  waitMs: number,
+): Promise<{ status: number; body: unknown }> {
   const { port } = new URL(sb.url)
   const socket = net.connect(Number(port), '127.0.0.1')
   await new Promise((r) => socket.once('connect', r))
@@ -65,7 +81,10 @@ async function inTwoParts(head: string, tail: string, waitMs: number): Promise<{
     check()
   })
   socket.destroy()
-  return { status: Number(raw.split(' ')[1]), body: JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4)) }
+  return {
+    status: Number(raw.split(' ')[1]),
+    body: JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4)),
+  }
 }
 
 describe('request bodies, however they arrive', () => {
@@ -74,23 +93,44 @@ describe('request bodies, however they arrive', () => {
     `POST /api/v1/hub/transactions/in HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: ${AUTH.main}\r\nContent-Type: application/json\r\n${extra}\r\n`
 
   it('a body that arrives after its headers is read whole', async () => {
-    const res = await inTwoParts(head(`Content-Length: ${body.length}\r\nConnection: close\r\n`), body, 50)
+    const res = await inTwoParts(
+      head(`Content-Length: ${body.length}\r\nConnection: close\r\n`),
+      body,
+      50,
+    )
     expect(res).toMatchObject({ status: 200, body: { status: 'pending' } })
     const id = (res.body as { transaction_id: string }).transaction_id
-    expect(sb.sandbox.store.charges.byId(id)).toMatchObject({ amount: 1234, description: 'sent late' })
+    expect(sb.sandbox.store.charges.byId(id)).toMatchObject({
+      amount: 1234,
+      description: 'sent late',
+    })
   })
 
   it('a body cut in two packets is read whole', async () => {
-    const res = await inTwoParts(head(`Content-Length: ${body.length}\r\nConnection: close\r\n`) + body.slice(0, 10), body.slice(10), 50)
+    const res = await inTwoParts(
+      head(`Content-Length: ${body.length}\r\nConnection: close\r\n`) + body.slice(0, 10),
+      body.slice(10),
+      50,
+    )
     expect(res).toMatchObject({ status: 200, body: { status: 'pending' } })
-    expect(sb.sandbox.store.charges.byId((res.body as { transaction_id: string }).transaction_id)?.description).toBe('sent late')
+    expect(
+      sb.sandbox.store.charges.byId((res.body as { transaction_id: string }).transaction_id)
+        ?.description,
+    ).toBe('sent late')
   })
 
   it('a chunked body under the limit is read whole', async () => {
     const chunked = `${body.length.toString(16)}\r\n${body}\r\n0\r\n\r\n`
-    const res = await inTwoParts(head('Transfer-Encoding: chunked\r\nConnection: close\r\n'), chunked, 20)
+    const res = await inTwoParts(
+      head('Transfer-Encoding: chunked\r\nConnection: close\r\n'),
+      chunked,
+      20,
+    )
     expect(res).toMatchObject({ status: 200, body: { status: 'pending' } })
-    expect(sb.sandbox.store.charges.byId((res.body as { transaction_id: string }).transaction_id)?.amount).toBe(1234)
+    expect(
+      sb.sandbox.store.charges.byId((res.body as { transaction_id: string }).transaction_id)
+        ?.amount,
+    ).toBe(1234)
   })
 
   it('the journal keeps the body as read, a leading BOM dropped as the parser drops it', async () => {
@@ -100,8 +140,14 @@ describe('request bodies, however they arrive', () => {
       headers: { 'content-type': 'application/json' },
     })
     expect(res).toMatchObject({ status: 200, body: { status: 'pending' } })
-    const journal = await sb.request('GET', '/_sandbox/requests?limit=1', { auth: `Bearer ${sb.adminToken}` })
-    expect(journal.body.data[0]).toMatchObject({ method: 'POST', status: 200, request: { body: { amount: 4321 } } })
+    const journal = await sb.request('GET', '/_sandbox/requests?limit=1', {
+      auth: `Bearer ${sb.adminToken}`,
+    })
+    expect(journal.body.data[0]).toMatchObject({
+      method: 'POST',
+      status: 200,
+      request: { body: { amount: 4321 } },
+    })
   })
 })
 
@@ -115,7 +161,13 @@ describe('control-plane bodies, however they arrive', () => {
     ['with its headers', (text) => [sized(text) + text, '']],
     ['after its headers', (text) => [sized(text), text]],
     ['cut in two packets', (text) => [sized(text) + text.slice(0, 7), text.slice(7)]],
-    ['chunked', (text) => [head('Transfer-Encoding: chunked\r\nConnection: close\r\n'), `${text.length.toString(16)}\r\n${text}\r\n0\r\n\r\n`]],
+    [
+      'chunked',
+      (text) => [
+        head('Transfer-Encoding: chunked\r\nConnection: close\r\n'),
+        `${text.length.toString(16)}\r\n${text}\r\n0\r\n\r\n`,
+      ],
+    ],
   ]
 
   it.each(arrivals)('a body %s is read whole and journaled', async (how, split) => {
@@ -124,8 +176,14 @@ describe('control-plane bodies, however they arrive', () => {
     expect(res.status).toBe(201)
     const companyId = (res.body as { company_id: string }).company_id
     expect(sb.sandbox.store.identity.company(companyId)?.name).toBe(name)
-    const journal = await sb.request('GET', '/_sandbox/requests?path=/_sandbox/companies&limit=1', { auth: `Bearer ${sb.adminToken}` })
-    expect(journal.body.data[0]).toMatchObject({ method: 'POST', status: 201, request: { body: { name, balance: 1500 } } })
+    const journal = await sb.request('GET', '/_sandbox/requests?path=/_sandbox/companies&limit=1', {
+      auth: `Bearer ${sb.adminToken}`,
+    })
+    expect(journal.body.data[0]).toMatchObject({
+      method: 'POST',
+      status: 201,
+      request: { body: { name, balance: 1500 } },
+    })
   })
 })
 
@@ -134,7 +192,11 @@ describe('limits and failures', () => {
     const before = storeSnapshot(sb)
     const big = JSON.stringify({ amount: 100, description: 'x'.repeat(2 * 1024 * 1024) })
     for (const auth of [undefined, AUTH.main]) {
-      const res = await sb.request('POST', '/api/v1/hub/transactions/in', { auth, body: big, headers: { 'content-type': 'application/json' } })
+      const res = await sb.request('POST', '/api/v1/hub/transactions/in', {
+        auth,
+        body: big,
+        headers: { 'content-type': 'application/json' },
+      })
       expect(res).toMatchObject({ status: 413, body: { detail: 'Request body too large' } })
     }
     expect(storeSnapshot(sb)).toEqual(before)
@@ -145,7 +207,11 @@ describe('limits and failures', () => {
     const status = await new Promise<number>((resolve, reject) => {
       const req = http.request(sb.url + '/api/v1/hub/transactions/in', {
         method: 'POST',
-        headers: { authorization: AUTH.main, 'content-type': 'application/json', 'transfer-encoding': 'chunked' },
+        headers: {
+          authorization: AUTH.main,
+          'content-type': 'application/json',
+          'transfer-encoding': 'chunked',
+        },
       })
       req.on('response', (res) => resolve(res.statusCode!))
       req.on('error', reject)
@@ -187,7 +253,11 @@ describe('limits and failures', () => {
 
   it('in memory, where the writes follow the answer, an unexpected failure is logged and leaves nothing half-written', async () => {
     const errors: string[] = []
-    const log = { ...silentLog, error: (msg: string, fields?: Record<string, unknown>) => void errors.push(`${msg} ${JSON.stringify(fields)}`) }
+    const log = {
+      ...silentLog,
+      error: (msg: string, fields?: Record<string, unknown>) =>
+        void errors.push(`${msg} ${JSON.stringify(fields)}`),
+    }
     const memorySb = await startSandbox(testConfig(), { log })
     const original = memorySb.sandbox.store.ledger.apply
     memorySb.sandbox.store.ledger.apply = () => {
@@ -200,7 +270,9 @@ describe('limits and failures', () => {
         json: { amount: 100, pix_key: 'maria@example.com', pix_type: 'EMAIL' },
       })
       expect(res.status).toBe(200)
-      expect(errors).toEqual([expect.stringMatching(/^a write that followed its answer failed .*disk on fire/)])
+      expect(errors).toEqual([
+        expect.stringMatching(/^a write that followed its answer failed .*disk on fire/),
+      ])
       expect(storeSnapshot(memorySb).tables).toEqual(before)
       // The store goes on.
       memorySb.sandbox.store.ledger.apply = original
@@ -209,7 +281,11 @@ describe('limits and failures', () => {
         json: { amount: 100, pix_key: 'maria@example.com', pix_type: 'EMAIL' },
       })
       expect(next.status).toBe(200)
-      expect(memorySb.sandbox.store.transfers.byId((next.body as { transaction_id: string }).transaction_id)).toBeDefined()
+      expect(
+        memorySb.sandbox.store.transfers.byId(
+          (next.body as { transaction_id: string }).transaction_id,
+        ),
+      ).toBeDefined()
     } finally {
       await memorySb.close()
     }

@@ -1,6 +1,13 @@
 // The order of checks (docs/CONTRACT.md#order-of-checks), first failure wins: JSON -> 401 -> 403 -> schema -> Provider -> 501 -> rules.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { AUTH, basic, storeSnapshot, startTestSandbox, tenantDoc, type TestSandbox } from '../harness.js'
+import {
+  AUTH,
+  basic,
+  storeSnapshot,
+  startTestSandbox,
+  tenantDoc,
+  type TestSandbox,
+} from '../harness.js'
 
 let sb: TestSandbox
 beforeAll(async () => {
@@ -38,7 +45,10 @@ describe('order of checks', () => {
 
   it('3 before 4: a schema-invalid body from an inactive company is 403', async () => {
     const res = await sb.request('POST', CHARGE, { auth: AUTH.inactive, json: { amount: -1 } })
-    expect(res).toMatchObject({ status: 403, body: { detail: 'API access is not active for this company' } })
+    expect(res).toMatchObject({
+      status: 403,
+      body: { detail: 'API access is not active for this company' },
+    })
   })
 
   it('3: a user without the permission gets 403 Not enough permissions, even with a bad body', async () => {
@@ -53,28 +63,49 @@ describe('order of checks', () => {
 
   it('4 before 5: a schema-invalid body from a user without Provider gives the field error', async () => {
     const res = await sb.request('POST', CHARGE, { auth: AUTH.noProvider, json: { amount: 0 } })
-    expect(res).toMatchObject({ status: 422, body: { detail: 'amount: must be an integer greater than 0' } })
+    expect(res).toMatchObject({
+      status: 422,
+      body: { detail: 'amount: must be an integer greater than 0' },
+    })
   })
 
   it('5: a valid body from a user without Provider gets the Provider error, on both POSTs', async () => {
     const detail = 'User does not have a Provider configured. Please contact support.'
-    expect(await sb.request('POST', CHARGE, { auth: AUTH.noProvider, json: { amount: 1000 } })).toMatchObject({ status: 422, body: { detail } })
-    expect(await sb.request('POST', TRANSFER, { auth: AUTH.noProvider, json: validTransfer })).toMatchObject({ status: 422, body: { detail } })
+    expect(
+      await sb.request('POST', CHARGE, { auth: AUTH.noProvider, json: { amount: 1000 } }),
+    ).toMatchObject({ status: 422, body: { detail } })
+    expect(
+      await sb.request('POST', TRANSFER, { auth: AUTH.noProvider, json: validTransfer }),
+    ).toMatchObject({ status: 422, body: { detail } })
   })
 
   it('4 before 6: a schema-invalid transfer from charges-only gives the field error, not 501', async () => {
-    const res = await sb.request('POST', TRANSFER, { auth: AUTH.chargesOnly, json: { ...validTransfer, pix_type: 'IBAN' } })
-    expect(res).toMatchObject({ status: 422, body: { detail: 'pix_type: must be one of CPF, CNPJ, EMAIL, PHONE' } })
+    const res = await sb.request('POST', TRANSFER, {
+      auth: AUTH.chargesOnly,
+      json: { ...validTransfer, pix_type: 'IBAN' },
+    })
+    expect(res).toMatchObject({
+      status: 422,
+      body: { detail: 'pix_type: must be one of CPF, CNPJ, EMAIL, PHONE' },
+    })
   })
 
   it('6: a Provider without the operation is 501', async () => {
     const res = await sb.request('POST', TRANSFER, { auth: AUTH.chargesOnly, json: validTransfer })
-    expect(res).toMatchObject({ status: 501, body: { detail: 'Provider does not support this operation' } })
-    expect((await sb.request('POST', CHARGE, { auth: AUTH.chargesOnly, json: { amount: 1000 } })).status).toBe(200)
+    expect(res).toMatchObject({
+      status: 501,
+      body: { detail: 'Provider does not support this operation' },
+    })
+    expect(
+      (await sb.request('POST', CHARGE, { auth: AUTH.chargesOnly, json: { amount: 1000 } })).status,
+    ).toBe(200)
   })
 
   it('6 before 7: the 501 wins over an insufficient balance', async () => {
-    const res = await sb.request('POST', TRANSFER, { auth: AUTH.chargesOnly, json: { ...validTransfer, amount: 999_999_999 } })
+    const res = await sb.request('POST', TRANSFER, {
+      auth: AUTH.chargesOnly,
+      json: { ...validTransfer, amount: 999_999_999 },
+    })
     expect(res.status).toBe(501)
   })
 
@@ -96,8 +127,12 @@ describe('order of checks', () => {
 describe('inactive company', () => {
   it('answers 403 on both POSTs and 200 on company with api_active false', async () => {
     const detail = 'API access is not active for this company'
-    expect(await sb.request('POST', CHARGE, { auth: AUTH.inactive, json: { amount: 1000 } })).toMatchObject({ status: 403, body: { detail } })
-    expect(await sb.request('POST', TRANSFER, { auth: AUTH.inactive, json: validTransfer })).toMatchObject({ status: 403, body: { detail } })
+    expect(
+      await sb.request('POST', CHARGE, { auth: AUTH.inactive, json: { amount: 1000 } }),
+    ).toMatchObject({ status: 403, body: { detail } })
+    expect(
+      await sb.request('POST', TRANSFER, { auth: AUTH.inactive, json: validTransfer }),
+    ).toMatchObject({ status: 403, body: { detail } })
     const company = await sb.request('GET', '/api/v1/user/company', { auth: AUTH.inactive })
     expect(company.status).toBe(200)
     expect(company.body.api_active).toBe(false)

@@ -2,7 +2,15 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { SECOND } from '../../src/clock.js'
 import { runDue } from '../../src/operations/run-due.js'
-import { AUTH, basic, storeSnapshot, startTestSandbox, T0, tenantDoc, type TestSandbox } from '../harness.js'
+import {
+  AUTH,
+  basic,
+  storeSnapshot,
+  startTestSandbox,
+  T0,
+  tenantDoc,
+  type TestSandbox,
+} from '../harness.js'
 
 let sb: TestSandbox
 beforeEach(async () => (sb = await startTestSandbox()))
@@ -53,7 +61,10 @@ describe('POST /hub/transactions/out', () => {
 
   it('fails on an inactive key (magic failed@pix.example) without debit', async () => {
     const res = await send({ amount: 100, pix_key: 'failed@pix.example' })
-    expect(res).toMatchObject({ status: 200, body: { status: 'failed', message: 'Pix key not found or inactive' } })
+    expect(res).toMatchObject({
+      status: 200,
+      body: { status: 'failed', message: 'Pix key not found or inactive' },
+    })
     expect(balance()).toBe(1_000_000)
   })
 
@@ -64,17 +75,25 @@ describe('POST /hub/transactions/out', () => {
       status: 'failed',
       message: 'Pix key not found or inactive',
     })
-    expect((await send({ amount: 100, pix_key: 'pending@pix.example' })).body.status).toBe('pending')
+    expect((await send({ amount: 100, pix_key: 'pending@pix.example' })).body.status).toBe(
+      'pending',
+    )
   })
 
   it('checks the balance before the key', async () => {
-    const res = await send({ amount: 100, pix_key: 'failed@pix.example' }, { auth: AUTH.emptyBalance })
+    const res = await send(
+      { amount: 100, pix_key: 'failed@pix.example' },
+      { auth: AUTH.emptyBalance },
+    )
     expect(res).toMatchObject({ status: 422, body: { detail: 'Insufficient balance' } })
   })
 
   it('magic amount 666 fails with the receiving institution message, without debit', async () => {
     const res = await send({ amount: 666 })
-    expect(res.body).toMatchObject({ status: 'failed', message: 'Transfer rejected by the receiving institution' })
+    expect(res.body).toMatchObject({
+      status: 'failed',
+      message: 'Transfer rejected by the receiving institution',
+    })
     expect(balance()).toBe(1_000_000)
   })
 
@@ -119,9 +138,13 @@ describe('money under concurrency', () => {
   it('200 concurrent transfers against a balance covering 50 accept exactly 50 and end at 0', async () => {
     sb.apply({ companies: [tenantDoc('race', { balance: 50 * 137 })] })
     const auth = basic('race', 'race-secret')
-    const replies = await Promise.all(Array.from({ length: 200 }, () => send({ amount: 137 }, { auth })))
+    const replies = await Promise.all(
+      Array.from({ length: 200 }, () => send({ amount: 137 }, { auth })),
+    )
     const accepted = replies.filter((r) => r.status === 200 && r.body.status === 'success')
-    const refused = replies.filter((r) => r.status === 422 && r.body.detail === 'Insufficient balance')
+    const refused = replies.filter(
+      (r) => r.status === 422 && r.body.detail === 'Insufficient balance',
+    )
     expect(accepted).toHaveLength(50)
     expect(refused).toHaveLength(150)
     expect(new Set(accepted.map((r) => r.body.transaction_id)).size).toBe(50)

@@ -120,7 +120,12 @@ const DESCRIPTIONS: [number, () => string][] = [
   [1, () => '"tab\\there"'],
 ]
 
-function fields(r: Rng, op: 'charge' | 'transfer', tags: Set<string>, overBalance: boolean): [string, string][] {
+function fields(
+  r: Rng,
+  op: 'charge' | 'transfer',
+  tags: Set<string>,
+  overBalance: boolean,
+): [string, string][] {
   const out: [string, string][] = []
   const maybe = (p: number) => r.chance(p)
   if (maybe(0.95)) out.push(['amount', amountText(r, overBalance, tags)])
@@ -130,24 +135,56 @@ function fields(r: Rng, op: 'charge' | 'transfer', tags: Set<string>, overBalanc
       key = r.pick(INVALID_KEYS)
       tags.add('invalid-key')
     }
-    if (maybe(0.95)) out.push(['pix_key', r.weighted<() => string>([[20, () => str(key[1])], [1, () => '12345'], [1, () => 'null']])()])
-    if (maybe(0.95)) out.push(['pix_type', r.weighted<() => string>([[20, () => str(key[0])], [1, () => str('cpf')], [1, () => str('PIX')], [1, () => '1'], [1, () => 'null']])()])
+    if (maybe(0.95))
+      out.push([
+        'pix_key',
+        r.weighted<() => string>([
+          [20, () => str(key[1])],
+          [1, () => '12345'],
+          [1, () => 'null'],
+        ])(),
+      ])
+    if (maybe(0.95))
+      out.push([
+        'pix_type',
+        r.weighted<() => string>([
+          [20, () => str(key[0])],
+          [1, () => str('cpf')],
+          [1, () => str('PIX')],
+          [1, () => '1'],
+          [1, () => 'null'],
+        ])(),
+      ])
   } else if (maybe(0.15)) {
-    out.push(['payload', r.weighted<() => string>([
-      [2, () => str(VALID_PAYLOAD)],
-      [1, () => 'null'],
-      [1, () => '42'],
-      [1, () => { tags.add('invalid-payload'); return str('000201not-a-code') }],
-    ])()])
+    out.push([
+      'payload',
+      r.weighted<() => string>([
+        [2, () => str(VALID_PAYLOAD)],
+        [1, () => 'null'],
+        [1, () => '42'],
+        [
+          1,
+          () => {
+            tags.add('invalid-payload')
+            return str('000201not-a-code')
+          },
+        ],
+      ])(),
+    ])
   }
   if (maybe(0.4)) out.push(['description', r.weighted(DESCRIPTIONS)()])
-  if (maybe(0.05)) out.push([r.pick(['extra', '__proto__', 'constructor', '1', '0', 'Amount', '']), r.pick(['1', '{}', '"x"', '1.0'])])
+  if (maybe(0.05))
+    out.push([
+      r.pick(['extra', '__proto__', 'constructor', '1', '0', 'Amount', '']),
+      r.pick(['1', '{}', '"x"', '1.0']),
+    ])
   if (maybe(0.05) && out.length) out.push(r.pick(out)) // a duplicate key: the last value wins
   if (maybe(0.15)) r.shuffle(out)
   return out
 }
 
-const render = (entries: [string, string][], space = '') => `{${entries.map(([k, v]) => `${str(k)}:${space}${v}`).join(`,${space}`)}}`
+const render = (entries: [string, string][], space = '') =>
+  `{${entries.map(([k, v]) => `${str(k)}:${space}${v}`).join(`,${space}`)}}`
 
 const INVALID_JSON = [
   '{"amount":1,}',
@@ -181,7 +218,22 @@ const INVALID_JSON = [
   ']',
 ]
 
-const NOT_OBJECTS = ['[]', '[1,2]', '"text"', '123', '1.5', 'true', 'null', 'NaN', '-Infinity', '[{"amount":1.0}]', '""', '"\\ud83d\\ude00"', ' \n\t ', '{}']
+const NOT_OBJECTS = [
+  '[]',
+  '[1,2]',
+  '"text"',
+  '123',
+  '1.5',
+  'true',
+  'null',
+  'NaN',
+  '-Infinity',
+  '[{"amount":1.0}]',
+  '""',
+  '"\\ud83d\\ude00"',
+  ' \n\t ',
+  '{}',
+]
 
 function nested(r: Rng, tags: Set<string>): string {
   const depth = r.pick([2, 5, 20, 40, 2_000, 200_000, 300_000])
@@ -213,8 +265,15 @@ export function bodies(r: Rng, op: 'charge' | 'transfer', overBalance: boolean):
     if (t.has('invalid-key')) {
       // A key the sandbox refuses must not leave the two balances apart: the reference would
       // take it and debit. Over any balance, both refuse without a debit.
-      const again = fields(r, op, new Set(), true).filter(([k]) => k !== 'pix_key' && k !== 'pix_type')
-      entries.splice(0, entries.length, ...again, ...entries.filter(([k]) => k === 'pix_key' || k === 'pix_type'))
+      const again = fields(r, op, new Set(), true).filter(
+        ([k]) => k !== 'pix_key' && k !== 'pix_type',
+      )
+      entries.splice(
+        0,
+        entries.length,
+        ...again,
+        ...entries.filter(([k]) => k === 'pix_key' || k === 'pix_type'),
+      )
     }
     t.forEach((x) => tags.add(x))
     return render(entries, r.chance(0.1) ? ' ' : '')
@@ -244,8 +303,34 @@ export function bodies(r: Rng, op: 'charge' | 'transfer', overBalance: boolean):
       tags.add('invalid-key').add('invalid-payload')
       for (let n = r.int(1, 2); n > 0; n--) {
         const at = r.int(0, text.length)
-        const ch = r.pick(['{', '}', '[', ']', '"', ',', ':', ' ', '\\', '0', '1', '-', '.', 'e', 'x', 'N', '\t', '\n', '\u0001', 'é', '😀'])
-        text = r.weighted<() => string>([[1, () => text.slice(0, at) + ch + text.slice(at)], [1, () => text.slice(0, at) + text.slice(at + 1)], [1, () => text.slice(0, at) + ch + text.slice(at + 1)]])()
+        const ch = r.pick([
+          '{',
+          '}',
+          '[',
+          ']',
+          '"',
+          ',',
+          ':',
+          ' ',
+          '\\',
+          '0',
+          '1',
+          '-',
+          '.',
+          'e',
+          'x',
+          'N',
+          '\t',
+          '\n',
+          '\u0001',
+          'é',
+          '😀',
+        ])
+        text = r.weighted<() => string>([
+          [1, () => text.slice(0, at) + ch + text.slice(at)],
+          [1, () => text.slice(0, at) + text.slice(at + 1)],
+          [1, () => text.slice(0, at) + ch + text.slice(at + 1)],
+        ])()
       }
       return { kind, bytes: Buffer.from(text), tags }
     }
@@ -258,17 +343,48 @@ export function bodies(r: Rng, op: 'charge' | 'transfer', overBalance: boolean):
     case 'empty':
       return { kind, bytes: Buffer.alloc(0), tags }
     case 'latin1':
-      return { kind, bytes: Buffer.from(`{"amount":${amountText(r, true)},"description":"caf\xe9"${op === 'transfer' ? ',"pix_key":"maria@example.com","pix_type":"EMAIL"' : ''}}`, 'latin1'), tags }
+      return {
+        kind,
+        bytes: Buffer.from(
+          `{"amount":${amountText(r, true)},"description":"caf\xe9"${op === 'transfer' ? ',"pix_key":"maria@example.com","pix_type":"EMAIL"' : ''}}`,
+          'latin1',
+        ),
+        tags,
+      }
     case 'bad-utf8':
-      return { kind, bytes: Buffer.concat([Buffer.from('{"amount":5000000,"description":"'), Buffer.from(r.pick([[0xc0, 0xaf], [0xed, 0xa0, 0x80], [0xf4, 0x90, 0x80, 0x80], [0xe2, 0x82], [0xff]])), Buffer.from('"}')]), tags }
+      return {
+        kind,
+        bytes: Buffer.concat([
+          Buffer.from('{"amount":5000000,"description":"'),
+          Buffer.from(
+            r.pick([
+              [0xc0, 0xaf],
+              [0xed, 0xa0, 0x80],
+              [0xf4, 0x90, 0x80, 0x80],
+              [0xe2, 0x82],
+              [0xff],
+            ]),
+          ),
+          Buffer.from('"}'),
+        ]),
+        tags,
+      }
     case 'utf16':
       return { kind, bytes: utf16(valid(), r.bool(), r.bool()), tags }
     case 'utf32':
       return { kind, bytes: utf32(valid(), r.bool(), r.bool()), tags }
     case 'utf8-bom':
-      return { kind, bytes: Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(valid())]), tags }
+      return {
+        kind,
+        bytes: Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(valid())]),
+        tags,
+      }
     default:
       tags.add('over-1mib')
-      return { kind, bytes: Buffer.from(`{"amount":5000000,"description":"${'x'.repeat(1024 * 1024 + 10)}"}`), tags }
+      return {
+        kind,
+        bytes: Buffer.from(`{"amount":5000000,"description":"${'x'.repeat(1024 * 1024 + 10)}"}`),
+        tags,
+      }
   }
 }

@@ -20,7 +20,14 @@ export interface Deviation {
   applies(c: Case, sandbox: Seen, reference: Seen, ctx: Context): boolean
 }
 
-const SANDBOX_PREFIXES = ['/_sandbox', '/docs', '/openapi.json', '/pix/qr/', '/.well-known/', '/favicon.ico']
+const SANDBOX_PREFIXES = [
+  '/_sandbox',
+  '/docs',
+  '/openapi.json',
+  '/pix/qr/',
+  '/.well-known/',
+  '/favicon.ico',
+]
 const INVALID_REQUEST = 'Invalid HTTP request received.'
 const NODE_MAX_HEAD = 16 * 1024
 
@@ -37,7 +44,11 @@ function refusesOnly(s: Seen, fields: string[]): boolean {
   if (s.status !== 422) return false
   const d = detail(s)
   if (typeof d === 'string') return fields.some((f) => d.startsWith(`${f}:`))
-  return Array.isArray(d) && d.length > 0 && d.every((e: { loc?: unknown[] }) => fields.includes(String(e.loc?.[1])))
+  return (
+    Array.isArray(d) &&
+    d.length > 0 &&
+    d.every((e: { loc?: unknown[] }) => fields.includes(String(e.loc?.[1])))
+  )
 }
 
 const head = (c: Case) => {
@@ -51,11 +62,17 @@ function nodeRefuses(c: Case): boolean {
   const [line = '', ...fields] = text.split(/\r?\n/)
   const [method = '', target = '', version = ''] = line.split(' ')
   if (!METHODS.includes(method)) return true
-  if (/^HTTP\/\d\.\d$/.test(version) && version !== 'HTTP/1.0' && version !== 'HTTP/1.1') return true
+  if (/^HTTP\/\d\.\d$/.test(version) && version !== 'HTTP/1.0' && version !== 'HTTP/1.1')
+    return true
   if (!/^(?:\/|\*$|https?:\/\/)/.test(target) && method !== 'CONNECT') return true
   if (/(?<!\r)\n/.test(text) || text.length > NODE_MAX_HEAD) return true
   const names = fields.filter((f) => f !== '').map((f) => f.slice(0, f.indexOf(':')).toLowerCase())
-  if (fields.some((f) => /^[ \t]/.test(f) || /[\x01-\x08\x0a-\x1f\x7f]/.test(f.slice(f.indexOf(':') + 1)))) return true
+  if (
+    fields.some(
+      (f) => /^[ \t]/.test(f) || /[\x01-\x08\x0a-\x1f\x7f]/.test(f.slice(f.indexOf(':') + 1)),
+    )
+  )
+    return true
   const lengths = fields.filter((f) => /^content-length:/i.test(f))
   if (lengths.length > 1 || lengths.some((f) => f.includes(','))) return true
   return lengths.length > 0 && names.includes('transfer-encoding')
@@ -64,7 +81,9 @@ function nodeRefuses(c: Case): boolean {
 export const DEVIATIONS: Deviation[] = [
   {
     row: 'PIX key and BR Code checks',
-    applies: (c, s) => (c.tags.has('invalid-key') || c.tags.has('invalid-payload')) && refusesOnly(s, ['pix_key', 'payload']),
+    applies: (c, s) =>
+      (c.tags.has('invalid-key') || c.tags.has('invalid-payload')) &&
+      refusesOnly(s, ['pix_key', 'payload']),
   },
   {
     row: 'Bodies over 1 MiB',
@@ -75,28 +94,36 @@ export const DEVIATIONS: Deviation[] = [
     applies: (c, s) => c.tags.has('outcome-header') && refusesOnly(s, ['X-Sandbox-Outcome']),
   },
   {
-    row: 'The sandbox\'s own paths',
+    row: "The sandbox's own paths",
     applies: (c) => c.path !== undefined && SANDBOX_PREFIXES.some((p) => c.path!.startsWith(p)),
   },
   {
-    row: 'What Node\'s HTTP parser refuses',
+    row: "What Node's HTTP parser refuses",
     applies: (c, s) => s.status === 400 && s.body === INVALID_REQUEST && nodeRefuses(c),
   },
   {
-    row: 'What Node\'s HTTP parser lets through',
+    row: "What Node's HTTP parser lets through",
     applies: (c, _s, r) => r.body === INVALID_REQUEST && / {2}/.test(head(c).split('\r\n')[0]!),
   },
   {
     row: '`simple` style: `amount` is a JSON integer',
-    applies: (c, s, _r, ctx) => ctx.style === 'simple' && c.tags.has('lax-amount') && refusesOnly(s, ['amount']),
+    applies: (c, s, _r, ctx) =>
+      ctx.style === 'simple' && c.tags.has('lax-amount') && refusesOnly(s, ['amount']),
   },
   {
     row: '`simple` style: no echo',
-    applies: (_c, s, r, ctx) => ctx.style === 'simple' && r.status === 500 && r.body === 'Internal Server Error' && s.status === 422,
+    applies: (_c, s, r, ctx) =>
+      ctx.style === 'simple' &&
+      r.status === 500 &&
+      r.body === 'Internal Server Error' &&
+      s.status === 422,
   },
   {
     row: '`Host`',
-    applies: (c, s) => s.status === 421 && /^host:[ \t]*[^\s]/im.test(head(c)) && !/^host:[ \t]*(127\.0\.0\.1|localhost|\[::1\])(:\d+)?[ \t]*\r?$/im.test(head(c)),
+    applies: (c, s) =>
+      s.status === 421 &&
+      /^host:[ \t]*[^\s]/im.test(head(c)) &&
+      !/^host:[ \t]*(127\.0\.0\.1|localhost|\[::1\])(:\d+)?[ \t]*\r?$/im.test(head(c)),
   },
   {
     row: 'Nesting between 500 and 100,000 levels',
@@ -104,6 +131,10 @@ export const DEVIATIONS: Deviation[] = [
   },
   {
     row: 'A trailing comma, on CPython before 3.13',
-    applies: (_c, s, r, ctx) => ctx.python[0] === 3 && ctx.python[1] < 13 && s.body.includes('Illegal trailing comma') && r.status === 422,
+    applies: (_c, s, r, ctx) =>
+      ctx.python[0] === 3 &&
+      ctx.python[1] < 13 &&
+      s.body.includes('Illegal trailing comma') &&
+      r.status === 422,
   },
 ]

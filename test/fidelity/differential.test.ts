@@ -16,7 +16,10 @@ const TOTAL = Number(process.env.FIDELITY_REQUESTS ?? 2000)
 const SEED = Number(process.env.FIDELITY_SEED ?? 36)
 const python = referencePython()
 if ('missing' in python) {
-  if (process.env.CI) throw new Error(`The differential test needs Python 3 with venv and pip (CI runs it): ${python.missing}`)
+  if (process.env.CI)
+    throw new Error(
+      `The differential test needs Python 3 with venv and pip (CI runs it): ${python.missing}`,
+    )
   console.warn(`test/fidelity: the differential against FastAPI is skipped: ${python.missing}`)
 }
 
@@ -44,7 +47,11 @@ const show = (bytes: Buffer, max = 700) => {
   const text = JSON.stringify(bytes.subarray(0, max).toString('latin1'))
   return bytes.length > max ? `${text} ... (${bytes.length} bytes)` : text
 }
-const showSeen = (s: Seen) => JSON.stringify({ ...s, body: s.body.length > 700 ? `${s.body.slice(0, 700)}... (${s.body.length})` : s.body })
+const showSeen = (s: Seen) =>
+  JSON.stringify({
+    ...s,
+    body: s.body.length > 700 ? `${s.body.slice(0, 700)}... (${s.body.length})` : s.body,
+  })
 
 function report(phase: Phase, failures: Failure[]): string {
   const classes = new Map<string, Failure[]>()
@@ -52,10 +59,17 @@ function report(phase: Phase, failures: Failure[]): string {
     const key = `${f.c.kind.replace(/ body:.*/, '')} | ${f.diff.join(',')} | ${f.sandbox.status}/${f.reference.status}`
     classes.set(key, [...(classes.get(key) ?? []), f])
   }
-  const lines = [`${failures.length} answers differ in the ${phase.name} phase, in ${classes.size} classes:`]
+  const lines = [
+    `${failures.length} answers differ in the ${phase.name} phase, in ${classes.size} classes:`,
+  ]
   for (const [key, list] of classes) {
     const f = list[0]!
-    lines.push(`\n[${list.length}x] ${key}`, `  request:   ${show(f.c.bytes)}`, `  sandbox:   ${showSeen(f.sandbox)}`, `  reference: ${showSeen(f.reference)}`)
+    lines.push(
+      `\n[${list.length}x] ${key}`,
+      `  request:   ${show(f.c.bytes)}`,
+      `  sandbox:   ${showSeen(f.sandbox)}`,
+      `  reference: ${showSeen(f.reference)}`,
+    )
   }
   return lines.join('\n')
 }
@@ -65,7 +79,9 @@ describe.skipIf('missing' in python)('the sandbox answers as FastAPI under uvico
     const doc = readFileSync(new URL('../../docs/CONTRACT.md', import.meta.url), 'utf8')
     const section = doc.slice(doc.indexOf('\n## Deviations'))
     const table = section.slice(0, section.indexOf('\n## ', 1) >>> 0)
-    const rows = [...table.matchAll(/^\| ([^|]+?) \|/gm)].map((m) => m[1]!).filter((r) => r !== 'deviation' && !/^-+$/.test(r))
+    const rows = [...table.matchAll(/^\| ([^|]+?) \|/gm)]
+      .map((m) => m[1]!)
+      .filter((r) => r !== 'deviation' && !/^-+$/.test(r))
     expect(rows.sort()).toEqual(DEVIATIONS.map((d) => d.row).sort())
   })
 
@@ -78,9 +94,16 @@ describe.skipIf('missing' in python)('the sandbox answers as FastAPI under uvico
         version = pythonVersion((python as { python: string }).python)
         ;[sandbox, reference] = await Promise.all([
           startTestSandbox(),
-          startReference((python as { python: string }).python, { STRICT_CONTENT_TYPE: phase.strictContentType ? '1' : '0' }),
+          startReference((python as { python: string }).python, {
+            STRICT_CONTENT_TYPE: phase.strictContentType ? '1' : '0',
+          }),
         ])
-        sandbox.apply({ settings: { validation_errors: phase.style, strict_content_type: phase.strictContentType } })
+        sandbox.apply({
+          settings: {
+            validation_errors: phase.style,
+            strict_content_type: phase.strictContentType,
+          },
+        })
       }, 300_000)
       afterAll(async () => {
         await Promise.all([sandbox?.close(), reference?.close()])
@@ -96,20 +119,28 @@ describe.skipIf('missing' in python)('the sandbox answers as FastAPI under uvico
         for (let i = 0; i < count; i++) {
           const c = generate(rng)
           // One at a time, to both at once: the two states (balances) see the same sequence.
-          const [a, b] = await Promise.all([exchange(sandbox.port, c.bytes), exchange(reference.port, c.bytes)])
+          const [a, b] = await Promise.all([
+            exchange(sandbox.port, c.bytes),
+            exchange(reference.port, c.bytes),
+          ])
           const s = seen(a, sandbox.port)
           const r = seen(b, reference.port)
           tally(`reference ${r.status || r.ended}`)
-          const diff = differences(s, r).filter((k) => !(phase.style === 'simple' && k === 'body' && isValidationList(r)))
+          const diff = differences(s, r).filter(
+            (k) => !(phase.style === 'simple' && k === 'body' && isValidationList(r)),
+          )
           if (!diff.length) continue
-          const deviation = DEVIATIONS.find((d) => d.applies(c, s, r, { style: phase.style, python: version }))
+          const deviation = DEVIATIONS.find((d) =>
+            d.applies(c, s, r, { style: phase.style, python: version }),
+          )
           if (deviation) {
             tally(`deviation: ${deviation.row}`)
             continue
           }
           failures.push({ c, sandbox: s, reference: r, diff })
         }
-        if (process.env.FIDELITY_STATS) console.log(phase.name, Object.fromEntries([...stats].sort()))
+        if (process.env.FIDELITY_STATS)
+          console.log(phase.name, Object.fromEntries([...stats].sort()))
         expect(failures.length, report(phase, failures)).toBe(0)
       }, 120_000)
     })

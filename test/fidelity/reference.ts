@@ -25,7 +25,10 @@ export function referencePython(): { python: string } | { missing: string } {
   if (existsSync(join(dir, '.complete'))) return { python }
   const system = process.env.PYTHON ?? 'python3'
   const version = spawnSync(system, ['--version'], { encoding: 'utf8' })
-  if (version.status !== 0) return { missing: `no Python (${system} --version failed: ${version.error?.message ?? version.stderr})` }
+  if (version.status !== 0)
+    return {
+      missing: `no Python (${system} --version failed: ${version.error?.message ?? version.stderr})`,
+    }
   rmSync(dir, { recursive: true, force: true })
   mkdirSync(dir, { recursive: true })
   const steps: [string, string[]][] = [
@@ -33,7 +36,10 @@ export function referencePython(): { python: string } | { missing: string } {
     [python, ['-m', 'pip', 'install', '-q', '--disable-pip-version-check', '-r', REQUIREMENTS]],
   ]
   for (const [cmd, args] of steps) {
-    const run = spawnSync(cmd, args, { encoding: 'utf8', env: { ...process.env, PIP_RETRIES: process.env.PIP_RETRIES ?? '1' } })
+    const run = spawnSync(cmd, args, {
+      encoding: 'utf8',
+      env: { ...process.env, PIP_RETRIES: process.env.PIP_RETRIES ?? '1' },
+    })
     if (run.status !== 0) {
       rmSync(dir, { recursive: true, force: true })
       return { missing: `${cmd} ${args.join(' ')} failed:\n${run.stderr || run.error?.message}` }
@@ -45,15 +51,38 @@ export function referencePython(): { python: string } | { missing: string } {
 
 /** The reference's Python version, as [major, minor]. */
 export function pythonVersion(python: string): [number, number] {
-  const out = spawnSync(python, ['-c', 'import sys; print(sys.version_info[0], sys.version_info[1])'], { encoding: 'utf8' })
+  const out = spawnSync(
+    python,
+    ['-c', 'import sys; print(sys.version_info[0], sys.version_info[1])'],
+    { encoding: 'utf8' },
+  )
   const [major, minor] = out.stdout.trim().split(' ').map(Number)
   return [major!, minor!]
 }
 
 /** Starts the reference app on a free port; `env` reaches the app (STRICT_CONTENT_TYPE). */
-export function startReference(python: string, env: Record<string, string> = {}): Promise<Reference> {
-  const args = ['-m', 'uvicorn', 'reference_app:app', '--app-dir', HERE, '--host', '127.0.0.1', '--port', '0', '--http', 'h11', '--no-access-log']
-  const child: ChildProcess = spawn(python, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] })
+export function startReference(
+  python: string,
+  env: Record<string, string> = {},
+): Promise<Reference> {
+  const args = [
+    '-m',
+    'uvicorn',
+    'reference_app:app',
+    '--app-dir',
+    HERE,
+    '--host',
+    '127.0.0.1',
+    '--port',
+    '0',
+    '--http',
+    'h11',
+    '--no-access-log',
+  ]
+  const child: ChildProcess = spawn(python, args, {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  })
   let log = ''
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => fail('no "Uvicorn running on" line within 20 s'), 20_000)

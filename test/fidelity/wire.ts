@@ -46,7 +46,10 @@ export function exchange(port: number, bytes: Buffer, timeoutMs = 2000): Promise
  * The first complete answer in `raw`, or undefined while more bytes are needed. `eof`: the
  * server has closed, so an answer without a length ends here.
  */
-export function parseAnswer(raw: Buffer, opts: { head?: boolean; eof?: boolean } = {}): Answer | undefined {
+export function parseAnswer(
+  raw: Buffer,
+  opts: { head?: boolean; eof?: boolean } = {},
+): Answer | undefined {
   const end = raw.indexOf('\r\n\r\n')
   if (end < 0) return undefined
   const lines = raw.subarray(0, end).toString('latin1').split('\r\n')
@@ -63,7 +66,8 @@ export function parseAnswer(raw: Buffer, opts: { head?: boolean; eof?: boolean }
   const rest = raw.subarray(end + 4)
   // 1xx answers (100 Continue) come before the real one.
   if (status >= 100 && status < 200) return parseAnswer(rest, opts)
-  if (opts.head || status === 204 || status === 304) return { status, headers, body: Buffer.alloc(0) }
+  if (opts.head || status === 204 || status === 304)
+    return { status, headers, body: Buffer.alloc(0) }
   if (headers['transfer-encoding']?.toLowerCase().includes('chunked')) {
     const body = dechunk(rest)
     return body && { status, headers, body }

@@ -12,10 +12,22 @@ import { SCENARIOS_DIR } from '../harness.js'
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 
 /** Starts `src/main.ts` on a free port and returns its banner once printed; the process is stopped after `use`. */
-async function withBanner(env: Record<string, string>, use: (banner: string) => Promise<void>): Promise<void> {
+async function withBanner(
+  env: Record<string, string>,
+  use: (banner: string) => Promise<void>,
+): Promise<void> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: ROOT,
-    env: { ...process.env, PORT: '0', DATABASE: ':memory:', SCENARIOS_DIR, LOG_LEVEL: 'silent', SANDBOX_ADMIN_TOKEN: 'banner-test-token', PUBLIC_URL: '', ...env },
+    env: {
+      ...process.env,
+      PORT: '0',
+      DATABASE: ':memory:',
+      SCENARIOS_DIR,
+      LOG_LEVEL: 'silent',
+      SANDBOX_ADMIN_TOKEN: 'banner-test-token',
+      PUBLIC_URL: '',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   const exited = new Promise((resolve) => child.once('exit', resolve))
@@ -42,8 +54,14 @@ it('prints http://127.0.0.1:<port>, as the README does, whatever interface it li
     await withBanner({ HOST: host }, async (banner) => {
       const port = /listening on http:\/\/[\d.]+:(\d+)/.exec(banner)![1]
       const addresses = banner.match(/https?:\/\/\S+/g)!.slice(1)
-      expect(addresses, banner).toEqual([`http://127.0.0.1:${port}/api/v1`, `http://127.0.0.1:${port}/docs`, `http://127.0.0.1:${port}/_sandbox/health`, `http://127.0.0.1:${port}/_sandbox/ui`])
-      for (const address of addresses.slice(1)) expect((await fetch(address)).status, address).toBe(200)
+      expect(addresses, banner).toEqual([
+        `http://127.0.0.1:${port}/api/v1`,
+        `http://127.0.0.1:${port}/docs`,
+        `http://127.0.0.1:${port}/_sandbox/health`,
+        `http://127.0.0.1:${port}/_sandbox/ui`,
+      ])
+      for (const address of addresses.slice(1))
+        expect((await fetch(address)).status, address).toBe(200)
     })
   }
 }, 60_000)
@@ -53,10 +71,21 @@ function bannerOf(env: Record<string, string>): Promise<string> {
   return new Promise((resolve, reject) => {
     const child = spawn(`${ROOT}node_modules/.bin/tsx`, ['src/main.ts'], {
       cwd: ROOT,
-      env: { ...process.env, PORT: '0', DATABASE: ':memory:', SCENARIOS_DIR, LOG_LEVEL: 'silent', SANDBOX_ADMIN_TOKEN: 'banner-test-token-0123456789', ...env },
+      env: {
+        ...process.env,
+        PORT: '0',
+        DATABASE: ':memory:',
+        SCENARIOS_DIR,
+        LOG_LEVEL: 'silent',
+        SANDBOX_ADMIN_TOKEN: 'banner-test-token-0123456789',
+        ...env,
+      },
     })
     let out = ''
-    const timer = setTimeout(() => (child.kill('SIGKILL'), reject(new Error(`no banner: ${out}`))), 20_000)
+    const timer = setTimeout(
+      () => (child.kill('SIGKILL'), reject(new Error(`no banner: ${out}`))),
+      20_000,
+    )
     child.stdout.on('data', (d) => {
       out += d
       if (!out.includes('admin token')) return
@@ -69,20 +98,33 @@ function bannerOf(env: Record<string, string>): Promise<string> {
 }
 
 it('warns, with the variable to set, when listening beyond loopback without WEBHOOK_ALLOWED_HOSTS', async () => {
-  const [open, listed] = await Promise.all([bannerOf({ HOST: '0.0.0.0' }), bannerOf({ HOST: '0.0.0.0', WEBHOOK_ALLOWED_HOSTS: 'hooks.internal,app:3000' })])
-  expect(open).toMatch(/webhooks +sent to any host, this machine's own ports included, for anyone who reaches 0\.0\.0\.0: set WEBHOOK_ALLOWED_HOSTS=/)
-  expect(listed).toMatch(/webhooks +sent only to hooks\.internal, app:3000 \(WEBHOOK_ALLOWED_HOSTS\)/)
+  const [open, listed] = await Promise.all([
+    bannerOf({ HOST: '0.0.0.0' }),
+    bannerOf({ HOST: '0.0.0.0', WEBHOOK_ALLOWED_HOSTS: 'hooks.internal,app:3000' }),
+  ])
+  expect(open).toMatch(
+    /webhooks +sent to any host, this machine's own ports included, for anyone who reaches 0\.0\.0\.0: set WEBHOOK_ALLOWED_HOSTS=/,
+  )
+  expect(listed).toMatch(
+    /webhooks +sent only to hooks\.internal, app:3000 \(WEBHOOK_ALLOWED_HOSTS\)/,
+  )
 }, 60_000)
 
 it('treats every loopback address as loopback, and everything else as reachable', () => {
-  for (const host of ['127.0.0.1', '127.1.2.3', 'localhost', '::1', '[::1]']) expect(webhookExposure(host, undefined)).toBeNull()
-  expect(webhookExposure('127.0.0.1', ['hooks.internal'])).toBe('sent only to hooks.internal (WEBHOOK_ALLOWED_HOSTS)')
-  for (const host of ['0.0.0.0', '::', '192.168.0.10', 'sandbox.example']) expect(webhookExposure(host, undefined)).toContain('WEBHOOK_ALLOWED_HOSTS=')
+  for (const host of ['127.0.0.1', '127.1.2.3', 'localhost', '::1', '[::1]'])
+    expect(webhookExposure(host, undefined)).toBeNull()
+  expect(webhookExposure('127.0.0.1', ['hooks.internal'])).toBe(
+    'sent only to hooks.internal (WEBHOOK_ALLOWED_HOSTS)',
+  )
+  for (const host of ['0.0.0.0', '::', '192.168.0.10', 'sandbox.example'])
+    expect(webhookExposure(host, undefined)).toContain('WEBHOOK_ALLOWED_HOSTS=')
 })
 
 it('says where START_TIME froze the clock of a new store', async () => {
   await withBanner({ START_TIME: '2026-03-01T09:00:00-03:00' }, async (banner) => {
-    expect(banner).toContain('  clock        frozen at 2026-03-01T12:00:00.000000Z (START_TIME; POST /_sandbox/clock/resume lets it run)\n')
+    expect(banner).toContain(
+      '  clock        frozen at 2026-03-01T12:00:00.000000Z (START_TIME; POST /_sandbox/clock/resume lets it run)\n',
+    )
   })
 })
 
@@ -100,8 +142,19 @@ describe('what the banner says it runs with', () => {
 
   /** Starts the CLI from the sources in `dir`; resolves once the banner is printed. */
   async function start(args: string[], env: Record<string, string> = {}) {
-    const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(PORT|HOST|DATABASE|SCENARIO|SCENARIOS_DIR|PUBLIC_URL|SANDBOX_ADMIN_TOKEN|LOG_LEVEL|SEED)$/.test(k)))
-    const child = spawn(process.execPath, ['--import', TSX, join(ROOT, 'src/cli.ts'), ...args], { cwd: dir, env: { ...clean, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+    const clean = Object.fromEntries(
+      Object.entries(process.env).filter(
+        ([k]) =>
+          !/^(PORT|HOST|DATABASE|SCENARIO|SCENARIOS_DIR|PUBLIC_URL|SANDBOX_ADMIN_TOKEN|LOG_LEVEL|SEED)$/.test(
+            k,
+          ),
+      ),
+    )
+    const child = spawn(process.execPath, ['--import', TSX, join(ROOT, 'src/cli.ts'), ...args], {
+      cwd: dir,
+      env: { ...clean, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
     const exited = new Promise((resolve) => child.once('exit', resolve))
     let out = ''
     const banner = await new Promise<string>((resolve, reject) => {
@@ -114,33 +167,66 @@ describe('what the banner says it runs with', () => {
     return { banner, url, stop }
   }
   const signsIn = async (url: string, banner: string) => {
-    const [clientId, secret] = /credentials +([^:\s]+):(\S+) /.exec(banner)!.slice(1) as [string, string]
-    return (await fetch(`${url}/api/v1/user/company`, { headers: { authorization: `Basic ${btoa(`${clientId}:${secret}`)}` } })).status
+    const [clientId, secret] = /credentials +([^:\s]+):(\S+) /.exec(banner)!.slice(1) as [
+      string,
+      string,
+    ]
+    return (
+      await fetch(`${url}/api/v1/user/company`, {
+        headers: { authorization: `Basic ${btoa(`${clientId}:${secret}`)}` },
+      })
+    ).status
   }
 
   it("prints another scenario's own working credential, and names the flags that gave each setting", async () => {
-    const s = await start(['--scenario', 'mine', '--scenarios-dir', 'scenarios', '--admin-token', 'from-a-flag-0123456789', '--port', '0', '--db', ':memory:', '--log-level', 'warn'])
+    const s = await start([
+      '--scenario',
+      'mine',
+      '--scenarios-dir',
+      'scenarios',
+      '--admin-token',
+      'from-a-flag-0123456789',
+      '--port',
+      '0',
+      '--db',
+      ':memory:',
+      '--log-level',
+      'warn',
+    ])
     try {
-      expect(s.banner).toContain("credentials  mine-client:mine-secret (Minha Loja); the scenario's credentials are in scenarios/mine.yaml\n")
+      expect(s.banner).toContain(
+        "credentials  mine-client:mine-secret (Minha Loja); the scenario's credentials are in scenarios/mine.yaml\n",
+      )
       expect(s.banner).not.toContain('sandbox-client')
       expect(await signsIn(s.url, s.banner)).toBe(200)
       expect(s.banner).toContain('scenario     mine (--scenario), loaded into the new store')
       expect(s.banner).toContain('admin token  from --admin-token')
       expect(s.banner).toContain('store        :memory: (--db)')
-      expect(s.banner).toMatch(/settings +port \d+ \(--port\), host 127\.0\.0\.1 \(default\), log level warn \(--log-level\), no seed\n/)
+      expect(s.banner).toMatch(
+        /settings +port \d+ \(--port\), host 127\.0\.0\.1 \(default\), log level warn \(--log-level\), no seed\n/,
+      )
     } finally {
       await s.stop()
     }
   }, 30_000)
 
   it('names the variables, or the default, where no flag was given', async () => {
-    const s = await start([], { PORT: '0', DATABASE: ':memory:', SANDBOX_ADMIN_TOKEN: 'from-a-variable-0123456789', SEED: 'abc' })
+    const s = await start([], {
+      PORT: '0',
+      DATABASE: ':memory:',
+      SANDBOX_ADMIN_TOKEN: 'from-a-variable-0123456789',
+      SEED: 'abc',
+    })
     try {
-      expect(s.banner).toContain("credentials  sandbox-client:sandbox-secret (Loja Exemplo Ltda); the scenario's credentials are in ")
+      expect(s.banner).toContain(
+        "credentials  sandbox-client:sandbox-secret (Loja Exemplo Ltda); the scenario's credentials are in ",
+      )
       expect(await signsIn(s.url, s.banner)).toBe(200)
       expect(s.banner).toContain('scenario     default (default), loaded into the new store')
       expect(s.banner).toContain('admin token  from SANDBOX_ADMIN_TOKEN')
-      expect(s.banner).toMatch(/settings +port \d+ \(PORT\), host 127\.0\.0\.1 \(default\), log level info \(default\), seed abc \(SEED\)\n/)
+      expect(s.banner).toMatch(
+        /settings +port \d+ \(PORT\), host 127\.0\.0\.1 \(default\), log level info \(default\), seed abc \(SEED\)\n/,
+      )
     } finally {
       await s.stop()
     }
@@ -151,7 +237,10 @@ describe('what the banner says it runs with', () => {
     let s = await start([...args, '--scenario', 'many-users'])
     try {
       expect(s.banner).toContain('credentials  seller-1:seller-1-secret (Marketplace Exemplo SA)')
-      const removed = await fetch(`${s.url}/_sandbox/companies/marketplace`, { method: 'DELETE', headers: { authorization: 'Bearer kept-store-token-0123456789' } })
+      const removed = await fetch(`${s.url}/_sandbox/companies/marketplace`, {
+        method: 'DELETE',
+        headers: { authorization: 'Bearer kept-store-token-0123456789' },
+      })
       expect(removed.status).toBe(204)
     } finally {
       await s.stop()

@@ -14,14 +14,20 @@ type Json = Record<string, any>
 function undescribed(doc: Json): string[] {
   const component = (ref: string) => doc.components.schemas[ref.split('/').pop()!]
   const described = (s: Json): boolean =>
-    Boolean(s.description || (s.allOf ?? []).some((x: Json) => x.description) || (s.$ref && component(s.$ref).description))
+    Boolean(
+      s.description ||
+        (s.allOf ?? []).some((x: Json) => x.description) ||
+        (s.$ref && component(s.$ref).description),
+    )
   const missing: string[] = []
   const walk = (node: unknown, where: string): void => {
     if (Array.isArray(node)) return node.forEach((n, i) => walk(n, `${where}[${i}]`))
     if (node === null || typeof node !== 'object') return
     const n = node as Json
-    for (const [name, s] of Object.entries<Json>(n.properties ?? {})) if (!described(s)) missing.push(`${where}.${name}`)
-    for (const [k, v] of Object.entries(n)) if (k !== 'example' && k !== 'examples') walk(v, `${where}.${k}`)
+    for (const [name, s] of Object.entries<Json>(n.properties ?? {}))
+      if (!described(s)) missing.push(`${where}.${name}`)
+    for (const [k, v] of Object.entries(n))
+      if (k !== 'example' && k !== 'examples') walk(v, `${where}.${k}`)
   }
   walk(doc.components, 'components')
   walk(doc.paths, 'paths')
@@ -39,13 +45,26 @@ describe('the published documents', () => {
     expect(undescribed(doc)).toEqual([])
   })
 
-  it.each(['/openapi.json', '/_sandbox/openapi.json'])('%s makes no named shape nullable in itself', async (path) => {
-    const doc = (await sb.request('GET', path)).body
-    expect(nullableComponents(doc)).toEqual([])
-  })
+  it.each(['/openapi.json', '/_sandbox/openapi.json'])(
+    '%s makes no named shape nullable in itself',
+    async (path) => {
+      const doc = (await sb.request('GET', path)).body
+      expect(nullableComponents(doc)).toEqual([])
+    },
+  )
 
   it('the check finds an undescribed field and a nullable component', () => {
-    const doc = { components: { schemas: { A: { type: ['object', 'null'], properties: { x: { type: 'string' }, y: { type: 'string', description: 'y' } } } } }, paths: {} }
+    const doc = {
+      components: {
+        schemas: {
+          A: {
+            type: ['object', 'null'],
+            properties: { x: { type: 'string' }, y: { type: 'string', description: 'y' } },
+          },
+        },
+      },
+      paths: {},
+    }
     expect(undescribed(doc)).toEqual(['components.schemas.A.x'])
     expect(nullableComponents(doc)).toEqual(['A'])
   })

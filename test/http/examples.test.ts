@@ -21,11 +21,19 @@ interface Documented {
 }
 
 /** Each example of the document's request bodies (`request`) or responses: on the media type, or on its schema (resolved through $ref and allOf). */
-function examples(doc: Json, where: 'request' | 'response'): (Documented & { schema: Json; named: { name: string; value: unknown }[] })[] {
-  const resolve = (s: Json): Json => (s.$ref ? resolve(doc.components.schemas[s.$ref.split('/').pop()])  : s)
-  const exampleOf = (s: Json): unknown => s.example ?? resolve(s).example ?? (s.allOf ?? []).map(exampleOf).find((e: unknown) => e !== undefined)
+function examples(
+  doc: Json,
+  where: 'request' | 'response',
+): (Documented & { schema: Json; named: { name: string; value: unknown }[] })[] {
+  const resolve = (s: Json): Json =>
+    s.$ref ? resolve(doc.components.schemas[s.$ref.split('/').pop()]) : s
+  const exampleOf = (s: Json): unknown =>
+    s.example ??
+    resolve(s).example ??
+    (s.allOf ?? []).map(exampleOf).find((e: unknown) => e !== undefined)
   const namedOf = (media: Json): { name: string; value: unknown }[] => {
-    if (media.examples) return Object.entries<Json>(media.examples).map(([name, e]) => ({ name, value: e.value }))
+    if (media.examples)
+      return Object.entries<Json>(media.examples).map(([name, e]) => ({ name, value: e.value }))
     const value = media.example ?? exampleOf(media.schema)
     return value === undefined ? [] : [{ name: 'example', value }]
   }
@@ -34,8 +42,12 @@ function examples(doc: Json, where: 'request' | 'response'): (Documented & { sch
     Object.entries<Json>(ops).flatMap(([method, op]) => {
       const bodies: [string, Json][] =
         where === 'request'
-          ? op.requestBody ? [['requestBody', op.requestBody.content['application/json']]] : []
-          : Object.entries<Json>(op.responses).filter(([, r]) => r.content).map(([status, r]) => [`responses/${status}`, r.content['application/json']])
+          ? op.requestBody
+            ? [['requestBody', op.requestBody.content['application/json']]]
+            : []
+          : Object.entries<Json>(op.responses)
+              .filter(([, r]) => r.content)
+              .map(([status, r]) => [`responses/${status}`, r.content['application/json']])
       return bodies.map(([part, media]) => ({
         operation: `${method.toUpperCase()} ${path}${where === 'response' ? ` ${part.split('/')[1]}` : ''}`,
         path,
@@ -77,7 +89,9 @@ describe.each([
     const problems = validator(doc)
     const responses = examples(doc, 'response')
     expect(responses.filter((e) => e.named.length === 0).map((e) => e.operation)).toEqual([])
-    for (const e of responses) for (const { name, value } of e.named) expect(problems(e.pointer, value), `${e.operation} (${name})`).toEqual([])
+    for (const e of responses)
+      for (const { name, value } of e.named)
+        expect(problems(e.pointer, value), `${e.operation} (${name})`).toEqual([])
   })
 })
 
@@ -85,49 +99,82 @@ describe("the contract's examples, posted as they are", () => {
   it('are answered 200 with the documented success shape', async () => {
     const doc = (await sb.request('GET', '/openapi.json')).body
     const posted = examples(doc, 'request')
-    expect(posted.map((e) => e.operation).sort()).toEqual(['POST /hub/transactions/in', 'POST /hub/transactions/out'])
-    const success = Object.fromEntries(examples(doc, 'response').map((e) => [e.operation, e.example]))
+    expect(posted.map((e) => e.operation).sort()).toEqual([
+      'POST /hub/transactions/in',
+      'POST /hub/transactions/out',
+    ])
+    const success = Object.fromEntries(
+      examples(doc, 'response').map((e) => [e.operation, e.example]),
+    )
     for (const e of posted) {
-      const reply = await sb.request('POST', `/api/v1${e.path}`, { auth: AUTH.main, json: e.example })
+      const reply = await sb.request('POST', `/api/v1${e.path}`, {
+        auth: AUTH.main,
+        json: e.example,
+      })
       expect(reply.status, `${e.operation}: ${reply.text}`).toBe(200)
-      expect(Object.keys(reply.body).sort()).toEqual(Object.keys(success[`${e.operation} 200`] as object).sort())
+      expect(Object.keys(reply.body).sort()).toEqual(
+        Object.keys(success[`${e.operation} 200`] as object).sort(),
+      )
     }
   })
 })
 
 describe('a sandbox started as the examples say (SEED=docs, START_TIME, PUBLIC_URL)', () => {
-  it('answers the calls of the examples\' story with exactly the documented examples, errors included', async () => {
+  it("answers the calls of the examples' story with exactly the documented examples, errors included", async () => {
     const seeded = await startTestSandbox({ publicUrl: 'http://localhost:8080', seed: 'docs' })
     try {
       const contract = (await seeded.request('GET', '/openapi.json')).body
       const control = (await seeded.request('GET', '/_sandbox/openapi.json')).body
-      const documented = (doc: Json, operation: string) => examples(doc, 'response').find((e) => e.operation === operation)!.example
-      const asked = (doc: Json, operation: string) => examples(doc, 'request').find((e) => e.operation === operation)?.example
+      const documented = (doc: Json, operation: string) =>
+        examples(doc, 'response').find((e) => e.operation === operation)!.example
+      const asked = (doc: Json, operation: string) =>
+        examples(doc, 'request').find((e) => e.operation === operation)?.example
       const contractCall = async (method: string, path: string) => {
-        const reply = await seeded.request(method, `/api/v1${path}`, { auth: AUTH.main, json: method === 'POST' ? asked(contract, `${method} ${path}`) : undefined })
-        expect(reply.body, `${method} ${path}`).toEqual(documented(contract, `${method} ${path} 200`))
+        const reply = await seeded.request(method, `/api/v1${path}`, {
+          auth: AUTH.main,
+          json: method === 'POST' ? asked(contract, `${method} ${path}`) : undefined,
+        })
+        expect(reply.body, `${method} ${path}`).toEqual(
+          documented(contract, `${method} ${path} 200`),
+        )
         return reply.body
       }
       await contractCall('GET', '/user/company')
       const charge = await contractCall('POST', '/hub/transactions/in')
       const transfer = await contractCall('POST', '/hub/transactions/out')
-      const control200 = async (method: string, template: string, path: string, status = 200, auth?: string) => {
+      const control200 = async (
+        method: string,
+        template: string,
+        path: string,
+        status = 200,
+        auth?: string,
+      ) => {
         const json = asked(control, `${method} ${template}`)
         const reply = auth
           ? await seeded.request(method, `/_sandbox${path}`, { auth, json })
           : await seeded.admin(method, path, json)
-        expect(reply.body, `${method} ${template}`).toEqual(documented(control, `${method} ${template} ${status}`))
+        expect(reply.body, `${method} ${template}`).toEqual(
+          documented(control, `${method} ${template} ${status}`),
+        )
         return reply.body
       }
       await control200('GET', '/whoami', '/whoami', 200, AUTH.main)
       await control200('GET', '/scenario', '/scenario')
       await control200('GET', '/companies', '/companies', 200, AUTH.inactive)
-      await control200('GET', '/transfers/{transaction_id}', `/transfers/${transfer.transaction_id}`)
+      await control200(
+        'GET',
+        '/transfers/{transaction_id}',
+        `/transfers/${transfer.transaction_id}`,
+      )
       const webhook = (await control200('POST', '/webhooks', '/webhooks', 201, AUTH.main)) as Json
       await control200('GET', '/webhooks/{webhook_id}', `/webhooks/${webhook.id}`)
       await control200('GET', '/webhooks', '/webhooks')
       await control200('GET', '/transfers', '/transfers')
-      await control200('POST', '/charges/{transaction_id}/pay', `/charges/${charge.transaction_id}/pay`)
+      await control200(
+        'POST',
+        '/charges/{transaction_id}/pay',
+        `/charges/${charge.transaction_id}/pay`,
+      )
       await control200('GET', '/charges/{transaction_id}', `/charges/${charge.transaction_id}`)
       await control200('GET', '/charges', '/charges')
       await control200('PUT', '/users/{user_id}/providers', '/users/loja-exemplo-user/providers')
@@ -138,17 +185,40 @@ describe('a sandbox started as the examples say (SEED=docs, START_TIME, PUBLIC_U
       const company = (await control200('POST', '/companies', '/companies', 201)) as Json
       await control200('PATCH', '/companies/{company_id}', `/companies/${company.company_id}`)
       // A 404 shows what the sandbox says of an unknown id of the path's kind.
-      for (const [method, template] of [['GET', '/charges/{transaction_id}'], ['POST', '/transfers/{transaction_id}/settle'], ['GET', '/webhooks/{webhook_id}'], ['POST', '/webhooks/deliveries/{delivery_id}/retry'], ['GET', '/users/{user_id}/balance'], ['PATCH', '/companies/{company_id}']] as const) {
-        const reply = await seeded.admin(method, template.replace(/\{\w+\}/, 'nope'), asked(control, `${method} ${template}`))
-        expect(reply.body, `${method} ${template}`).toEqual(documented(control, `${method} ${template} 404`))
+      for (const [method, template] of [
+        ['GET', '/charges/{transaction_id}'],
+        ['POST', '/transfers/{transaction_id}/settle'],
+        ['GET', '/webhooks/{webhook_id}'],
+        ['POST', '/webhooks/deliveries/{delivery_id}/retry'],
+        ['GET', '/users/{user_id}/balance'],
+        ['PATCH', '/companies/{company_id}'],
+      ] as const) {
+        const reply = await seeded.admin(
+          method,
+          template.replace(/\{\w+\}/, 'nope'),
+          asked(control, `${method} ${template}`),
+        )
+        expect(reply.body, `${method} ${template}`).toEqual(
+          documented(control, `${method} ${template} 404`),
+        )
       }
-      const other = await seeded.request('GET', '/_sandbox/charges?company_id=nope', { auth: AUTH.main })
+      const other = await seeded.request('GET', '/_sandbox/charges?company_id=nope', {
+        auth: AUTH.main,
+      })
       expect(other.body).toEqual(documented(control, 'GET /charges 404'))
       // The shared errors' examples are answers too.
-      expect((await seeded.request('GET', '/_sandbox/clock')).body).toEqual(documented(control, 'GET /clock 401'))
-      expect((await seeded.request('GET', '/_sandbox/clock', { auth: AUTH.main })).body).toEqual(documented(control, 'GET /clock 403'))
-      expect((await seeded.admin('POST', `/charges/${charge.transaction_id}/pay`, {})).body).toEqual(documented(control, 'POST /charges/{transaction_id}/pay 409'))
-      expect((await seeded.admin('POST', '/companies', { name: '' })).body).toEqual(documented(control, 'POST /companies 422'))
+      expect((await seeded.request('GET', '/_sandbox/clock')).body).toEqual(
+        documented(control, 'GET /clock 401'),
+      )
+      expect((await seeded.request('GET', '/_sandbox/clock', { auth: AUTH.main })).body).toEqual(
+        documented(control, 'GET /clock 403'),
+      )
+      expect(
+        (await seeded.admin('POST', `/charges/${charge.transaction_id}/pay`, {})).body,
+      ).toEqual(documented(control, 'POST /charges/{transaction_id}/pay 409'))
+      expect((await seeded.admin('POST', '/companies', { name: '' })).body).toEqual(
+        documented(control, 'POST /companies 422'),
+      )
       await control200('POST', '/reset', '/reset')
     } finally {
       await seeded.close()
@@ -160,7 +230,9 @@ describe("the contract's error examples", () => {
   it('are exactly what the sandbox answers, one for each way of reaching each documented status', async () => {
     const doc = (await sb.request('GET', '/openapi.json')).body
     sb.apply({ companies: [tenantDoc('no-perms', { permissions: [] })] })
-    const requestExample = Object.fromEntries(examples(doc, 'request').map((e) => [`${e.method} ${e.path}`, e.example as Json]))
+    const requestExample = Object.fromEntries(
+      examples(doc, 'request').map((e) => [`${e.method} ${e.path}`, e.example as Json]),
+    )
     // Every way a test suite reaches an error of the contract; each operation keeps what it answers.
     const ways: { auth: string; body?: (example: Json) => Json; fault?: number }[] = [
       { auth: basic('sandbox-client', 'wrong-secret') },
@@ -174,7 +246,9 @@ describe("the contract's error examples", () => {
     ]
     const answered = new Map<string, Set<string>>()
     const documented = new Map<string, Set<string>>()
-    for (const e of examples(doc, 'response').filter((x) => Number(x.operation.split(' ').pop()) >= 400)) {
+    for (const e of examples(doc, 'response').filter(
+      (x) => Number(x.operation.split(' ').pop()) >= 400,
+    )) {
       documented.set(e.operation, new Set(e.named.map((n) => JSON.stringify(n.value))))
     }
     for (const [path, ops] of Object.entries<Json>(doc.paths)) {
@@ -183,9 +257,18 @@ describe("the contract's error examples", () => {
         for (const way of ways) {
           // An injected fault answers any status; it counts only where the operation declares it.
           if (way.fault && !op.responses[way.fault]) continue
-          if (way.fault) await sb.admin('POST', '/faults', { operation: method === 'get' ? 'company' : path.endsWith('/in') ? 'charge' : 'transfer', status: way.fault, times: 1 })
+          if (way.fault)
+            await sb.admin('POST', '/faults', {
+              operation:
+                method === 'get' ? 'company' : path.endsWith('/in') ? 'charge' : 'transfer',
+              status: way.fault,
+              times: 1,
+            })
           const json = example && (way.body ? way.body(example) : example)
-          const reply = await sb.request(method.toUpperCase(), `/api/v1${path}`, { auth: way.auth, json })
+          const reply = await sb.request(method.toUpperCase(), `/api/v1${path}`, {
+            auth: way.auth,
+            json,
+          })
           if (reply.status < 400) continue
           const key = `${method.toUpperCase()} ${path} ${reply.status}`
           if (!answered.has(key)) answered.set(key, new Set())
@@ -193,7 +276,9 @@ describe("the contract's error examples", () => {
         }
       }
     }
-    expect(Object.fromEntries([...documented].map(([k, v]) => [k, [...v].sort()]))).toEqual(Object.fromEntries([...answered].map(([k, v]) => [k, [...v].sort()])))
+    expect(Object.fromEntries([...documented].map(([k, v]) => [k, [...v].sort()]))).toEqual(
+      Object.fromEntries([...answered].map(([k, v]) => [k, [...v].sort()])),
+    )
   })
 })
 
@@ -202,7 +287,9 @@ describe("the control plane's examples, posted as they are", () => {
     const doc = (await sb.request('GET', '/_sandbox/openapi.json')).body
     // These name a charge or a code that only a running sandbox has made.
     const needsRecords = new Set(['/pay', '/provider-webhook'])
-    const standalone = examples(doc, 'request').filter((e) => !e.path.includes('{') && !needsRecords.has(e.path))
+    const standalone = examples(doc, 'request').filter(
+      (e) => !e.path.includes('{') && !needsRecords.has(e.path),
+    )
     expect(standalone.length).toBeGreaterThanOrEqual(7)
     for (const e of standalone) {
       const reply = await sb.admin(e.method.toUpperCase(), e.path, e.example)

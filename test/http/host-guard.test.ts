@@ -16,19 +16,45 @@ const start = async (overrides: Parameters<typeof startTestSandbox>[0] = {}) => 
 }
 
 /** One request to the sandbox's port with the given Host header. */
-function withHost(s: TestSandbox, host: string, path: string, method = 'GET', auth = AUTH.main): Promise<{ status: number; body: string }> {
+function withHost(
+  s: TestSandbox,
+  host: string,
+  path: string,
+  method = 'GET',
+  auth = AUTH.main,
+): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port: s.port, method, path, headers: { host, authorization: auth }, agent: false }, (res) => {
-      let body = ''
-      res.on('data', (d) => (body += d))
-      res.on('end', () => resolve({ status: res.statusCode!, body }))
-    })
+    const req = http.request(
+      {
+        host: '127.0.0.1',
+        port: s.port,
+        method,
+        path,
+        headers: { host, authorization: auth },
+        agent: false,
+      },
+      (res) => {
+        let body = ''
+        res.on('data', (d) => (body += d))
+        res.on('end', () => resolve({ status: res.statusCode!, body }))
+      },
+    )
     req.on('error', reject)
     req.end()
   })
 }
 
-const ROUTES = ['/api/v1/user/company', '/_sandbox/webhooks', '/_sandbox/requests', '/_sandbox/ui', '/_sandbox/ui/sign-in', '/docs', '/openapi.json', '/pix/qr/v2/nope', '/nowhere']
+const ROUTES = [
+  '/api/v1/user/company',
+  '/_sandbox/webhooks',
+  '/_sandbox/requests',
+  '/_sandbox/ui',
+  '/_sandbox/ui/sign-in',
+  '/docs',
+  '/openapi.json',
+  '/pix/qr/v2/nope',
+  '/nowhere',
+]
 
 describe('on a loopback HOST', () => {
   it('refuses every route to a Host it is not known by, with a 421 that names it and the setting', async () => {
@@ -38,7 +64,9 @@ describe('on a loopback HOST', () => {
       expect([path, r.status, JSON.parse(r.body)]).toEqual([
         path,
         421,
-        { detail: `Host rebind.example:${s.port} is not a name this sandbox answers to (a guard against DNS rebinding): reach it at 127.0.0.1 or localhost, or add the name to ALLOWED_HOSTS` },
+        {
+          detail: `Host rebind.example:${s.port} is not a name this sandbox answers to (a guard against DNS rebinding): reach it at 127.0.0.1 or localhost, or add the name to ALLOWED_HOSTS`,
+        },
       ])
     }
     // The refused requests never reached the app: nothing of them in the journal.
@@ -46,20 +74,35 @@ describe('on a loopback HOST', () => {
     expect(journal.filter((e: { path: string }) => ROUTES.includes(e.path))).toEqual([])
   })
 
-  it('answers to 127.0.0.1, localhost and [::1] on any port, and to PUBLIC_URL\'s name', async () => {
+  it("answers to 127.0.0.1, localhost and [::1] on any port, and to PUBLIC_URL's name", async () => {
     const s = await start({ publicUrl: 'http://pix.test:9999' })
-    for (const host of [`127.0.0.1:${s.port}`, 'localhost', `LOCALHOST:${s.port}`, '[::1]:1234', 'pix.test:9999', 'pix.test']) {
+    for (const host of [
+      `127.0.0.1:${s.port}`,
+      'localhost',
+      `LOCALHOST:${s.port}`,
+      '[::1]:1234',
+      'pix.test:9999',
+      'pix.test',
+    ]) {
       expect([host, (await withHost(s, host, '/api/v1/user/company')).status]).toEqual([host, 200])
     }
-    for (const host of ['127.0.0.2', 'localhost.rebind.example', '[::2]', 'pix.test.rebind.example', `${s.port}`]) {
+    for (const host of [
+      '127.0.0.2',
+      'localhost.rebind.example',
+      '[::2]',
+      'pix.test.rebind.example',
+      `${s.port}`,
+    ]) {
       expect([host, (await withHost(s, host, '/api/v1/user/company')).status]).toEqual([host, 421])
     }
   })
 
   it('answers to the names ALLOWED_HOSTS adds: exact ones, and .domain for it and every name under it', async () => {
     const s = await start({ allowedHosts: ['sandbox.internal', '.dev.test'] })
-    for (const host of ['sandbox.internal:8080', 'dev.test', 'api.dev.test:3000', '127.0.0.1']) expect([host, (await withHost(s, host, '/docs')).status]).toEqual([host, 200])
-    for (const host of ['other.internal', 'xdev.test']) expect([host, (await withHost(s, host, '/docs')).status]).toEqual([host, 421])
+    for (const host of ['sandbox.internal:8080', 'dev.test', 'api.dev.test:3000', '127.0.0.1'])
+      expect([host, (await withHost(s, host, '/docs')).status]).toEqual([host, 200])
+    for (const host of ['other.internal', 'xdev.test'])
+      expect([host, (await withHost(s, host, '/docs')).status]).toEqual([host, 421])
   })
 
   it('answers to any Host with ALLOWED_HOSTS=*', async () => {
@@ -74,7 +117,9 @@ describe('beyond loopback (HOST=0.0.0.0, a container)', () => {
     expect((await withHost(open, 'pix-sandbox:8080', '/api/v1/user/company')).status).toBe(200)
     const guarded = await start({ host: '0.0.0.0', allowedHosts: ['pix-sandbox'] })
     expect((await withHost(guarded, 'pix-sandbox:8080', '/api/v1/user/company')).status).toBe(200)
-    expect((await withHost(guarded, `localhost:${guarded.port}`, '/api/v1/user/company')).status).toBe(200)
+    expect(
+      (await withHost(guarded, `localhost:${guarded.port}`, '/api/v1/user/company')).status,
+    ).toBe(200)
     expect((await withHost(guarded, 'rebind.example', '/api/v1/user/company')).status).toBe(421)
   })
 })

@@ -13,7 +13,9 @@ describe('GET /openapi.json', () => {
     expect(status).toBe(200)
     expect(body.openapi).toBe('3.1.0')
     expect(body.servers).toEqual([{ url: '/api/v1' }])
-    const operations = Object.entries(body.paths).flatMap(([path, ops]) => Object.keys(ops as object).map((m) => `${m.toUpperCase()} ${path}`))
+    const operations = Object.entries(body.paths).flatMap(([path, ops]) =>
+      Object.keys(ops as object).map((m) => `${m.toUpperCase()} ${path}`),
+    )
     expect(operations.sort()).toEqual([
       'GET /oauth/user/company',
       'GET /user/company',
@@ -28,13 +30,20 @@ describe('GET /openapi.json', () => {
     const charge = body.components.schemas.ChargeRequest
     expect(charge.required).toEqual(['amount'])
     expect(charge.properties.amount.type).toBe('integer')
-    expect(body.components.schemas.TransferRequest.properties.pix_type.enum).toEqual(['CPF', 'CNPJ', 'EMAIL', 'PHONE'])
+    expect(body.components.schemas.TransferRequest.properties.pix_type.enum).toEqual([
+      'CPF',
+      'CNPJ',
+      'EMAIL',
+      'PHONE',
+    ])
     expect(body.paths['/hub/transactions/in'].post.security).toEqual([{ basicAuth: [] }])
   })
 
   it('does not drift unnoticed (snapshot)', async () => {
     const { body } = await sb.request('GET', '/openapi.json')
-    await expect(JSON.stringify(body, null, 2) + '\n').toMatchFileSnapshot('./__snapshots__/openapi.contract.json')
+    await expect(JSON.stringify(body, null, 2) + '\n').toMatchFileSnapshot(
+      './__snapshots__/openapi.contract.json',
+    )
   })
 })
 
@@ -50,18 +59,26 @@ describe('GET /_sandbox/openapi.json and /docs', () => {
     // PUBLIC_URL says localhost (beforeAll); the README opens /docs at 127.0.0.1.
     for (const host of ['127.0.0.1', 'localhost']) {
       const origin = `http://${host}:${sb.port}`
-      for (const [doc, path] of [['/openapi.json', '/user/company'], ['/_sandbox/openapi.json', '/health']] as const) {
+      for (const [doc, path] of [
+        ['/openapi.json', '/user/company'],
+        ['/_sandbox/openapi.json', '/health'],
+      ] as const) {
         const { body } = await sb.request('GET', doc)
         // What Swagger UI does: resolve the server URL against the document's own address.
         const target = new URL(body.servers[0].url + path, origin + doc)
         expect(target.origin, `${doc} at ${host}`).toBe(origin)
-        const res = await fetch(target, { headers: { authorization: 'Basic ' + Buffer.from('sandbox-client:sandbox-secret').toString('base64') } })
+        const res = await fetch(target, {
+          headers: {
+            authorization:
+              'Basic ' + Buffer.from('sandbox-client:sandbox-secret').toString('base64'),
+          },
+        })
         expect(res.status, target.href).toBe(200)
       }
     }
   })
 
-  it('cannot be framed by another site, and runs only its own scripts (the dashboard\'s headers)', async () => {
+  it("cannot be framed by another site, and runs only its own scripts (the dashboard's headers)", async () => {
     const page = await sb.request('GET', '/docs')
     const csp = page.headers.get('content-security-policy') ?? ''
     expect(csp).toContain("frame-ancestors 'none'")
@@ -85,7 +102,9 @@ describe('GET /_sandbox/openapi.json and /docs', () => {
       const res = await fetch(sb.url + asset)
       expect(res.status, asset).toBe(200)
       expect(res.headers.get('x-content-type-options'), asset).toBe('nosniff')
-      expect((await res.arrayBuffer()).byteLength, asset).toBeGreaterThan(asset.includes('swagger-ui') ? 1000 : 10)
+      expect((await res.arrayBuffer()).byteLength, asset).toBeGreaterThan(
+        asset.includes('swagger-ui') ? 1000 : 10,
+      )
     }
   })
 })

@@ -15,7 +15,11 @@ describe('close()', () => {
     const reply = new Promise<{ status: number; text: string }>((resolve, reject) => {
       req = http.request(url, {
         method: 'POST',
-        headers: { authorization: AUTH.main, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+        headers: {
+          authorization: AUTH.main,
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(body),
+        },
       })
       req.on('response', (res) => {
         let text = ''
@@ -54,7 +58,11 @@ describe('close() under load', () => {
         const req = http.request(sb.url + '/api/v1/hub/transactions/in', {
           method: 'POST',
           agent,
-          headers: { authorization: AUTH.main, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+          headers: {
+            authorization: AUTH.main,
+            'content-type': 'application/json',
+            'content-length': Buffer.byteLength(body),
+          },
         })
         req.on('response', (res) => {
           res.resume()
@@ -74,7 +82,11 @@ describe('close() under load', () => {
     })
     // An idle keep-alive connection, which must not hold close() up.
     const idle = new http.Agent({ keepAlive: true })
-    await new Promise((resolve) => http.get(sb.url + '/_sandbox/health', { agent: idle }, (res) => res.resume().on('end', resolve)))
+    await new Promise((resolve) =>
+      http.get(sb.url + '/_sandbox/health', { agent: idle }, (res) =>
+        res.resume().on('end', resolve),
+      ),
+    )
     while ((outcomes.get('200') ?? 0) < 300) await new Promise((r) => setTimeout(r, 10))
     const started = Date.now()
     await sb.close()

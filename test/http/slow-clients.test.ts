@@ -48,9 +48,12 @@ describe('bodies still arriving', () => {
       const c = connect(s)
       // No credentials, as the attacker; half to the contract, half to the dashboard's sign-in form.
       const path = i % 2 ? '/api/v1/hub/transactions/in' : '/_sandbox/ui/sign-in'
-      c.socket.write(`POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${MIB}\r\n\r\n`)
+      c.socket.write(
+        `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${MIB}\r\n\r\n`,
+      )
       // All of the body but its last byte, in pieces: never finished.
-      for (let k = 0; k < 16; k++) c.socket.write(Buffer.alloc(k === 15 ? MIB / 16 - 1 : MIB / 16, 0x20))
+      for (let k = 0; k < 16; k++)
+        c.socket.write(Buffer.alloc(k === 15 ? MIB / 16 - 1 : MIB / 16, 0x20))
       return c
     })
     const refused = () => slow.filter((c) => c.state.text.startsWith('HTTP/1.1 503'))
@@ -62,7 +65,14 @@ describe('bodies still arriving', () => {
     await until(() => refused().every((c) => c.state.closed))
     // Meanwhile, clients that send their body with their headers are served at once.
     const started = performance.now()
-    expect((await s.request('POST', '/api/v1/hub/transactions/in', { auth: AUTH.main, json: { amount: 100 } })).status).toBe(200)
+    expect(
+      (
+        await s.request('POST', '/api/v1/hub/transactions/in', {
+          auth: AUTH.main,
+          json: { amount: 100 },
+        })
+      ).status,
+    ).toBe(200)
     expect((await s.request('GET', '/api/v1/user/company', { auth: AUTH.main })).status).toBe(200)
     expect(performance.now() - started).toBeLessThan(1000)
     // The slow clients give up: what they held is given back.
@@ -77,7 +87,9 @@ describe('the server', () => {
     const noHeaders = connect(s)
     noHeaders.socket.write('POST /api/v1/hub/transactions/in HTTP/1.1\r\nHost: 127.0.0.1\r\n')
     const noBody = connect(s)
-    noBody.socket.write('POST /api/v1/hub/transactions/in HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"amo')
+    noBody.socket.write(
+      'POST /api/v1/hub/transactions/in HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"amo',
+    )
     const started = performance.now()
     await until(() => noHeaders.state.closed && noBody.state.closed, 5000)
     expect(performance.now() - started).toBeLessThan(2000)
@@ -93,19 +105,30 @@ describe('the server', () => {
     const extra = connect(s)
     await until(() => extra.state.closed)
     expect(extra.state.text).toBe('')
-    idle[0]!.socket.write(`GET /api/v1/user/company HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: ${AUTH.main}\r\n\r\n`)
+    idle[0]!.socket.write(
+      `GET /api/v1/user/company HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: ${AUTH.main}\r\n\r\n`,
+    )
     await until(() => idle[0]!.state.text.endsWith('}'))
     expect(idle[0]!.state.text).toMatch(/^HTTP\/1.1 200/)
     idle[1]!.socket.destroy()
     await until(() => idle[1]!.state.closed)
     await new Promise((r) => setTimeout(r, 50))
-    expect((await s.request('GET', '/api/v1/user/company', { auth: AUTH.main, headers: { connection: 'close' } })).status).toBe(200)
+    expect(
+      (
+        await s.request('GET', '/api/v1/user/company', {
+          auth: AUTH.main,
+          headers: { connection: 'close' },
+        })
+      ).status,
+    ).toBe(200)
   })
 
   it('closes an idle keep-alive connection after its keep-alive time', async () => {
     const s = await start({ keepAliveTimeout: 300 })
     const c = connect(s)
-    c.socket.write(`GET /api/v1/user/company HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: ${AUTH.main}\r\n\r\n`)
+    c.socket.write(
+      `GET /api/v1/user/company HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: ${AUTH.main}\r\n\r\n`,
+    )
     await until(() => c.state.text.endsWith('}'))
     await until(() => c.state.closed, 3000)
   })

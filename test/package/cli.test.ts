@@ -22,15 +22,23 @@ interface Outcome {
 
 function cli(args: string[], env: Record<string, string> = {}): Promise<Outcome> {
   return new Promise((resolve) => {
-    execFile(CLI[0], [...CLI.slice(1), ...args], { cwd: dir, env: { ...process.env, ...env }, timeout: 30_000 }, (err, stdout, stderr) =>
-      resolve({ code: err ? ((err as { code?: number }).code ?? null) : 0, stdout, stderr }),
+    execFile(
+      CLI[0],
+      [...CLI.slice(1), ...args],
+      { cwd: dir, env: { ...process.env, ...env }, timeout: 30_000 },
+      (err, stdout, stderr) =>
+        resolve({ code: err ? ((err as { code?: number }).code ?? null) : 0, stdout, stderr }),
     )
   })
 }
 
 /** Starts the server; resolves with its URL and everything it printed, once it is listening. */
 function serve(args: string[], env: Record<string, string> = {}) {
-  const child = spawn(CLI[0], [...CLI.slice(1), ...args], { cwd: dir, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(CLI[0], [...CLI.slice(1), ...args], {
+    cwd: dir,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
   let out = ''
   child.stderr.on('data', (d) => (out += d))
   const ready = new Promise<{ url: string; out: () => string }>((resolve, reject) => {
@@ -41,24 +49,47 @@ function serve(args: string[], env: Record<string, string> = {}) {
     })
     child.once('exit', (code) => reject(new Error(`exited ${code}:\n${out}`)))
   })
-  const stop = () => new Promise((resolve) => (child.exitCode !== null ? resolve(child.exitCode) : (child.once('exit', resolve), child.kill('SIGTERM'))))
+  const stop = () =>
+    new Promise((resolve) =>
+      child.exitCode !== null
+        ? resolve(child.exitCode)
+        : (child.once('exit', resolve), child.kill('SIGTERM')),
+    )
   return { ready, stop }
 }
 
 describe('pix-sandbox (serve)', () => {
   it('flags win over the variables they mirror; no file is written with --db :memory:', async () => {
-    const s = serve(['--port', '0', '--db', ':memory:', '--log-level', 'warn', '--admin-token', 'from-the-flag-0123456789', '--scenario', 'many-users'], {
-      LOG_LEVEL: 'loud', // invalid, but overridden
-      SANDBOX_ADMIN_TOKEN: 'from-the-variable-0123456789',
-      SCENARIO: 'nope',
-    })
+    const s = serve(
+      [
+        '--port',
+        '0',
+        '--db',
+        ':memory:',
+        '--log-level',
+        'warn',
+        '--admin-token',
+        'from-the-flag-0123456789',
+        '--scenario',
+        'many-users',
+      ],
+      {
+        LOG_LEVEL: 'loud', // invalid, but overridden
+        SANDBOX_ADMIN_TOKEN: 'from-the-variable-0123456789',
+        SCENARIO: 'nope',
+      },
+    )
     try {
       const { url } = await s.ready
       const health = (await (await fetch(`${url}/_sandbox/health`)).json()) as { scenario: string }
       expect(health.scenario).toBe('many-users')
-      const byFlag = await fetch(`${url}/_sandbox/clock`, { headers: { authorization: 'Bearer from-the-flag-0123456789' } })
+      const byFlag = await fetch(`${url}/_sandbox/clock`, {
+        headers: { authorization: 'Bearer from-the-flag-0123456789' },
+      })
       expect(byFlag.status).toBe(200)
-      const byVariable = await fetch(`${url}/_sandbox/clock`, { headers: { authorization: 'Bearer from-the-variable-0123456789' } })
+      const byVariable = await fetch(`${url}/_sandbox/clock`, {
+        headers: { authorization: 'Bearer from-the-variable-0123456789' },
+      })
       expect(byVariable.status).toBe(401)
     } finally {
       expect(await s.stop()).toBe(0)
@@ -67,10 +98,17 @@ describe('pix-sandbox (serve)', () => {
   })
 
   it('reads the environment where no flag is given', async () => {
-    const s = serve([], { PORT: '0', DATABASE: ':memory:', SCENARIO: 'short-lived-charges', LOG_LEVEL: 'warn' })
+    const s = serve([], {
+      PORT: '0',
+      DATABASE: ':memory:',
+      SCENARIO: 'short-lived-charges',
+      LOG_LEVEL: 'warn',
+    })
     try {
       const { url, out } = await s.ready
-      expect(((await (await fetch(`${url}/_sandbox/health`)).json()) as { scenario: string }).scenario).toBe('short-lived-charges')
+      expect(
+        ((await (await fetch(`${url}/_sandbox/health`)).json()) as { scenario: string }).scenario,
+      ).toBe('short-lived-charges')
       expect(out()).toContain('store        :memory:')
     } finally {
       await s.stop()
@@ -85,7 +123,9 @@ describe('pix-sandbox (serve)', () => {
     expect(r.stderr).toContain('  --public-url: must be an http(s) URL')
     const startTime = await cli(['--start-time', 'tomorrow'])
     expect(startTime.code).toBe(2)
-    expect(startTime.stderr).toContain('  --start-time: "tomorrow" is not an ISO 8601 instant with its time zone')
+    expect(startTime.stderr).toContain(
+      '  --start-time: "tomorrow" is not an ISO 8601 instant with its time zone',
+    )
     const fromEnv = await cli([], { LOG_LEVEL: 'loud' })
     expect(fromEnv.code).toBe(2)
     expect(fromEnv.stderr).toContain('  LOG_LEVEL: ')
@@ -111,12 +151,27 @@ describe('pix-sandbox (serve)', () => {
 
 describe('pix-sandbox scenario', () => {
   it('check: ok files pass; every problem of a bad file is printed with its file, path and line; exit 1', async () => {
-    writeFileSync(join(dir, 'bad.yaml'), 'settings:\n  charge_ttl_seconds: -1\ncompanies:\n  - id: acme\n    nmae: Acme\n')
+    writeFileSync(
+      join(dir, 'bad.yaml'),
+      'settings:\n  charge_ttl_seconds: -1\ncompanies:\n  - id: acme\n    nmae: Acme\n',
+    )
     writeFileSync(join(dir, 'broken.json'), '{"settings": ')
-    const ok = await cli(['scenario', 'check', join(ROOT, 'scenarios/default.yaml'), join(ROOT, 'scenarios/many-users.yaml')])
+    const ok = await cli([
+      'scenario',
+      'check',
+      join(ROOT, 'scenarios/default.yaml'),
+      join(ROOT, 'scenarios/many-users.yaml'),
+    ])
     expect(ok.code).toBe(0)
     expect(ok.stdout).toContain('default.yaml: ok')
-    const bad = await cli(['scenario', 'check', join(ROOT, 'scenarios/default.yaml'), 'bad.yaml', 'broken.json', 'missing.yaml'])
+    const bad = await cli([
+      'scenario',
+      'check',
+      join(ROOT, 'scenarios/default.yaml'),
+      'bad.yaml',
+      'broken.json',
+      'missing.yaml',
+    ])
     expect(bad.code).toBe(1)
     expect(bad.stderr).toMatch(/^bad\.yaml: settings\.charge_ttl_seconds \(line 2\): /m)
     expect(bad.stderr).toMatch(/^bad\.yaml: companies\[0\] \(line 4\): unknown field\(s\) "nmae"/m)
@@ -127,9 +182,21 @@ describe('pix-sandbox scenario', () => {
 
   // Issue 27, defect 7: a file from elsewhere must not command the terminal through what is quoted from it.
   it('shows the control characters a scenario file holds escaped, when checking it and when starting with it', async () => {
-    writeFileSync(join(dir, 'hostile.yaml'), 'companies:\n  - id: acme\n    "n\u001b]0;TITLE\u0007\u202eevil\u009b2J": 1\n')
+    writeFileSync(
+      join(dir, 'hostile.yaml'),
+      'companies:\n  - id: acme\n    "n\u001b]0;TITLE\u0007\u202eevil\u009b2J": 1\n',
+    )
     const checked = await cli(['scenario', 'check', 'hostile.yaml'])
-    const started = await cli(['--scenarios-dir', dir, '--scenario', 'hostile', '--db', ':memory:', '--port', '0'])
+    const started = await cli([
+      '--scenarios-dir',
+      dir,
+      '--scenario',
+      'hostile',
+      '--db',
+      ':memory:',
+      '--port',
+      '0',
+    ])
     for (const r of [checked, started]) {
       expect(r.code).toBe(1)
       expect(r.stderr).toContain('unknown field(s) "n\\u001b]0;TITLE\\u0007\\u202eevil\\u009b2J"')
@@ -144,7 +211,9 @@ describe('pix-sandbox scenario', () => {
   it('schema prints the committed JSON Schema', async () => {
     const r = await cli(['scenario', 'schema'])
     expect(r.code).toBe(0)
-    expect(JSON.parse(r.stdout)).toEqual(JSON.parse(readFileSync(join(ROOT, 'scenarios/scenario.schema.json'), 'utf8')))
+    expect(JSON.parse(r.stdout)).toEqual(
+      JSON.parse(readFileSync(join(ROOT, 'scenarios/scenario.schema.json'), 'utf8')),
+    )
   })
 })
 

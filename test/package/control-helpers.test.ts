@@ -30,7 +30,11 @@ afterAll(async () => {
 })
 
 const charge = async (baseUrl: string, authorization: string, amount: number): Promise<string> => {
-  const res = await fetch(`${baseUrl}/hub/transactions/in`, { method: 'POST', headers: { authorization, 'content-type': 'application/json' }, body: JSON.stringify({ amount }) })
+  const res = await fetch(`${baseUrl}/hub/transactions/in`, {
+    method: 'POST',
+    headers: { authorization, 'content-type': 'application/json' },
+    body: JSON.stringify({ amount }),
+  })
   expect(res.status).toBe(200)
   return ((await res.json()) as { transaction_id: string }).transaction_id
 }
@@ -54,7 +58,9 @@ describe('balance()', () => {
     expect(await sb.control.balance('loja-exemplo-empty')).toBe(0)
     const shop = await sb.tenant({ balance: 2500 })
     expect(await sb.control.balance(shop.userId)).toBe(2500)
-    await expect(sb.control.balance()).rejects.toThrow(/admin token is no user's; name one, e\.g\. balance\('loja-exemplo-user'\)/)
+    await expect(sb.control.balance()).rejects.toThrow(
+      /admin token is no user's; name one, e\.g\. balance\('loja-exemplo-user'\)/,
+    )
   })
 
   it("finds its own user through /whoami when built from credentials alone, and cannot read another company's", async () => {
@@ -68,16 +74,24 @@ describe('balance()', () => {
 })
 
 describe('webhooks.subscribe()', () => {
-  it("subscribes a tenant to the events it names, with the secret, and delivers only its own", async () => {
+  it('subscribes a tenant to the events it names, with the secret, and delivers only its own', async () => {
     const shop = await sb.tenant()
     const sub = await shop.control.webhooks.subscribe(`${hookUrl}/shop`, ['charge.paid'])
-    expect(sub).toMatchObject({ company_id: shop.companyId, url: `${hookUrl}/shop`, events: ['charge.paid'], format: 'standard', secret: expect.stringMatching(/^whsec_/) })
+    expect(sub).toMatchObject({
+      company_id: shop.companyId,
+      url: `${hookUrl}/shop`,
+      events: ['charge.paid'],
+      format: 'standard',
+      secret: expect.stringMatching(/^whsec_/),
+    })
     const mine = await charge(shop.baseUrl, shop.authorization, 1234)
     await shop.control.charges.pay(mine)
     await shop.control.webhooks.waitForDelivery({ event: 'charge.paid', transaction_id: mine })
     await sb.control.charges.pay(await charge(sb.baseUrl, sb.credentials.main.authorization, 999)) // another company's
     const toShop = received.filter((r) => r.path === '/shop')
-    expect(toShop.map((r) => [r.body.type, r.body.data.transaction_id])).toEqual([['charge.paid', mine]])
+    expect(toShop.map((r) => [r.body.type, r.body.data.transaction_id])).toEqual([
+      ['charge.paid', mine],
+    ])
   })
 
   it("subscribes the admin to every company's events by default, or one company's", async () => {
@@ -85,14 +99,26 @@ describe('webhooks.subscribe()', () => {
     expect(all.company_id).toBeNull()
     expect(all.events.length).toBeGreaterThan(3)
     const shop = await sb.tenant()
-    const one = await sb.control.webhooks.subscribe(`${hookUrl}/one`, ['transfer.failed', 'charge.paid'], { company_id: shop.companyId })
-    expect(one).toMatchObject({ company_id: shop.companyId, events: ['transfer.failed', 'charge.paid'] })
+    const one = await sb.control.webhooks.subscribe(
+      `${hookUrl}/one`,
+      ['transfer.failed', 'charge.paid'],
+      { company_id: shop.companyId },
+    )
+    expect(one).toMatchObject({
+      company_id: shop.companyId,
+      events: ['transfer.failed', 'charge.paid'],
+    })
   })
 
   it('throws the refusal with its status and detail', async () => {
-    const refused = await sb.control.webhooks.subscribe('ftp://example.com/hook').catch((e: unknown) => e)
+    const refused = await sb.control.webhooks
+      .subscribe('ftp://example.com/hook')
+      .catch((e: unknown) => e)
     expect(refused).toBeInstanceOf(SandboxRequestError)
-    expect(refused).toMatchObject({ status: 422, detail: expect.stringContaining('url: must be an http(s) URL') })
+    expect(refused).toMatchObject({
+      status: 422,
+      detail: expect.stringContaining('url: must be an http(s) URL'),
+    })
   })
 })
 
@@ -103,7 +129,11 @@ describe('readiness()', () => {
     const own = await shop.control.readiness()
     const created = own.behaviours.find((b) => b.id === 'charge.created')
     expect(created).toMatchObject({ met: true, count: 1 })
-    expect(own.coverage).toEqual({ met: 1, total: own.behaviours.length, percent: Math.floor(100 / own.behaviours.length) })
+    expect(own.coverage).toEqual({
+      met: 1,
+      total: own.behaviours.length,
+      percent: Math.floor(100 / own.behaviours.length),
+    })
     const ofShop = await sb.readiness(shop.companyId)
     expect(ofShop.behaviours).toEqual(own.behaviours)
     const all = await sb.readiness()
@@ -111,6 +141,9 @@ describe('readiness()', () => {
     // The report's types are the document's: ids and severities are unions, not strings.
     const severities: ('error' | 'warning' | 'info')[] = all.findings.map((f) => f.severity)
     expect(Array.isArray(severities)).toBe(true)
-    await expect(shop.control.readiness('loja-exemplo')).rejects.toMatchObject({ status: 404, detail: 'Company not found' })
+    await expect(shop.control.readiness('loja-exemplo')).rejects.toMatchObject({
+      status: 404,
+      detail: 'Company not found',
+    })
   })
 })

@@ -10,7 +10,11 @@ import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { connectSandbox, SandboxRequestError, startSandbox, type Sandbox } from '../../src/index.js'
 
-const json = (authorization: string, body: unknown) => ({ method: 'POST', headers: { authorization, 'content-type': 'application/json' }, body: JSON.stringify(body) })
+const json = (authorization: string, body: unknown) => ({
+  method: 'POST',
+  headers: { authorization, 'content-type': 'application/json' },
+  body: JSON.stringify(body),
+})
 
 async function post(url: string, authorization: string, body: unknown): Promise<any> {
   const res = await fetch(url, json(authorization, body))
@@ -29,35 +33,60 @@ describe('startSandbox()', () => {
     expect(sb.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
     expect(sb.baseUrl).toBe(`${sb.url}/api/v1`)
     expect((await sb.control.health()).scenario).toBe('default')
-    const company = await fetch(`${sb.baseUrl}/user/company`, { headers: { authorization: sb.credentials.main.authorization } })
+    const company = await fetch(`${sb.baseUrl}/user/company`, {
+      headers: { authorization: sb.credentials.main.authorization },
+    })
     expect(company.status).toBe(200)
-    const inactive = await fetch(`${sb.baseUrl}/hub/transactions/in`, json(sb.credentials.inactive.authorization, { amount: 100 }))
+    const inactive = await fetch(
+      `${sb.baseUrl}/hub/transactions/in`,
+      json(sb.credentials.inactive.authorization, { amount: 100 }),
+    )
     expect(inactive.status).toBe(403)
-    expect(sb.credentials.main).toMatchObject({ clientId: 'sandbox-client', clientSecret: 'sandbox-secret' })
+    expect(sb.credentials.main).toMatchObject({
+      clientId: 'sandbox-client',
+      clientSecret: 'sandbox-secret',
+    })
   })
 
   it('drives charges, transfers, the clock, outcomes, faults and the journal through the control client', async () => {
     const auth = sb.credentials.main.authorization
-    const created = await sb.control.requests.count({ path: '/api/v1/hub/transactions/in', status: 200 })
+    const created = await sb.control.requests.count({
+      path: '/api/v1/hub/transactions/in',
+      status: 200,
+    })
     const charge = await post(`${sb.baseUrl}/hub/transactions/in`, auth, { amount: 1000 })
     expect((await sb.control.charges.pay(charge.transaction_id)).status).toBe('paid')
     const other = await post(`${sb.baseUrl}/hub/transactions/in`, auth, { amount: 1000 })
     expect((await sb.control.charges.expire(other.transaction_id)).status).toBe('cancelled')
-    await expect(sb.control.charges.pay(other.transaction_id)).rejects.toBeInstanceOf(SandboxRequestError)
-    await expect(sb.control.charges.pay(other.transaction_id)).rejects.toMatchObject({ status: 409 })
+    await expect(sb.control.charges.pay(other.transaction_id)).rejects.toBeInstanceOf(
+      SandboxRequestError,
+    )
+    await expect(sb.control.charges.pay(other.transaction_id)).rejects.toMatchObject({
+      status: 409,
+    })
 
     await sb.control.outcomes.next({ status: 'pending' })
-    const transfer = await post(`${sb.baseUrl}/hub/transactions/out`, auth, { amount: 100, pix_key: 'maria@example.com', pix_type: 'EMAIL' })
+    const transfer = await post(`${sb.baseUrl}/hub/transactions/out`, auth, {
+      amount: 100,
+      pix_key: 'maria@example.com',
+      pix_type: 'EMAIL',
+    })
     expect(transfer.status).toBe('pending')
-    expect((await sb.control.transfers.settle(transfer.transaction_id, 'failed', 'Recusada')).status).toBe('failed')
+    expect(
+      (await sb.control.transfers.settle(transfer.transaction_id, 'failed', 'Recusada')).status,
+    ).toBe('failed')
 
     const before = Date.parse((await sb.control.health()).now)
     const advanced = await sb.control.clock.advance(3600)
     expect(Date.parse(advanced.now) - before).toBeGreaterThanOrEqual(3600_000)
 
     await sb.control.faults.add({ operation: 'company', status: 503, times: 1 })
-    expect((await fetch(`${sb.baseUrl}/user/company`, { headers: { authorization: auth } })).status).toBe(503)
-    expect(await sb.control.requests.count({ path: '/api/v1/hub/transactions/in', status: 200 })).toBe(created + 2)
+    expect(
+      (await fetch(`${sb.baseUrl}/user/company`, { headers: { authorization: auth } })).status,
+    ).toBe(503)
+    expect(
+      await sb.control.requests.count({ path: '/api/v1/hub/transactions/in', status: 200 }),
+    ).toBe(created + 2)
     expect(await sb.control.requests.count({ path: '/api/v1/user/company', status: 503 })).toBe(1)
   })
 
@@ -68,13 +97,19 @@ describe('startSandbox()', () => {
     expect(a.baseUrl).toBe(sb.baseUrl)
     const charge = await post(`${a.baseUrl}/hub/transactions/in`, a.authorization, { amount: 700 })
     expect((await a.control.charges.get(charge.transaction_id)).company_id).toBe(a.companyId)
-    await expect(b.control.charges.get(charge.transaction_id)).rejects.toMatchObject({ status: 404 })
+    await expect(b.control.charges.get(charge.transaction_id)).rejects.toMatchObject({
+      status: 404,
+    })
     // The admin-only helpers are not on a tenant's control (its type says so); called anyway, 403.
     // @ts-expect-error reset needs the admin token
     await expect(b.control.reset()).rejects.toMatchObject({ status: 403 })
     // @ts-expect-error the clock is every company's: admin token only
     await expect(b.control.clock.advance(60)).rejects.toMatchObject({ status: 403 })
-    const transfer = await post(`${a.baseUrl}/hub/transactions/out`, a.authorization, { amount: 6000, pix_key: 'maria@example.com', pix_type: 'EMAIL' }).catch(() => null)
+    const transfer = await post(`${a.baseUrl}/hub/transactions/out`, a.authorization, {
+      amount: 6000,
+      pix_key: 'maria@example.com',
+      pix_type: 'EMAIL',
+    }).catch(() => null)
     expect(transfer).toBeNull() // 5000 cents cannot pay 6000
     expect(await a.control.requests.count()).toBeGreaterThan(0)
   })
@@ -82,7 +117,9 @@ describe('startSandbox()', () => {
   it('connectSandbox() gives the same control client from a URL and the admin token', async () => {
     const remote = connectSandbox(sb.url, sb.adminToken)
     expect((await remote.health()).status).toBe('ok')
-    await expect(connectSandbox(sb.url, 'wrong-token-0123456789').reset()).rejects.toMatchObject({ status: 401 })
+    await expect(connectSandbox(sb.url, 'wrong-token-0123456789').reset()).rejects.toMatchObject({
+      status: 401,
+    })
   })
 
   it('waits for a webhook delivery of an event for a transaction', async () => {
@@ -98,14 +135,31 @@ describe('startSandbox()', () => {
     await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r))
     try {
       const port = (receiver.address() as AddressInfo).port
-      const sub = await sb.control.api.POST('/webhooks', { body: { url: `http://127.0.0.1:${port}/hook`, events: ['charge.paid'] } })
+      const sub = await sb.control.api.POST('/webhooks', {
+        body: { url: `http://127.0.0.1:${port}/hook`, events: ['charge.paid'] },
+      })
       expect(sub.response.status).toBe(201)
-      const charge = await post(`${sb.baseUrl}/hub/transactions/in`, sb.credentials.main.authorization, { amount: 1999 })
+      const charge = await post(
+        `${sb.baseUrl}/hub/transactions/in`,
+        sb.credentials.main.authorization,
+        { amount: 1999 },
+      )
       await sb.control.charges.pay(charge.transaction_id)
-      const delivery = await sb.control.webhooks.waitForDelivery({ event: 'charge.paid', transaction_id: charge.transaction_id, status: 'delivered' })
+      const delivery = await sb.control.webhooks.waitForDelivery({
+        event: 'charge.paid',
+        transaction_id: charge.transaction_id,
+        status: 'delivered',
+      })
       expect(delivery.status).toBe('delivered')
-      expect(received).toContainEqual(expect.objectContaining({ type: 'charge.paid', data: expect.objectContaining({ transaction_id: charge.transaction_id }) }))
-      await expect(sb.control.webhooks.waitForDelivery({ event: 'charge.cancelled', timeoutMs: 50 })).rejects.toThrow(/no delivered delivery of charge\.cancelled/)
+      expect(received).toContainEqual(
+        expect.objectContaining({
+          type: 'charge.paid',
+          data: expect.objectContaining({ transaction_id: charge.transaction_id }),
+        }),
+      )
+      await expect(
+        sb.control.webhooks.waitForDelivery({ event: 'charge.cancelled', timeoutMs: 50 }),
+      ).rejects.toThrow(/no delivered delivery of charge\.cancelled/)
     } finally {
       receiver.close()
     }
@@ -117,7 +171,11 @@ describe('startSandbox(options)', () => {
     const sb = await startSandbox({ settings: { charge_ttl_seconds: 60 }, scenario: 'default' })
     try {
       const ttl = async () => {
-        const c = await post(`${sb.baseUrl}/hub/transactions/in`, sb.credentials.main.authorization, { amount: 100 })
+        const c = await post(
+          `${sb.baseUrl}/hub/transactions/in`,
+          sb.credentials.main.authorization,
+          { amount: 100 },
+        )
         const r = await sb.control.charges.get(c.transaction_id)
         return (Date.parse(r.expiration) - Date.parse(r.created_at)) / 1000
       }
@@ -125,7 +183,13 @@ describe('startSandbox(options)', () => {
       const tenant = await sb.tenant()
       await sb.reset()
       expect(await sb.control.requests.count({ path: '/api/v1/hub/transactions/in' })).toBe(0)
-      expect((await fetch(`${sb.baseUrl}/user/company`, { headers: { authorization: tenant.authorization } })).status).toBe(401)
+      expect(
+        (
+          await fetch(`${sb.baseUrl}/user/company`, {
+            headers: { authorization: tenant.authorization },
+          })
+        ).status,
+      ).toBe(401)
       expect(await ttl()).toBeLessThanOrEqual(61)
     } finally {
       await sb.close()
@@ -134,7 +198,11 @@ describe('startSandbox(options)', () => {
 
   it('a seed makes generated ids repeat; a public URL goes into the BR Code; another scenario loads', async () => {
     const first = async () => {
-      const sb = await startSandbox({ seed: 'same', publicUrl: 'https://sandbox.example', scenario: 'many-users' })
+      const sb = await startSandbox({
+        seed: 'same',
+        publicUrl: 'https://sandbox.example',
+        scenario: 'many-users',
+      })
       try {
         expect((await sb.control.health()).scenario).toBe('many-users')
         const t = await sb.tenant({ name: 'Acme' })
@@ -163,7 +231,12 @@ describe('startSandbox(options)', () => {
     const get = (url: string, host: string) =>
       new Promise<number>((resolve, reject) => {
         const u = new URL(url)
-        httpRequest({ host: u.hostname, port: u.port, path: '/_sandbox/health', headers: { host } }, (res) => resolve(res.resume().statusCode!)).on('error', reject).end()
+        httpRequest(
+          { host: u.hostname, port: u.port, path: '/_sandbox/health', headers: { host } },
+          (res) => resolve(res.resume().statusCode!),
+        )
+          .on('error', reject)
+          .end()
       })
     const sb = await startSandbox({ allowedHosts: ['app.test'] })
     try {
@@ -173,13 +246,21 @@ describe('startSandbox(options)', () => {
     } finally {
       await sb.close()
     }
-    await expect(startSandbox({ allowedHosts: ['http://app.test'] })).rejects.toThrow(/ALLOWED_HOSTS: "http:\/\/app.test" is not a host name/)
+    await expect(startSandbox({ allowedHosts: ['http://app.test'] })).rejects.toThrow(
+      /ALLOWED_HOSTS: "http:\/\/app.test" is not a host name/,
+    )
   })
 
   it('bad options are refused with the configuration message', async () => {
-    await expect(startSandbox({ startTime: 'now' })).rejects.toThrow(/START_TIME: "now" is not an ISO 8601 instant/)
-    await expect(startSandbox({ publicUrl: 'ftp://x' })).rejects.toThrow(/PUBLIC_URL: must be an http\(s\) URL/)
-    await expect(startSandbox({ settings: { charge_ttl_seconds: -5 } })).rejects.toThrow(/settings: settings\.charge_ttl_seconds/)
+    await expect(startSandbox({ startTime: 'now' })).rejects.toThrow(
+      /START_TIME: "now" is not an ISO 8601 instant/,
+    )
+    await expect(startSandbox({ publicUrl: 'ftp://x' })).rejects.toThrow(
+      /PUBLIC_URL: must be an http\(s\) URL/,
+    )
+    await expect(startSandbox({ settings: { charge_ttl_seconds: -5 } })).rejects.toThrow(
+      /settings: settings\.charge_ttl_seconds/,
+    )
     await expect(startSandbox({ scenario: 'nope' })).rejects.toThrow(/no scenario named "nope"/)
   })
 
@@ -202,12 +283,29 @@ describe('a script that uses an embedded sandbox', () => {
   async function runScript(source: string, check: (dir: string) => void): Promise<void> {
     const dir = mkdtempSync(join(tmpdir(), 'pix-embedded-'))
     try {
-      writeFileSync(join(dir, 'script.mts'), `import { startSandbox } from ${JSON.stringify(entry)}\n${source}`)
+      writeFileSync(
+        join(dir, 'script.mts'),
+        `import { startSandbox } from ${JSON.stringify(entry)}\n${source}`,
+      )
       const tsx = import.meta.resolve('tsx')
       // It must end on its own, well before the timeout.
-      const result = await new Promise<{ code: number | null; stdout: string; stderr: string; killed: boolean }>((resolve) => {
-        const child = execFile(process.execPath, ['--import', tsx, 'script.mts'], { cwd: dir, timeout: 15_000 }, (err, stdout, stderr) =>
-          resolve({ code: child.exitCode, stdout, stderr, killed: Boolean(err && (err as { killed?: boolean }).killed) }),
+      const result = await new Promise<{
+        code: number | null
+        stdout: string
+        stderr: string
+        killed: boolean
+      }>((resolve) => {
+        const child = execFile(
+          process.execPath,
+          ['--import', tsx, 'script.mts'],
+          { cwd: dir, timeout: 15_000 },
+          (err, stdout, stderr) =>
+            resolve({
+              code: child.exitCode,
+              stdout,
+              stderr,
+              killed: Boolean(err && (err as { killed?: boolean }).killed),
+            }),
         )
       })
       expect(result.killed, 'the script had to be killed').toBe(false)

@@ -7,5 +7,8 @@ import { GENERATED, pathOf } from '../../scripts/generate.js'
 it.each(GENERATED)('$target is what `npm run generate` writes now', async (g) => {
   const committed = readFileSync(pathOf(g), 'utf8')
   const now = await g.generate()
-  expect(committed === now, `${g.target} is stale (from ${g.source}): run \`npm run generate\` and commit it`).toBe(true)
+  expect(
+    committed === now,
+    `${g.target} is stale (from ${g.source}): run \`npm run generate\` and commit it`,
+  ).toBe(true)
 })

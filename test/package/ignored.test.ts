@@ -13,7 +13,10 @@ it("ignores npm pack's tarball, the build and the local store", () => {
   // check-ignore prints each ignored path (and exits 1 when none is).
   const ignored = (() => {
     try {
-      return execFileSync('git', ['check-ignore', '--no-index', ...paths], { cwd: ROOT, encoding: 'utf8' })
+      return execFileSync('git', ['check-ignore', '--no-index', ...paths], {
+        cwd: ROOT,
+        encoding: 'utf8',
+      })
     } catch (err) {
       return (err as { stdout: string }).stdout
     }

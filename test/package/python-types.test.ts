@@ -5,7 +5,10 @@ import { execFileSync } from 'node:child_process'
 import { describe, expect, it } from 'vitest'
 import { pythonSchemas, type Document, type Schema } from '../../scripts/python-types.js'
 
-const doc = (schemas: Record<string, Schema>, paths: Document['paths'] = {}): Document => ({ components: { schemas }, paths })
+const doc = (schemas: Record<string, Schema>, paths: Document['paths'] = {}): Document => ({
+  components: { schemas },
+  paths,
+})
 
 describe('pythonSchemas', () => {
   it('writes a required field plainly and an optional one in a total=False class', () => {
@@ -14,13 +17,18 @@ describe('pythonSchemas', () => {
         Thing: {
           type: 'object',
           description: 'A thing.',
-          properties: { id: { type: 'string', description: 'Its "id".' }, note: { type: ['string', 'null'] } },
+          properties: {
+            id: { type: 'string', description: 'Its "id".' },
+            note: { type: ['string', 'null'] },
+          },
           required: ['id'],
         },
       }),
     )
     expect(out).toContain('class _ThingRequired(TypedDict):\n    id: str\n    """Its \\"id\\"."""')
-    expect(out).toContain('class Thing(_ThingRequired, total=False):\n    """A thing."""\n\n    note: str | None')
+    expect(out).toContain(
+      'class Thing(_ThingRequired, total=False):\n    """A thing."""\n\n    note: str | None',
+    )
   })
 
   it('types enums, nullable enums, number unions, arrays, maps and references', () => {
@@ -32,7 +40,12 @@ describe('pythonSchemas', () => {
           properties: {
             status: { type: 'string', enum: ['ok', 'no'] },
             reason: { type: ['string', 'null'], enum: ['x', null] },
-            code: { anyOf: [{ type: 'number', enum: [500] }, { type: 'number', enum: [503] }] },
+            code: {
+              anyOf: [
+                { type: 'number', enum: [500] },
+                { type: 'number', enum: [503] },
+              ],
+            },
             list: { type: 'array', items: { $ref: '#/components/schemas/Ref' } },
             described: { allOf: [{ $ref: '#/components/schemas/Ref' }, { description: 'd' }] },
             maybe: { anyOf: [{ $ref: '#/components/schemas/Ref' }, { type: 'null' }] },
@@ -40,7 +53,17 @@ describe('pythonSchemas', () => {
             data: { type: 'object', additionalProperties: {} },
             body: {},
           },
-          required: ['status', 'reason', 'code', 'list', 'described', 'maybe', 'headers', 'data', 'body'],
+          required: [
+            'status',
+            'reason',
+            'code',
+            'list',
+            'described',
+            'maybe',
+            'headers',
+            'data',
+            'body',
+          ],
         },
       }),
     )
@@ -63,25 +86,72 @@ describe('pythonSchemas', () => {
   it('names inline objects after where they sit, and uses the call syntax for a keyword key', () => {
     const json = (schema: Schema) => ({ content: { 'application/json': { schema } } })
     const provider = { anyOf: [{ $ref: '#/components/schemas/Provider' }, { type: 'null' }] }
-    const page = { type: 'object', properties: { data: { type: 'array', items: { type: 'object', properties: { n: { type: 'integer' } }, required: ['n'] } } }, required: ['data'] }
+    const page = {
+      type: 'object',
+      properties: {
+        data: {
+          type: 'array',
+          items: { type: 'object', properties: { n: { type: 'integer' } }, required: ['n'] },
+        },
+      },
+      required: ['data'],
+    }
     const out = pythonSchemas(
       doc(
-        { Provider: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } },
-        { '/users/{user_id}/providers': { put: { requestBody: json({ type: 'object', properties: { in: provider } }), responses: { '200': json(page) } } } },
+        {
+          Provider: {
+            type: 'object',
+            properties: { name: { type: 'string' } },
+            required: ['name'],
+          },
+        },
+        {
+          '/users/{user_id}/providers': {
+            put: {
+              requestBody: json({ type: 'object', properties: { in: provider } }),
+              responses: { '200': json(page) },
+            },
+          },
+        },
       ),
     )
-    expect(out).toContain('PutUsersUserIdProvidersBody = TypedDict(\n    "PutUsersUserIdProvidersBody",\n    {\n        "in": "Provider | None",\n    },\n    total=False,\n)')
-    expect(out).toContain('class PutUsersUserIdProvidersResponse(TypedDict):\n    data: list[PutUsersUserIdProvidersResponseDataItem]')
+    expect(out).toContain(
+      'PutUsersUserIdProvidersBody = TypedDict(\n    "PutUsersUserIdProvidersBody",\n    {\n        "in": "Provider | None",\n    },\n    total=False,\n)',
+    )
+    expect(out).toContain(
+      'class PutUsersUserIdProvidersResponse(TypedDict):\n    data: list[PutUsersUserIdProvidersResponseDataItem]',
+    )
     expect(out).toContain('class PutUsersUserIdProvidersResponseDataItem(TypedDict):\n    n: int')
   })
 
   it('stops at a shape it does not know, naming where it is', () => {
-    expect(() => pythonSchemas(doc({ Odd: { type: 'object', properties: { x: { $ref: '#/components/schemas/Nope' } } } }))).toThrow('#/components/schemas/Odd/properties/x: unknown $ref')
-    expect(() => pythonSchemas(doc({ Odd: { type: 'object', properties: { x: { type: 'tuple' } } } }))).toThrow('#/components/schemas/Odd/properties/x: type tuple')
+    expect(() =>
+      pythonSchemas(
+        doc({ Odd: { type: 'object', properties: { x: { $ref: '#/components/schemas/Nope' } } } }),
+      ),
+    ).toThrow('#/components/schemas/Odd/properties/x: unknown $ref')
+    expect(() =>
+      pythonSchemas(doc({ Odd: { type: 'object', properties: { x: { type: 'tuple' } } } })),
+    ).toThrow('#/components/schemas/Odd/properties/x: type tuple')
   })
 
   it('writes Python that compiles', () => {
-    const out = pythonSchemas(doc({ A: { type: 'object', description: 'ends in a quote "', properties: { in: { type: 'string' }, b: { type: 'integer', description: 'a \\ b """' } }, required: ['b'] } }))
-    expect(() => execFileSync('python3', ['-c', 'import sys; compile(sys.stdin.read(), "schemas.py", "exec")'], { input: out })).not.toThrow()
+    const out = pythonSchemas(
+      doc({
+        A: {
+          type: 'object',
+          description: 'ends in a quote "',
+          properties: { in: { type: 'string' }, b: { type: 'integer', description: 'a \\ b """' } },
+          required: ['b'],
+        },
+      }),
+    )
+    expect(() =>
+      execFileSync(
+        'python3',
+        ['-c', 'import sys; compile(sys.stdin.read(), "schemas.py", "exec")'],
+        { input: out },
+      ),
+    ).not.toThrow()
   })
 })

@@ -15,7 +15,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { readmeTestFile } from '../readme/readme.js'
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
-const version = (manifest: string): string => JSON.parse(readFileSync(join(ROOT, manifest), 'utf8')).version
+const version = (manifest: string): string =>
+  JSON.parse(readFileSync(join(ROOT, manifest), 'utf8')).version
 const VERSION = version('package.json')
 const EXAMPLE = join(ROOT, 'examples/vitest')
 const INSTALL_TIMEOUT = 8 * 60_000 // better-sqlite3 compiles from source where no prebuilt binary downloads
@@ -30,11 +31,19 @@ interface Outcome {
 /** Runs a command to its end; never throws on a non-zero exit. */
 async function exec(cmd: string, args: string[], cwd: string, timeout = 60_000): Promise<Outcome> {
   try {
-    const { stdout, stderr } = await run(cmd, args, { cwd, timeout, env: { ...process.env, NODE_OPTIONS: '' } })
+    const { stdout, stderr } = await run(cmd, args, {
+      cwd,
+      timeout,
+      env: { ...process.env, NODE_OPTIONS: '' },
+    })
     return { code: 0, stdout, stderr }
   } catch (err) {
     const e = err as { code?: number; stdout?: string; stderr?: string }
-    return { code: typeof e.code === 'number' ? e.code : null, stdout: e.stdout ?? '', stderr: e.stderr ?? '' }
+    return {
+      code: typeof e.code === 'number' ? e.code : null,
+      stdout: e.stdout ?? '',
+      stderr: e.stderr ?? '',
+    }
   }
 }
 
@@ -53,10 +62,17 @@ describe('the packed tarball, installed into a copy of examples/vitest', () => {
     cpSync(EXAMPLE, app, { recursive: true, filter: (f) => !f.includes('node_modules') })
     const started = performance.now()
     const vitest = `vitest@${version('node_modules/vitest/package.json')}` // already in the npm cache
-    const installed = await exec('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball, vitest], app, INSTALL_TIMEOUT)
+    const installed = await exec(
+      'npm',
+      ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball, vitest],
+      app,
+      INSTALL_TIMEOUT,
+    )
     expect(installed.code, installed.stderr).toBe(0)
     // Reported, not asserted (README, "Use it from your test suite"): tarball size and install time.
-    console.log(`pix-sandbox ${VERSION}: tarball ${(statSync(tarball).size / 1024).toFixed(0)} kB, npm install (with vitest) ${((performance.now() - started) / 1000).toFixed(1)} s`)
+    console.log(
+      `pix-sandbox ${VERSION}: tarball ${(statSync(tarball).size / 1024).toFixed(0)} kB, npm install (with vitest) ${((performance.now() - started) / 1000).toFixed(1)} s`,
+    )
   }, INSTALL_TIMEOUT + 180_000)
 
   afterAll(() => {
@@ -66,29 +82,44 @@ describe('the packed tarball, installed into a copy of examples/vitest', () => {
   it('ships the built entries, their types and the scenarios, and no sources or tests', () => {
     const pkg = JSON.parse(readFileSync(join(app, 'node_modules/pix-sandbox/package.json'), 'utf8'))
     expect(pkg.private).toBeUndefined()
-    for (const f of ['dist/cli.js', 'dist/index.js', 'dist/main.js', 'dist/types/public.d.ts', 'scenarios/default.yaml']) {
+    for (const f of [
+      'dist/cli.js',
+      'dist/index.js',
+      'dist/main.js',
+      'dist/types/public.d.ts',
+      'scenarios/default.yaml',
+    ]) {
       expect(statSync(join(app, 'node_modules/pix-sandbox', f)).isFile(), f).toBe(true)
     }
-    for (const f of ['src', 'test', 'bench']) expect(() => statSync(join(app, 'node_modules/pix-sandbox', f))).toThrow()
+    for (const f of ['src', 'test', 'bench'])
+      expect(() => statSync(join(app, 'node_modules/pix-sandbox', f))).toThrow()
   })
 
   it("runs the examples/vitest recipe and the README's test file: their tests pass, and they typecheck against the published types", async () => {
     writeFileSync(join(app, 'readme.test.ts'), readmeTestFile().code)
     const [tests, tsc] = await Promise.all([
       exec(join(app, 'node_modules/.bin/vitest'), ['run'], app, 120_000),
-      exec(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], app),
+      exec(
+        process.execPath,
+        [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'],
+        app,
+      ),
     ])
     expect(tests.code, tests.stdout + tests.stderr).toBe(0)
-    expect(stripVTControlCharacters(tests.stdout)).toMatch(/Test Files +2 passed \(2\)\n +Tests +4 passed \(4\)/)
+    expect(stripVTControlCharacters(tests.stdout)).toMatch(
+      /Test Files +2 passed \(2\)\n +Tests +4 passed \(4\)/,
+    )
     expect(tsc.stdout + tsc.stderr).toBe('')
     expect(tsc.code).toBe(0)
   }, 150_000)
 
-  it('brings no install script but better-sqlite3\'s (nothing that runs at install, analytics included)', async () => {
+  it("brings no install script but better-sqlite3's (nothing that runs at install, analytics included)", async () => {
     const tree = JSON.parse((await exec('npm', ['ls', '--all', '--long', '--json'], app)).stdout)
     const scripted: string[] = []
     const walk = (name: string, node: { path?: string; dependencies?: Record<string, any> }) => {
-      const scripts = node.path ? JSON.parse(readFileSync(join(node.path, 'package.json'), 'utf8')).scripts ?? {} : {}
+      const scripts = node.path
+        ? (JSON.parse(readFileSync(join(node.path, 'package.json'), 'utf8')).scripts ?? {})
+        : {}
       if (['preinstall', 'install', 'postinstall'].some((s) => s in scripts)) scripted.push(name)
       for (const [dep, child] of Object.entries(node.dependencies ?? {})) walk(dep, child)
     }
@@ -102,7 +133,17 @@ describe('the packed tarball, installed into a copy of examples/vitest', () => {
     expect((await exec(cli(), ['--version'], app)).stdout.trim()).toBe(VERSION)
     const help = await exec(cli(), ['--help'], app)
     expect(help.code).toBe(0)
-    for (const flag of ['--port', '--host', '--db', '--scenario', '--scenarios-dir', '--public-url', '--admin-token', '--seed', '--log-level']) {
+    for (const flag of [
+      '--port',
+      '--host',
+      '--db',
+      '--scenario',
+      '--scenarios-dir',
+      '--public-url',
+      '--admin-token',
+      '--seed',
+      '--log-level',
+    ]) {
       expect(help.stdout).toContain(flag)
     }
     const unknown = await exec(cli(), ['--prot', '8080'], app)
@@ -115,9 +156,17 @@ describe('the packed tarball, installed into a copy of examples/vitest', () => {
 
   it('checks scenario files and prints their JSON Schema', async () => {
     writeFileSync(join(app, 'broken.yaml'), 'companies:\n  - id: x\n    name: 42\n')
-    const ok = await exec(cli(), ['scenario', 'check', 'node_modules/pix-sandbox/scenarios/default.yaml'], app)
+    const ok = await exec(
+      cli(),
+      ['scenario', 'check', 'node_modules/pix-sandbox/scenarios/default.yaml'],
+      app,
+    )
     expect(ok.code, ok.stderr).toBe(0)
-    const broken = await exec(cli(), ['scenario', 'check', 'node_modules/pix-sandbox/scenarios/default.yaml', 'broken.yaml'], app)
+    const broken = await exec(
+      cli(),
+      ['scenario', 'check', 'node_modules/pix-sandbox/scenarios/default.yaml', 'broken.yaml'],
+      app,
+    )
     expect(broken.code).toBe(1)
     expect(broken.stderr).toMatch(/^broken\.yaml: companies\[0\]\.name \(line 3\): /m)
     const schema = JSON.parse((await exec(cli(), ['scenario', 'schema'], app)).stdout)
@@ -125,7 +174,10 @@ describe('the packed tarball, installed into a copy of examples/vitest', () => {
   })
 
   it('starts the server from the CLI with the packaged scenarios and docs, and stops on SIGTERM', async () => {
-    const child = spawn(cli(), ['--port', '0', '--db', ':memory:', '--log-level', 'warn'], { cwd: app, stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = spawn(cli(), ['--port', '0', '--db', ':memory:', '--log-level', 'warn'], {
+      cwd: app,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
     let out = ''
     child.stderr.on('data', (d) => (out += d))
     const url = await new Promise<string>((resolve, reject) => {
@@ -137,8 +189,14 @@ describe('the packed tarball, installed into a copy of examples/vitest', () => {
       child.once('exit', (code) => reject(new Error(`exited ${code}:\n${out}`)))
     })
     const health = await fetch(`${url}/_sandbox/health`)
-    expect(await health.json()).toMatchObject({ status: 'ok', version: VERSION, scenario: 'default' })
-    const company = await fetch(`${url}/api/v1/user/company`, { headers: { authorization: `Basic ${btoa('sandbox-client:sandbox-secret')}` } })
+    expect(await health.json()).toMatchObject({
+      status: 'ok',
+      version: VERSION,
+      scenario: 'default',
+    })
+    const company = await fetch(`${url}/api/v1/user/company`, {
+      headers: { authorization: `Basic ${btoa('sandbox-client:sandbox-secret')}` },
+    })
     expect(company.status).toBe(200)
     // /docs and every file its page loads, from the package alone (no swagger-ui-dist installed).
     const docs = await (await fetch(`${url}/docs`)).text()
@@ -148,7 +206,11 @@ describe('the packed tarball, installed into a copy of examples/vitest', () => {
       const res = await fetch(url + asset)
       // Swagger UI's files are large; the page's own script and style are a few dozen.
       const min = asset.includes('swagger-ui') ? 1000 : 10
-      expect([asset, res.status, (await res.arrayBuffer()).byteLength > min]).toEqual([asset, 200, true])
+      expect([asset, res.status, (await res.arrayBuffer()).byteLength > min]).toEqual([
+        asset,
+        200,
+        true,
+      ])
     }
     const exited = new Promise((resolve) => child.once('exit', resolve))
     child.kill('SIGTERM')
@@ -195,9 +257,24 @@ export async function use(): Promise<number> {
     )
     writeFileSync(
       join(app, 'tsconfig.consumer.json'),
-      JSON.stringify({ compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', strict: true, noEmit: true, types: [], lib: ['ES2022', 'DOM'] }, files: ['consumer.ts'] }),
+      JSON.stringify({
+        compilerOptions: {
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          target: 'ES2022',
+          strict: true,
+          noEmit: true,
+          types: [],
+          lib: ['ES2022', 'DOM'],
+        },
+        files: ['consumer.ts'],
+      }),
     )
-    const tsc = await exec(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.consumer.json'], app)
+    const tsc = await exec(
+      process.execPath,
+      [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.consumer.json'],
+      app,
+    )
     expect(tsc.stdout + tsc.stderr).toBe('')
     expect(tsc.code).toBe(0)
   })

@@ -7,8 +7,12 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 
 function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile('node', ['--import', 'tsx', 'src/probe/main.ts', ...args], { cwd: ROOT, env: { ...process.env, PIX_CLIENT_SECRET: 'env-secret-xyz' } }, (err, stdout, stderr) =>
-      resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    execFile(
+      'node',
+      ['--import', 'tsx', 'src/probe/main.ts', ...args],
+      { cwd: ROOT, env: { ...process.env, PIX_CLIENT_SECRET: 'env-secret-xyz' } },
+      (err, stdout, stderr) =>
+        resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     )
   })
 }

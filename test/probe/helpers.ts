@@ -29,11 +29,17 @@ export async function startRealService(
   const dir = tempDir()
   let text = readFileSync(join(SCENARIOS_DIR, 'default.yaml'), 'utf8')
   // default.yaml sets no setting (each keeps its default): the planted ones are the file's settings.
-  if (Object.keys(settings).length) text += `\nsettings:\n${Object.entries(settings).map(([k, v]) => `  ${k}: ${JSON.stringify(v)}`).join('\n')}\n`
+  if (Object.keys(settings).length)
+    text += `\nsettings:\n${Object.entries(settings)
+      .map(([k, v]) => `  ${k}: ${JSON.stringify(v)}`)
+      .join('\n')}\n`
   for (const [from, to] of opts.replace ?? []) text = text.split(from).join(to)
   writeFileSync(join(dir, 'planted.yaml'), text)
   // A real clock: the probe reads expiration_date against the Date header.
-  return startSandbox(testConfig({ scenariosDir: dir, scenario: 'planted', publicUrl: opts.publicUrl }), { log: silentLog })
+  return startSandbox(
+    testConfig({ scenariosDir: dir, scenario: 'planted', publicUrl: opts.publicUrl }),
+    { log: silentLog },
+  )
 }
 
 export interface ProbeRun {
@@ -44,12 +50,26 @@ export interface ProbeRun {
   jsonText: string
 }
 
-export async function probe(target: string, options: Partial<ProbeOptions> = {}): Promise<ProbeRun> {
+export async function probe(
+  target: string,
+  options: Partial<ProbeOptions> = {},
+): Promise<ProbeRun> {
   const file = join(tempDir(), 'report.json')
   let out = ''
   let err = ''
   const code = await runProbe(
-    { target, createCharges: 0, transfers: false, largeBody: false, rate: 1000, timeoutMs: 3000, insecure: false, failOnDifference: false, json: file, ...options },
+    {
+      target,
+      createCharges: 0,
+      transfers: false,
+      largeBody: false,
+      rate: 1000,
+      timeoutMs: 3000,
+      insecure: false,
+      failOnDifference: false,
+      json: file,
+      ...options,
+    },
     { out: (t) => void (out += t), err: (t) => void (err += t) },
   )
   let jsonText = ''
@@ -60,4 +80,7 @@ export async function probe(target: string, options: Partial<ProbeOptions> = {})
 }
 
 export const rowsWhere = (run: ProbeRun, verdict: string): string[] =>
-  run.json.rows.filter((r: { verdict: string }) => r.verdict === verdict).map((r: { id: string }) => r.id).sort()
+  run.json.rows
+    .filter((r: { verdict: string }) => r.verdict === verdict)
+    .map((r: { id: string }) => r.id)
+    .sort()

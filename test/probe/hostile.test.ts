@@ -17,13 +17,17 @@ describe('a hostile target', () => {
     server = createServer((req, res) => {
       const echo = `${req.headers.authorization ?? ''} ${Buffer.from((req.headers.authorization ?? '').slice(6), 'base64').toString()}`
       if (req.url?.startsWith('/api/v1/user/company')) {
-        res.writeHead(200, { 'content-type': 'text/html' }).end(`<html><body>Login ${echo}</body></html>`)
+        res
+          .writeHead(200, { 'content-type': 'text/html' })
+          .end(`<html><body>Login ${echo}</body></html>`)
       } else if (req.url === '/api/v1/hub/transactions/in') {
         req.socket.destroy()
       } else if (req.url === '/api/v1/hub/transactions/out') {
         // never answers
       } else {
-        res.writeHead(500, { 'content-type': 'application/json', 'x-echo': echo }).end(JSON.stringify({ detail: echo }))
+        res
+          .writeHead(500, { 'content-type': 'application/json', 'x-echo': echo })
+          .end(JSON.stringify({ detail: echo }))
       }
     })
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
@@ -38,7 +42,13 @@ describe('a hostile target', () => {
     const json = join(tempDir(), 'hostile.json')
     const scenario = join(tempDir(), 'hostile.yaml')
     const run = await probe(base, {
-      clientId: 'hostile-client', clientSecret: SECRET, createCharges: 2, transfers: true, timeoutMs: 300, json, writeScenario: scenario,
+      clientId: 'hostile-client',
+      clientSecret: SECRET,
+      createCharges: 2,
+      transfers: true,
+      timeoutMs: 300,
+      json,
+      writeScenario: scenario,
     })
     expect(run.err).toBe('')
     expect(run.code).toBe(0)
@@ -55,7 +65,9 @@ describe('a hostile target', () => {
       expect(text).not.toContain(TOKEN)
     }
     // The HTML page echoed the credentials: kept in the raw exchanges, with the secret cut out.
-    const echoed = run.json.exchanges.target.findLast((e: { reply?: { text: string } }) => e.reply?.text.includes('hostile-client:'))
+    const echoed = run.json.exchanges.target.findLast((e: { reply?: { text: string } }) =>
+      e.reply?.text.includes('hostile-client:'),
+    )
     expect(echoed.reply.text).toContain('Login Basic [redacted] hostile-client:[redacted]')
   })
 })
@@ -71,12 +83,16 @@ describe('a target whose answers hold terminal controls', () => {
     const server = createServer((req, res) => {
       req.resume()
       const status = req.url?.startsWith('/api/v1/user/company') ? 500 : 404
-      res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ detail: HOSTILE }))
+      res
+        .writeHead(status, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ detail: HOSTILE }))
     })
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
     try {
       const scenario = join(tempDir(), 'calibrated.yaml')
-      const run = await probe(`http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`, { writeScenario: scenario })
+      const run = await probe(`http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`, {
+        writeScenario: scenario,
+      })
       expect(run.err).toBe('')
       expect(run.code).toBe(0)
       const written = readFileSync(scenario, 'utf8')
@@ -84,9 +100,13 @@ describe('a target whose answers hold terminal controls', () => {
         expect(UNSAFE.exec(text)?.[0]).toBeUndefined()
         expect(text).not.toMatch(/\nFORGED/)
       }
-      expect(run.out).toContain('\\u001b]0;TITLE\\u0007\\u001b[2J\\u009b31mred\\u007f\\u202eevil\\u000d\\u000aFORGED')
+      expect(run.out).toContain(
+        '\\u001b]0;TITLE\\u0007\\u001b[2J\\u009b31mred\\u007f\\u202eevil\\u000d\\u000aFORGED',
+      )
       expect(written).toContain('\\u001b]0;TITLE')
-      const replies = run.json.exchanges.target.map((e: { reply?: { text: string } }) => e.reply?.text)
+      const replies = run.json.exchanges.target.map(
+        (e: { reply?: { text: string } }) => e.reply?.text,
+      )
       expect(replies).toContain(JSON.stringify({ detail: HOSTILE }))
     } finally {
       server.closeAllConnections()
@@ -97,22 +117,35 @@ describe('a target whose answers hold terminal controls', () => {
 
 describe('a target that answers 200 with bodies of the wrong shape', () => {
   it('reports them as differences without tripping over them', async () => {
-    const bodies = ['null', '[]', '{"qr_code": 5, "transaction_id": {"a": 1}, "expiration_date": true}', '"text"', '{"detail": {"nested": []}}']
+    const bodies = [
+      'null',
+      '[]',
+      '{"qr_code": 5, "transaction_id": {"a": 1}, "expiration_date": true}',
+      '"text"',
+      '{"detail": {"nested": []}}',
+    ]
     let n = 0
     const server = createServer((req, res) => {
       req.resume()
-      res.writeHead(200, { 'content-type': 'application/json', date: 'not a date' }).end(bodies[n++ % bodies.length])
+      res
+        .writeHead(200, { 'content-type': 'application/json', date: 'not a date' })
+        .end(bodies[n++ % bodies.length])
     })
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
     try {
       const run = await probe(`http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`, {
-        clientId: 'odd', clientSecret: 'odd-secret-value', createCharges: 2, transfers: true,
+        clientId: 'odd',
+        clientSecret: 'odd-secret-value',
+        createCharges: 2,
+        transfers: true,
       })
       expect(run.err).toBe('')
       expect(run.code).toBe(0)
       const rows: { id: string; verdict: string }[] = run.json.rows
       // Only where the sandbox also answers a bare 200 (valid credentials, scheme in lower case).
-      expect(rows.filter((r) => r.verdict === 'agree').map((r) => r.id)).toEqual(['auth.lowercase-scheme'])
+      expect(rows.filter((r) => r.verdict === 'agree').map((r) => r.id)).toEqual([
+        'auth.lowercase-scheme',
+      ])
       expect(rows.find((r) => r.id === 'framework.not-found')!.verdict).toBe('differ')
       expect(run.out).toContain('checks:')
     } finally {

@@ -12,7 +12,9 @@ it('spaces the requests to the target by at least 1/rate seconds', async () => {
   })
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
   try {
-    const run = await probe(`http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`, { rate: 25 })
+    const run = await probe(`http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`, {
+      rate: 25,
+    })
     expect(run.code).toBe(0)
     expect(arrivals.length).toBe(run.json.exchanges.target.length)
     expect(arrivals.length).toBeGreaterThan(10)
@@ -22,7 +24,9 @@ it('spaces the requests to the target by at least 1/rate seconds', async () => {
     const gaps = sent.slice(1).map((t, i) => t - sent[i]!)
     expect(Math.min(...gaps)).toBeGreaterThanOrEqual(38)
     // Everything answered 404 where the sandbox answers otherwise: reported, not thrown.
-    expect(run.json.rows.find((r: { id: string }) => r.id === 'auth.no-header').verdict).toBe('differ')
+    expect(run.json.rows.find((r: { id: string }) => r.id === 'auth.no-header').verdict).toBe(
+      'differ',
+    )
   } finally {
     server.close()
   }

@@ -26,15 +26,26 @@ const MAIN = 'sandbox-client:sandbox-secret'
 const CHARGE = { amount: 1000 }
 const TRANSFER = { amount: 1000, pix_key: 'maria@example.com', pix_type: 'EMAIL' }
 
-async function contract(method: string, path: string, json: unknown, auth: string | undefined, headers: Record<string, string> = {}) {
-  return request(sb.url, method, `/api/v1${path}`, { auth, json, headers: { accept: 'application/json', ...headers } })
+async function contract(
+  method: string,
+  path: string,
+  json: unknown,
+  auth: string | undefined,
+  headers: Record<string, string> = {},
+) {
+  return request(sb.url, method, `/api/v1${path}`, {
+    auth,
+    json,
+    headers: { accept: 'application/json', ...headers },
+  })
 }
 const control = async (method: string, path: string, json?: unknown) => {
   const r = await sb.admin(method, path, json)
   expect(r.status, `${method} ${path}: ${r.text}`).toBeLessThan(300)
   return r.body
 }
-const charge = async () => (await contract('POST', '/hub/transactions/in', CHARGE, as(MAIN))).body.transaction_id as string
+const charge = async () =>
+  (await contract('POST', '/hub/transactions/in', CHARGE, as(MAIN))).body.transaction_id as string
 /** A subscription for the correct receiver, its secret handed to the receiver. */
 const subscribe = async () => {
   const hook = await control('POST', '/webhooks', { url: rx.url })
@@ -42,7 +53,8 @@ const subscribe = async () => {
   return hook.id as string
 }
 
-const FASTAPI = 'POST /_sandbox/scenarios {"document": {"settings": {"validation_errors": "fastapi"}}}'
+const FASTAPI =
+  'POST /_sandbox/scenarios {"document": {"settings": {"validation_errors": "fastapi"}}}'
 /** `call` answered in the fastapi style, then the style put back, as the how says. */
 async function inFastapiStyle(call: () => Promise<unknown>) {
   await control('POST', '/scenarios', { document: { settings: { validation_errors: 'fastapi' } } })
@@ -58,108 +70,291 @@ interface How {
 }
 
 const HOWS: Record<BehaviourId, How> = {
-  'charge.created': { mentions: ['POST /api/v1/hub/transactions/in', '{"amount": 1000}', MAIN], ways: [charge] },
-  'charge.unauthenticated': { mentions: ['sandbox-client:wrong-secret'], ways: [() => contract('POST', '/hub/transactions/in', CHARGE, as('sandbox-client:wrong-secret'))] },
-  'charge.forbidden': { mentions: ['inactive:inactive-secret'], ways: [() => contract('POST', '/hub/transactions/in', CHARGE, as('inactive:inactive-secret'))] },
-  'charge.invalid': { mentions: ['{"amount": 0}'], ways: [() => contract('POST', '/hub/transactions/in', { amount: 0 }, as(MAIN))] },
-  'charge.invalid.fastapi': { mentions: [FASTAPI, '{"amount": 0}', MAIN, 'put "simple" back'], ways: [() => inFastapiStyle(() => contract('POST', '/hub/transactions/in', { amount: 0 }, as(MAIN)))] },
-  'charge.no_provider': { mentions: ['no-provider:no-provider-secret'], ways: [() => contract('POST', '/hub/transactions/in', CHARGE, as('no-provider:no-provider-secret'))] },
+  'charge.created': {
+    mentions: ['POST /api/v1/hub/transactions/in', '{"amount": 1000}', MAIN],
+    ways: [charge],
+  },
+  'charge.unauthenticated': {
+    mentions: ['sandbox-client:wrong-secret'],
+    ways: [
+      () => contract('POST', '/hub/transactions/in', CHARGE, as('sandbox-client:wrong-secret')),
+    ],
+  },
+  'charge.forbidden': {
+    mentions: ['inactive:inactive-secret'],
+    ways: [() => contract('POST', '/hub/transactions/in', CHARGE, as('inactive:inactive-secret'))],
+  },
+  'charge.invalid': {
+    mentions: ['{"amount": 0}'],
+    ways: [() => contract('POST', '/hub/transactions/in', { amount: 0 }, as(MAIN))],
+  },
+  'charge.invalid.fastapi': {
+    mentions: [FASTAPI, '{"amount": 0}', MAIN, 'put "simple" back'],
+    ways: [
+      () => inFastapiStyle(() => contract('POST', '/hub/transactions/in', { amount: 0 }, as(MAIN))),
+    ],
+  },
+  'charge.no_provider': {
+    mentions: ['no-provider:no-provider-secret'],
+    ways: [
+      () => contract('POST', '/hub/transactions/in', CHARGE, as('no-provider:no-provider-secret')),
+    ],
+  },
   ...Object.fromEntries(
     (['charge', 'transfer'] as const).flatMap((op) =>
       // transfer.unsupported has a way of its own too (below).
-      ([['unsupported', 501], ['server_error', 500], ['unavailable', 503]] as const).filter(([name]) => op === 'charge' || name !== 'unsupported').map(([name, status]) => [
-        `${op}.${name}`,
-        {
-          mentions: [`POST /_sandbox/faults {"operation": "${op}", "status": ${status}, "times": 1}`, ...(op === 'transfer' ? ['a description of its own'] : [])],
-          ways: [
-            async () => {
-              await control('POST', '/faults', { operation: op, status, times: 1 })
-              return op === 'charge' ? charge() : contract('POST', '/hub/transactions/out', { ...TRANSFER, description: `after a ${status}` }, as(MAIN))
-            },
-          ],
-        },
-      ]),
+      (
+        [
+          ['unsupported', 501],
+          ['server_error', 500],
+          ['unavailable', 503],
+        ] as const
+      )
+        .filter(([name]) => op === 'charge' || name !== 'unsupported')
+        .map(([name, status]) => [
+          `${op}.${name}`,
+          {
+            mentions: [
+              `POST /_sandbox/faults {"operation": "${op}", "status": ${status}, "times": 1}`,
+              ...(op === 'transfer' ? ['a description of its own'] : []),
+            ],
+            ways: [
+              async () => {
+                await control('POST', '/faults', { operation: op, status, times: 1 })
+                return op === 'charge'
+                  ? charge()
+                  : contract(
+                      'POST',
+                      '/hub/transactions/out',
+                      { ...TRANSFER, description: `after a ${status}` },
+                      as(MAIN),
+                    )
+              },
+            ],
+          },
+        ]),
     ),
   ),
-  'transfer.succeeded': { mentions: ['POST /api/v1/hub/transactions/out', '"maria@example.com"', MAIN], ways: [() => contract('POST', '/hub/transactions/out', TRANSFER, as(MAIN))] },
+  'transfer.succeeded': {
+    mentions: ['POST /api/v1/hub/transactions/out', '"maria@example.com"', MAIN],
+    ways: [() => contract('POST', '/hub/transactions/out', TRANSFER, as(MAIN))],
+  },
   'transfer.pending': {
     mentions: ['"pending@pix.example"', 'X-Sandbox-Outcome: pending'],
     ways: [
-      () => contract('POST', '/hub/transactions/out', { ...TRANSFER, pix_key: 'pending@pix.example' }, as(MAIN)),
-      () => contract('POST', '/hub/transactions/out', TRANSFER, as(MAIN), { 'X-Sandbox-Outcome': 'pending' }),
+      () =>
+        contract(
+          'POST',
+          '/hub/transactions/out',
+          { ...TRANSFER, pix_key: 'pending@pix.example' },
+          as(MAIN),
+        ),
+      () =>
+        contract('POST', '/hub/transactions/out', TRANSFER, as(MAIN), {
+          'X-Sandbox-Outcome': 'pending',
+        }),
     ],
   },
   'transfer.failed': {
     mentions: ['"failed@pix.example"', 'amount 666', 'X-Sandbox-Outcome: failed'],
     ways: [
-      () => contract('POST', '/hub/transactions/out', { ...TRANSFER, pix_key: 'failed@pix.example' }, as(MAIN)),
+      () =>
+        contract(
+          'POST',
+          '/hub/transactions/out',
+          { ...TRANSFER, pix_key: 'failed@pix.example' },
+          as(MAIN),
+        ),
       () => contract('POST', '/hub/transactions/out', { ...TRANSFER, amount: 666 }, as(MAIN)),
-      () => contract('POST', '/hub/transactions/out', TRANSFER, as(MAIN), { 'X-Sandbox-Outcome': 'failed' }),
+      () =>
+        contract('POST', '/hub/transactions/out', TRANSFER, as(MAIN), {
+          'X-Sandbox-Outcome': 'failed',
+        }),
     ],
   },
-  'transfer.insufficient_balance': { mentions: ['empty-balance:empty-balance-secret'], ways: [() => contract('POST', '/hub/transactions/out', TRANSFER, as('empty-balance:empty-balance-secret'))] },
+  'transfer.insufficient_balance': {
+    mentions: ['empty-balance:empty-balance-secret'],
+    ways: [
+      () =>
+        contract(
+          'POST',
+          '/hub/transactions/out',
+          TRANSFER,
+          as('empty-balance:empty-balance-secret'),
+        ),
+    ],
+  },
   'transfer.invalid': {
     mentions: ['"pix_type": "CPF"', '"pix_key": "maria@example.com"'],
-    ways: [() => contract('POST', '/hub/transactions/out', { ...TRANSFER, pix_type: 'CPF' }, as(MAIN))],
+    ways: [
+      () => contract('POST', '/hub/transactions/out', { ...TRANSFER, pix_type: 'CPF' }, as(MAIN)),
+    ],
   },
   'transfer.invalid.fastapi': {
     mentions: [FASTAPI, '"pix_type": "CPF"', '"pix_key": "maria@example.com"', 'put "simple" back'],
-    ways: [() => inFastapiStyle(() => contract('POST', '/hub/transactions/out', { ...TRANSFER, pix_type: 'CPF' }, as(MAIN)))],
+    ways: [
+      () =>
+        inFastapiStyle(() =>
+          contract('POST', '/hub/transactions/out', { ...TRANSFER, pix_type: 'CPF' }, as(MAIN)),
+        ),
+    ],
   },
   'transfer.answer_lost': {
-    mentions: ['POST /_sandbox/faults {"operation": "transfer", "status": 500, "when": "after", "times": 1}', '"drop": true', 'no other step sends'],
+    mentions: [
+      'POST /_sandbox/faults {"operation": "transfer", "status": 500, "when": "after", "times": 1}',
+      '"drop": true',
+      'no other step sends',
+    ],
     ways: [
       async () => {
-        await control('POST', '/faults', { operation: 'transfer', status: 500, when: 'after', times: 1 })
-        expect((await contract('POST', '/hub/transactions/out', { ...TRANSFER, amount: 1500, pix_key: 'lost@pix.example' }, as(MAIN))).status).toBe(500)
+        await control('POST', '/faults', {
+          operation: 'transfer',
+          status: 500,
+          when: 'after',
+          times: 1,
+        })
+        expect(
+          (
+            await contract(
+              'POST',
+              '/hub/transactions/out',
+              { ...TRANSFER, amount: 1500, pix_key: 'lost@pix.example' },
+              as(MAIN),
+            )
+          ).status,
+        ).toBe(500)
       },
       async () => {
         await control('POST', '/faults', { operation: 'transfer', drop: true, times: 1 })
-        await expect(contract('POST', '/hub/transactions/out', { ...TRANSFER, amount: 1501, pix_key: 'lost@pix.example' }, as(MAIN))).rejects.toThrow()
+        await expect(
+          contract(
+            'POST',
+            '/hub/transactions/out',
+            { ...TRANSFER, amount: 1501, pix_key: 'lost@pix.example' },
+            as(MAIN),
+          ),
+        ).rejects.toThrow()
       },
     ],
   },
-  'transfer.unauthenticated': { mentions: ['sandbox-client:wrong-secret'], ways: [() => contract('POST', '/hub/transactions/out', TRANSFER, as('sandbox-client:wrong-secret'))] },
-  'transfer.forbidden': { mentions: ['inactive:inactive-secret'], ways: [() => contract('POST', '/hub/transactions/out', TRANSFER, as('inactive:inactive-secret'))] },
-  'transfer.no_provider': { mentions: ['no-provider:no-provider-secret'], ways: [() => contract('POST', '/hub/transactions/out', TRANSFER, as('no-provider:no-provider-secret'))] },
-  'transfer.unsupported': {
-    mentions: ['charges-only:charges-only-secret', 'POST /_sandbox/faults {"operation": "transfer", "status": 501, "times": 1}'],
+  'transfer.unauthenticated': {
+    mentions: ['sandbox-client:wrong-secret'],
     ways: [
-      () => contract('POST', '/hub/transactions/out', TRANSFER, as('charges-only:charges-only-secret')),
-      async () => (await control('POST', '/faults', { operation: 'transfer', status: 501, times: 1 }), contract('POST', '/hub/transactions/out', TRANSFER, as(MAIN))),
+      () => contract('POST', '/hub/transactions/out', TRANSFER, as('sandbox-client:wrong-secret')),
     ],
   },
-  'company.read': { mentions: ['GET /api/v1/user/company', MAIN], ways: [() => contract('GET', '/user/company', undefined, as(MAIN))] },
-  'company.unauthenticated': { mentions: ['GET /api/v1/user/company', 'sandbox-client:wrong-secret'], ways: [() => contract('GET', '/user/company', undefined, as('sandbox-client:wrong-secret'))] },
+  'transfer.forbidden': {
+    mentions: ['inactive:inactive-secret'],
+    ways: [
+      () => contract('POST', '/hub/transactions/out', TRANSFER, as('inactive:inactive-secret')),
+    ],
+  },
+  'transfer.no_provider': {
+    mentions: ['no-provider:no-provider-secret'],
+    ways: [
+      () =>
+        contract('POST', '/hub/transactions/out', TRANSFER, as('no-provider:no-provider-secret')),
+    ],
+  },
+  'transfer.unsupported': {
+    mentions: [
+      'charges-only:charges-only-secret',
+      'POST /_sandbox/faults {"operation": "transfer", "status": 501, "times": 1}',
+    ],
+    ways: [
+      () =>
+        contract('POST', '/hub/transactions/out', TRANSFER, as('charges-only:charges-only-secret')),
+      async () => (
+        await control('POST', '/faults', { operation: 'transfer', status: 501, times: 1 }),
+        contract('POST', '/hub/transactions/out', TRANSFER, as(MAIN))
+      ),
+    ],
+  },
+  'company.read': {
+    mentions: ['GET /api/v1/user/company', MAIN],
+    ways: [() => contract('GET', '/user/company', undefined, as(MAIN))],
+  },
+  'company.unauthenticated': {
+    mentions: ['GET /api/v1/user/company', 'sandbox-client:wrong-secret'],
+    ways: [() => contract('GET', '/user/company', undefined, as('sandbox-client:wrong-secret'))],
+  },
   'webhook.charge.paid': {
     mentions: ['POST /_sandbox/webhooks {"url":', 'POST /_sandbox/charges/{transaction_id}/pay'],
     ways: [async () => (await subscribe(), control('POST', `/charges/${await charge()}/pay`))],
   },
   'webhook.charge.cancelled': {
-    mentions: ['POST /_sandbox/charges/{transaction_id}/cancel', 'POST /_sandbox/clock/advance {"seconds": 3600}'],
+    mentions: [
+      'POST /_sandbox/charges/{transaction_id}/cancel',
+      'POST /_sandbox/clock/advance {"seconds": 3600}',
+    ],
     ways: [
       async () => (await subscribe(), control('POST', `/charges/${await charge()}/cancel`)),
-      async () => (await subscribe(), await charge(), control('POST', '/clock/advance', { seconds: 3600 })),
+      async () => (
+        await subscribe(), await charge(), control('POST', '/clock/advance', { seconds: 3600 })
+      ),
     ],
   },
-  'webhook.transfer.succeeded': { mentions: ['with a subscription', 'POST /api/v1/hub/transactions/out'], ways: [async () => (await subscribe(), contract('POST', '/hub/transactions/out', TRANSFER, as(MAIN)))] },
+  'webhook.transfer.succeeded': {
+    mentions: ['with a subscription', 'POST /api/v1/hub/transactions/out'],
+    ways: [
+      async () => (
+        await subscribe(), contract('POST', '/hub/transactions/out', TRANSFER, as(MAIN))
+      ),
+    ],
+  },
   'webhook.transfer.failed': {
     mentions: ['with a subscription', '"failed@pix.example"'],
-    ways: [async () => (await subscribe(), contract('POST', '/hub/transactions/out', { ...TRANSFER, pix_key: 'failed@pix.example' }, as(MAIN)))],
+    ways: [
+      async () => (
+        await subscribe(),
+        contract(
+          'POST',
+          '/hub/transactions/out',
+          { ...TRANSFER, pix_key: 'failed@pix.example' },
+          as(MAIN),
+        )
+      ),
+    ],
   },
   'transfer.pending_settled': {
-    mentions: ['with a subscription', '"pending@pix.example"', 'POST /_sandbox/transfers/{transaction_id}/settle {"status": "success"}', 'POST /_sandbox/clock/advance {"seconds": 60}'],
+    mentions: [
+      'with a subscription',
+      '"pending@pix.example"',
+      'POST /_sandbox/transfers/{transaction_id}/settle {"status": "success"}',
+      'POST /_sandbox/clock/advance {"seconds": 60}',
+    ],
     ways: [
       async () => {
         await subscribe()
-        const pending = await contract('POST', '/hub/transactions/out', { ...TRANSFER, pix_key: 'pending@pix.example' }, as(MAIN))
-        return control('POST', `/transfers/${pending.body.transaction_id}/settle`, { status: 'success' })
+        const pending = await contract(
+          'POST',
+          '/hub/transactions/out',
+          { ...TRANSFER, pix_key: 'pending@pix.example' },
+          as(MAIN),
+        )
+        return control('POST', `/transfers/${pending.body.transaction_id}/settle`, {
+          status: 'success',
+        })
       },
-      async () => (await subscribe(), await contract('POST', '/hub/transactions/out', { ...TRANSFER, pix_key: 'pending@pix.example' }, as(MAIN)), control('POST', '/clock/advance', { seconds: 60 })),
+      async () => (
+        await subscribe(),
+        await contract(
+          'POST',
+          '/hub/transactions/out',
+          { ...TRANSFER, pix_key: 'pending@pix.example' },
+          as(MAIN),
+        ),
+        control('POST', '/clock/advance', { seconds: 60 })
+      ),
     ],
   },
   'webhook.retried': {
-    mentions: ['PUT /_sandbox/webhooks/{id}/chaos {"drop": 1}', 'POST /_sandbox/webhooks/{id}/test', 'DELETE /_sandbox/webhooks/{id}/chaos', 'POST /_sandbox/webhooks/deliveries/{delivery id}/retry'],
+    mentions: [
+      'PUT /_sandbox/webhooks/{id}/chaos {"drop": 1}',
+      'POST /_sandbox/webhooks/{id}/test',
+      'DELETE /_sandbox/webhooks/{id}/chaos',
+      'POST /_sandbox/webhooks/deliveries/{delivery id}/retry',
+    ],
     ways: [
       async () => {
         const id = await subscribe()
@@ -171,7 +366,10 @@ const HOWS: Record<BehaviourId, How> = {
     ],
   },
   'webhook.duplicate': {
-    mentions: ['PUT /_sandbox/webhooks/{id}/chaos {"duplicate": 1}', 'POST /_sandbox/webhooks/{id}/test'],
+    mentions: [
+      'PUT /_sandbox/webhooks/{id}/chaos {"duplicate": 1}',
+      'POST /_sandbox/webhooks/{id}/test',
+    ],
     ways: [
       async () => {
         const id = await subscribe()
@@ -181,7 +379,11 @@ const HOWS: Record<BehaviourId, How> = {
     ],
   },
   'webhook.bad_signature_rejected': {
-    mentions: ['POST /_sandbox/webhooks/{id}/check', 'PUT /_sandbox/webhooks/{id}/chaos {"bad_signature": 1}', 'POST /_sandbox/webhooks/{id}/test'],
+    mentions: [
+      'POST /_sandbox/webhooks/{id}/check',
+      'PUT /_sandbox/webhooks/{id}/chaos {"bad_signature": 1}',
+      'POST /_sandbox/webhooks/{id}/test',
+    ],
     ways: [
       async () => control('POST', `/webhooks/${await subscribe()}/check`),
       async () => {
@@ -197,7 +399,8 @@ const HOWS: Record<BehaviourId, How> = {
 async function reportOnceMet(id: string) {
   for (const until = Date.now() + 5000; ; ) {
     const r = await sb.admin('GET', '/readiness')
-    if (r.body.behaviours.find((b: { id: string }) => b.id === id).met || Date.now() > until) return r.body
+    if (r.body.behaviours.find((b: { id: string }) => b.id === id).met || Date.now() > until)
+      return r.body
     await new Promise((r) => setTimeout(r, 20))
   }
 }
@@ -207,16 +410,31 @@ describe('the catalog', () => {
     expect(Object.keys(HOWS).sort()).toEqual(BEHAVIOURS.map((b) => b.id).sort())
   })
 
-  const cases = BEHAVIOURS.flatMap((b) => HOWS[b.id].ways.map((way, i) => ({ id: b.id, how: b.how as string, way, n: i + 1, of: HOWS[b.id].ways.length })))
-  it.each(cases)('$id is met by its how (way $n of $of), and raises no finding', async ({ id, how, way }) => {
-    for (const m of HOWS[id as BehaviourId].mentions) expect(how).toContain(m)
-    const before = await sb.admin('GET', '/readiness')
-    expect(before.body.behaviours.find((b: { id: string }) => b.id === id).met).toBe(false)
-    await way()
-    const report = await reportOnceMet(id)
-    expect(report.behaviours.find((b: { id: string }) => b.id === id)).toMatchObject({ id, met: true, how })
-    expect(report.findings).toEqual([])
-  })
+  const cases = BEHAVIOURS.flatMap((b) =>
+    HOWS[b.id].ways.map((way, i) => ({
+      id: b.id,
+      how: b.how as string,
+      way,
+      n: i + 1,
+      of: HOWS[b.id].ways.length,
+    })),
+  )
+  it.each(cases)(
+    '$id is met by its how (way $n of $of), and raises no finding',
+    async ({ id, how, way }) => {
+      for (const m of HOWS[id as BehaviourId].mentions) expect(how).toContain(m)
+      const before = await sb.admin('GET', '/readiness')
+      expect(before.body.behaviours.find((b: { id: string }) => b.id === id).met).toBe(false)
+      await way()
+      const report = await reportOnceMet(id)
+      expect(report.behaviours.find((b: { id: string }) => b.id === id)).toMatchObject({
+        id,
+        met: true,
+        how,
+      })
+      expect(report.findings).toEqual([])
+    },
+  )
 })
 
 describe('the catalog, followed as one suite would', () => {
@@ -224,7 +442,9 @@ describe('the catalog, followed as one suite would', () => {
     for (const b of BEHAVIOURS) for (const way of HOWS[b.id].ways) await way()
     for (const until = Date.now() + 5000; ; ) {
       const report = (await sb.admin('GET', '/readiness')).body
-      const unmet = report.behaviours.filter((b: { met: boolean }) => !b.met).map((b: { id: string }) => b.id)
+      const unmet = report.behaviours
+        .filter((b: { met: boolean }) => !b.met)
+        .map((b: { id: string }) => b.id)
       if (unmet.length === 0 || Date.now() > until) {
         expect(unmet).toEqual([])
         expect(report.findings).toEqual([])
@@ -235,9 +455,20 @@ describe('the catalog, followed as one suite would', () => {
   })
 
   it("the contract's behaviours of the main credential are met in its company's own report", async () => {
-    const own = ['charge.created', 'charge.unauthenticated', 'transfer.succeeded', 'transfer.unauthenticated', 'company.read', 'company.unauthenticated'] as const
+    const own = [
+      'charge.created',
+      'charge.unauthenticated',
+      'transfer.succeeded',
+      'transfer.unauthenticated',
+      'company.read',
+      'company.unauthenticated',
+    ] as const
     for (const id of own) for (const way of HOWS[id].ways) await way()
     const report = (await sb.admin('GET', '/readiness?company_id=loja-exemplo')).body
-    expect(report.behaviours.filter((b: { id: string; met: boolean }) => own.includes(b.id as (typeof own)[number]) && b.met).length).toBe(own.length)
+    expect(
+      report.behaviours.filter(
+        (b: { id: string; met: boolean }) => own.includes(b.id as (typeof own)[number]) && b.met,
+      ).length,
+    ).toBe(own.length)
   })
 })

@@ -22,8 +22,16 @@ describe('docs/READINESS.md', () => {
       expect(row!.endsWith(`| ${f.advice} |`), f.id).toBe(true)
     }
     const ids = new Set<string>([...BEHAVIOURS.map((b) => b.id), ...FINDINGS.map((f) => f.id)])
-    const documented = rows(doc).map((l) => /^\| `([a-z_.]+)` \|/.exec(l)![1]!).filter((id) => /^(charge|transfer|company|webhook)\.|_/.test(id))
-    expect(documented.filter((id) => !ids.has(id) && !['valid', 'duplicate', 'bad_signature', 'stale_timestamp', 'unknown_type'].includes(id))).toEqual([])
+    const documented = rows(doc)
+      .map((l) => /^\| `([a-z_.]+)` \|/.exec(l)![1]!)
+      .filter((id) => /^(charge|transfer|company|webhook)\.|_/.test(id))
+    expect(
+      documented.filter(
+        (id) =>
+          !ids.has(id) &&
+          !['valid', 'duplicate', 'bad_signature', 'stale_timestamp', 'unknown_type'].includes(id),
+      ),
+    ).toEqual([])
   })
 
   it('the README links to it and stays within 200 lines', () => {

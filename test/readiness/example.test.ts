@@ -15,15 +15,27 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
 const exec = (args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> =>
   new Promise((resolve) => {
-    execFile(process.execPath, ['--import', import.meta.resolve('tsx'), join(ROOT, 'src/cli.ts'), 'exec', ...args], { cwd: ROOT, timeout: 60_000 }, (err, stdout, stderr) =>
-      resolve({ code: err ? ((err as { code?: number }).code ?? null) : 0, stdout, stderr }),
+    execFile(
+      process.execPath,
+      ['--import', import.meta.resolve('tsx'), join(ROOT, 'src/cli.ts'), 'exec', ...args],
+      { cwd: ROOT, timeout: 60_000 },
+      (err, stdout, stderr) =>
+        resolve({ code: err ? ((err as { code?: number }).code ?? null) : 0, stdout, stderr }),
     )
   })
 
 describe('examples/exec', () => {
   it('passes under exec --min-coverage 70: 24 of 32 met, no findings, exit 0', async () => {
     const junit = join(dir, 'readiness.xml')
-    const r = await exec(['--min-coverage', '70', '--junit', junit, '--', 'bash', 'examples/exec/suite.sh'])
+    const r = await exec([
+      '--min-coverage',
+      '70',
+      '--junit',
+      junit,
+      '--',
+      'bash',
+      'examples/exec/suite.sh',
+    ])
     expect(r.stdout).toMatch(/^TAP version 13\n/)
     expect(r.stdout).not.toContain('not ok')
     expect(r.stdout).toContain('1..24')

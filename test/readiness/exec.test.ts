@@ -25,8 +25,12 @@ interface Outcome {
 
 function cli(args: string[]): Promise<Outcome> {
   return new Promise((resolve) => {
-    execFile(CLI[0]!, [...CLI.slice(1), ...args], { cwd: dir, timeout: 60_000 }, (err, stdout, stderr) =>
-      resolve({ code: err ? ((err as { code?: number }).code ?? null) : 0, stdout, stderr }),
+    execFile(
+      CLI[0]!,
+      [...CLI.slice(1), ...args],
+      { cwd: dir, timeout: 60_000 },
+      (err, stdout, stderr) =>
+        resolve({ code: err ? ((err as { code?: number }).code ?? null) : 0, stdout, stderr }),
     )
   })
 }
@@ -34,7 +38,7 @@ function cli(args: string[]): Promise<Outcome> {
 /** A node script as COMMAND: `node -e <code>`, run with the environment exec gives it. */
 const node = (code: string) => [process.execPath, '-e', code]
 /** A call of the contract from COMMAND, with the credentials exec gave it. */
-const call = (path: string, init = "{}") =>
+const call = (path: string, init = '{}') =>
   `fetch(process.env.PIX_BASE_URL + '${path}', Object.assign({ headers: { authorization: 'Basic ' + Buffer.from(process.env.PIX_CLIENT_ID + ':' + process.env.PIX_CLIENT_SECRET).toString('base64'), accept: 'application/json', 'content-type': 'application/json' } }, ${init}))`
 /** Running: it exists and is not a zombie (exited, waiting for its new parent to reap it). */
 const alive = (pid: number) => {
@@ -44,10 +48,15 @@ const alive = (pid: number) => {
     return false
   }
   const stat = existsSync(`/proc/${pid}/stat`) ? readFileSync(`/proc/${pid}/stat`, 'utf8') : ''
-  return stat === '' ? !existsSync('/proc/self/stat') : stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z'
+  return stat === ''
+    ? !existsSync('/proc/self/stat')
+    : stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z'
 }
 const waitFor = async (file: string) => {
-  for (const until = Date.now() + 20_000; !existsSync(file) || readFileSync(file, 'utf8').trim() === ''; ) {
+  for (
+    const until = Date.now() + 20_000;
+    !existsSync(file) || readFileSync(file, 'utf8').trim() === '';
+  ) {
     if (Date.now() > until) throw new Error(`${file} never appeared`)
     await new Promise((r) => setTimeout(r, 20))
   }
@@ -55,7 +64,7 @@ const waitFor = async (file: string) => {
 }
 
 describe('exec: what COMMAND gets', () => {
-  it('runs COMMAND with the sandbox\'s address, admin token and main credentials, which work', async () => {
+  it("runs COMMAND with the sandbox's address, admin token and main credentials, which work", async () => {
     const out = join(dir, 'env.json')
     const script = `(async () => {
       const e = process.env
@@ -68,7 +77,12 @@ describe('exec: what COMMAND gets', () => {
     const env = JSON.parse(readFileSync(out, 'utf8'))
     expect(env.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
     expect(env.base).toBe(`${env.url}/api/v1`)
-    expect([env.id, env.secret, env.company, env.whoami]).toEqual(['sandbox-client', 'sandbox-secret', 200, 200])
+    expect([env.id, env.secret, env.company, env.whoami]).toEqual([
+      'sandbox-client',
+      'sandbox-secret',
+      200,
+      200,
+    ])
     expect(env.token).toBeGreaterThanOrEqual(16)
     // The mark that finds what leaves COMMAND's group: one per run.
     expect(env.run).toMatch(/^[0-9a-f]{32}$/)
@@ -95,26 +109,40 @@ describe('exec: exit codes', () => {
   })
 
   it('is 1 for a finding at or above --fail-on (default error), 0 below or with never', async () => {
-    const production = node(`fetch(process.env.PIX_BASE_URL + '/user/company', { headers: { authorization: 'Basic ' + Buffer.from('production-client:production-secret').toString('base64') } }).then(() => {})`)
+    const production = node(
+      `fetch(process.env.PIX_BASE_URL + '/user/company', { headers: { authorization: 'Basic ' + Buffer.from('production-client:production-secret').toString('base64') } }).then(() => {})`,
+    )
     const failed = await cli(['exec', '--', ...production])
     expect(failed.code).toBe(1)
-    expect(failed.stderr).toMatch(/error\s+production_credentials\s+x1\s+GET \/api\/v1\/user\/company \(\d{4}-\d\d-\d\dT[\d:.]+Z wall clock\): production keys/)
-    expect(failed.stderr).toContain('Result: exit 1: 1 finding at or above --fail-on error: production_credentials')
+    expect(failed.stderr).toMatch(
+      /error\s+production_credentials\s+x1\s+GET \/api\/v1\/user\/company \(\d{4}-\d\d-\d\dT[\d:.]+Z wall clock\): production keys/,
+    )
+    expect(failed.stderr).toContain(
+      'Result: exit 1: 1 finding at or above --fail-on error: production_credentials',
+    )
     expect((await cli(['exec', '--fail-on', 'never', '--', ...production])).code).toBe(0)
     // An info finding (no accept header) is below warning.
-    const info = node(`require('http').get(process.env.PIX_BASE_URL + '/user/company', { auth: 'sandbox-client:sandbox-secret' }, (res) => res.resume())`)
+    const info = node(
+      `require('http').get(process.env.PIX_BASE_URL + '/user/company', { auth: 'sandbox-client:sandbox-secret' }, (res) => res.resume())`,
+    )
     const below = await cli(['exec', '--fail-on', 'warning', '--', ...info])
     expect([below.code, below.stderr]).toEqual([0, expect.stringMatching(/info\s+missing_accept/)])
   })
 
   it('is 127 for a command that does not exist, 126 for one that cannot run: a clear message, no stack', async () => {
     const missing = await cli(['exec', '--', 'no-such-command-4f2a', '--flag'])
-    expect([missing.code, missing.stderr]).toEqual([127, 'pix-sandbox exec: no-such-command-4f2a: command not found\n'])
+    expect([missing.code, missing.stderr]).toEqual([
+      127,
+      'pix-sandbox exec: no-such-command-4f2a: command not found\n',
+    ])
     const file = join(dir, 'not-executable.sh')
     writeFileSync(file, 'echo hi\n')
     chmodSync(file, 0o644)
     const refused = await cli(['exec', '--', file])
-    expect([refused.code, refused.stderr]).toEqual([126, `pix-sandbox exec: ${file}: permission denied (not executable)\n`])
+    expect([refused.code, refused.stderr]).toEqual([
+      126,
+      `pix-sandbox exec: ${file}: permission denied (not executable)\n`,
+    ])
   })
 
   it.each([
@@ -131,7 +159,9 @@ describe('exec: exit codes', () => {
     const r = await cli(args)
     expect(r.code).toBe(2)
     expect(r.stderr).toMatch(message)
-    expect(r.stderr).toMatch(/\nUsage: pix-sandbox exec \[server flags\] .* -- COMMAND \[ARGS...\]\n\(run pix-sandbox exec --help for every flag\)\n$/)
+    expect(r.stderr).toMatch(
+      /\nUsage: pix-sandbox exec \[server flags\] .* -- COMMAND \[ARGS...\]\n\(run pix-sandbox exec --help for every flag\)\n$/,
+    )
     expect(r.stderr).not.toMatch(/\n\s+at /)
   })
 })
@@ -139,11 +169,16 @@ describe('exec: exit codes', () => {
 describe('exec: signals and clean-up', () => {
   /** Starts exec; resolves once COMMAND has written `ready` (its pid, or its child's). */
   function start(command: string[]) {
-    const child = spawn(CLI[0]!, [...CLI.slice(1), 'exec', '--', ...command], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = spawn(CLI[0]!, [...CLI.slice(1), 'exec', '--', ...command], {
+      cwd: dir,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
     let stderr = ''
     child.stderr.on('data', (d) => (stderr += d))
     child.stdout.resume()
-    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
+    const exited = new Promise<number | null>((resolve) =>
+      child.once('exit', (code) => resolve(code)),
+    )
     return { child, exited, stderr: () => stderr }
   }
 
@@ -162,7 +197,11 @@ describe('exec: signals and clean-up', () => {
     ['SIGHUP (a closed terminal)', 'HUP', 41],
   ] as const)('forwards %s to COMMAND, and exits with its code', async (_, signal, code) => {
     const ready = join(dir, `${signal}-ready`)
-    const exec = start(['sh', '-c', `trap 'exit ${code}' ${signal}; echo $$ > ${ready}; while true; do sleep 0.05; done`])
+    const exec = start([
+      'sh',
+      '-c',
+      `trap 'exit ${code}' ${signal}; echo $$ > ${ready}; while true; do sleep 0.05; done`,
+    ])
     await waitFor(ready)
     exec.child.kill(`SIG${signal}`)
     expect(await exec.exited).toBe(code)
@@ -176,7 +215,8 @@ describe('exec: signals and clean-up', () => {
     const [sh, sleeper] = [await waitFor(shell), await waitFor(kid)]
     exec.child.kill('SIGKILL')
     await exec.exited
-    for (const until = Date.now() + 5000; (alive(sh) || alive(sleeper)) && Date.now() < until; ) await new Promise((r) => setTimeout(r, 25))
+    for (const until = Date.now() + 5000; (alive(sh) || alive(sleeper)) && Date.now() < until; )
+      await new Promise((r) => setTimeout(r, 25))
     expect([alive(sh), alive(sleeper)]).toEqual([false, false])
   })
 
@@ -200,43 +240,71 @@ describe('exec: signals and clean-up', () => {
 })
 
 // Linux only: elsewhere there is no /proc to find them in, and the group is all exec stops.
-describe.skipIf(!existsSync('/proc/self/environ'))('exec: what leaves COMMAND\'s process group', () => {
-  /** Starts exec; resolves with its exit code. */
-  function run(command: string[]) {
-    const child = spawn(CLI[0]!, [...CLI.slice(1), 'exec', '--', ...command], { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] })
-    child.stderr.resume()
-    return { child, exited: new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code))) }
-  }
-  /** Shell text: waits until `file` holds a pid (the escaped process wrote it once it had escaped). */
-  const until = (file: string) => `while [ ! -s ${file} ]; do sleep 0.01; done`
-  /** The escaped process: writes its own pid (after it escaped), then sleeps. */
-  const sleeper = (file: string) => `sh -c 'echo $$ > ${file}; exec sleep 300'`
-  const escapes: [string, (file: string) => string[]][] = [
-    ['setsid, in a double fork', (f) => ['sh', '-c', `( setsid ${sleeper(f)} & ); ${until(f)}`]],
-    ['a job of a shell with job control (set -m)', (f) => ['bash', '-c', `set -m; ${sleeper(f)} & ${until(f)}`]],
-    ['node, detached: true', (f) => node(`const c = require('child_process').spawn('sleep', ['300'], { detached: true, stdio: 'ignore' }); c.unref(); require('fs').writeFileSync(${JSON.stringify(f)}, String(c.pid))`)],
-    ['python, start_new_session=True', (f) => ['python3', '-c', `import subprocess; open(${JSON.stringify(f)}, 'w').write(str(subprocess.Popen(['sleep', '300'], start_new_session=True).pid))`]],
-  ]
+describe.skipIf(!existsSync('/proc/self/environ'))(
+  "exec: what leaves COMMAND's process group",
+  () => {
+    /** Starts exec; resolves with its exit code. */
+    function run(command: string[]) {
+      const child = spawn(CLI[0]!, [...CLI.slice(1), 'exec', '--', ...command], {
+        cwd: dir,
+        stdio: ['ignore', 'ignore', 'pipe'],
+      })
+      child.stderr.resume()
+      return {
+        child,
+        exited: new Promise<number | null>((resolve) =>
+          child.once('exit', (code) => resolve(code)),
+        ),
+      }
+    }
+    /** Shell text: waits until `file` holds a pid (the escaped process wrote it once it had escaped). */
+    const until = (file: string) => `while [ ! -s ${file} ]; do sleep 0.01; done`
+    /** The escaped process: writes its own pid (after it escaped), then sleeps. */
+    const sleeper = (file: string) => `sh -c 'echo $$ > ${file}; exec sleep 300'`
+    const escapes: [string, (file: string) => string[]][] = [
+      ['setsid, in a double fork', (f) => ['sh', '-c', `( setsid ${sleeper(f)} & ); ${until(f)}`]],
+      [
+        'a job of a shell with job control (set -m)',
+        (f) => ['bash', '-c', `set -m; ${sleeper(f)} & ${until(f)}`],
+      ],
+      [
+        'node, detached: true',
+        (f) =>
+          node(
+            `const c = require('child_process').spawn('sleep', ['300'], { detached: true, stdio: 'ignore' }); c.unref(); require('fs').writeFileSync(${JSON.stringify(f)}, String(c.pid))`,
+          ),
+      ],
+      [
+        'python, start_new_session=True',
+        (f) => [
+          'python3',
+          '-c',
+          `import subprocess; open(${JSON.stringify(f)}, 'w').write(str(subprocess.Popen(['sleep', '300'], start_new_session=True).pid))`,
+        ],
+      ],
+    ]
 
-  it.each(escapes)('stops what left it by %s when COMMAND ends', async (name, command) => {
-    const file = join(dir, `escaped-${name.replace(/\W+/g, '-')}`)
-    const exec = run(command(file))
-    const escaped = await waitFor(file)
-    expect(await exec.exited).toBe(0)
-    expect(alive(escaped)).toBe(false)
-  })
+    it.each(escapes)('stops what left it by %s when COMMAND ends', async (name, command) => {
+      const file = join(dir, `escaped-${name.replace(/\W+/g, '-')}`)
+      const exec = run(command(file))
+      const escaped = await waitFor(file)
+      expect(await exec.exited).toBe(0)
+      expect(alive(escaped)).toBe(false)
+    })
 
-  it('stops what left it when exec itself is killed with SIGKILL', async () => {
-    const file = join(dir, 'escaped-exec-killed')
-    const shell = join(dir, 'escaped-exec-killed-sh')
-    const exec = run(['sh', '-c', `( setsid ${sleeper(file)} & ); echo $$ > ${shell}; sleep 300`])
-    const [escaped, sh] = [await waitFor(file), await waitFor(shell)]
-    exec.child.kill('SIGKILL')
-    await exec.exited
-    for (const until = Date.now() + 5000; (alive(sh) || alive(escaped)) && Date.now() < until; ) await new Promise((r) => setTimeout(r, 25))
-    expect([alive(sh), alive(escaped)]).toEqual([false, false])
-  })
-})
+    it('stops what left it when exec itself is killed with SIGKILL', async () => {
+      const file = join(dir, 'escaped-exec-killed')
+      const shell = join(dir, 'escaped-exec-killed-sh')
+      const exec = run(['sh', '-c', `( setsid ${sleeper(file)} & ); echo $$ > ${shell}; sleep 300`])
+      const [escaped, sh] = [await waitFor(file), await waitFor(shell)]
+      exec.child.kill('SIGKILL')
+      await exec.exited
+      for (const until = Date.now() + 5000; (alive(sh) || alive(escaped)) && Date.now() < until; )
+        await new Promise((r) => setTimeout(r, 25))
+      expect([alive(sh), alive(escaped)]).toEqual([false, false])
+    })
+  },
+)
 
 describe('exec: reports', () => {
   it('writes the JSON report and a JUnit file with a test case per behaviour and per finding', async () => {
@@ -246,7 +314,17 @@ describe('exec: reports', () => {
       await ${call('/hub/transactions/in', "{ method: 'POST', body: JSON.stringify({ amount: 1000 }) }")}
       await fetch(process.env.PIX_BASE_URL + '/user/company', { headers: { authorization: 'Basic ' + Buffer.from('production-client:production-secret').toString('base64') } })
     })()`
-    const r = await cli(['exec', '--report', report, '--junit', junit, '--min-coverage', '50', '--', ...node(script)])
+    const r = await cli([
+      'exec',
+      '--report',
+      report,
+      '--junit',
+      junit,
+      '--min-coverage',
+      '50',
+      '--',
+      ...node(script),
+    ])
     expect(r.code).toBe(1)
     const json = JSON.parse(readFileSync(report, 'utf8'))
     // charge.created, and company.unauthenticated (production keys are refused with a 401).
@@ -257,32 +335,64 @@ describe('exec: reports', () => {
       exit_code: 1,
       min_coverage: 50,
       fail_on: 'error',
-      failures: ['coverage 6% is under --min-coverage 50', '1 finding at or above --fail-on error: production_credentials'],
+      failures: [
+        'coverage 6% is under --min-coverage 50',
+        '1 finding at or above --fail-on error: production_credentials',
+      ],
     })
     const xml = readFileSync(junit, 'utf8')
     expect(wellFormedXml(xml)).toEqual([])
-    expect(xml).toMatch(/<testsuites name="pix-sandbox readiness" tests="47" failures="2" errors="0">/)
+    expect(xml).toMatch(
+      /<testsuites name="pix-sandbox readiness" tests="47" failures="2" errors="0">/,
+    )
     expect(xml.match(/<testcase /g)).toHaveLength(47)
-    expect(xml).toContain('<testcase classname="readiness.behaviours" name="charge.created" time="0"/>')
-    expect(xml).toMatch(/<testcase classname="readiness.behaviours" name="charge.invalid" time="0">\s*<skipped message="not met; how: POST \/api\/v1\/hub\/transactions\/in \{&quot;amount&quot;: 0\}/)
-    expect(xml).toMatch(/<testcase classname="readiness.findings" name="production_credentials \(error\)" time="0">\s*<failure message="seen 1 time: GET \/api\/v1\/user\/company/)
-    expect(xml).toContain('<testcase classname="readiness.findings" name="lenient_amount (warning)" time="0"/>')
+    expect(xml).toContain(
+      '<testcase classname="readiness.behaviours" name="charge.created" time="0"/>',
+    )
+    expect(xml).toMatch(
+      /<testcase classname="readiness.behaviours" name="charge.invalid" time="0">\s*<skipped message="not met; how: POST \/api\/v1\/hub\/transactions\/in \{&quot;amount&quot;: 0\}/,
+    )
+    expect(xml).toMatch(
+      /<testcase classname="readiness.findings" name="production_credentials \(error\)" time="0">\s*<failure message="seen 1 time: GET \/api\/v1\/user\/company/,
+    )
+    expect(xml).toContain(
+      '<testcase classname="readiness.findings" name="lenient_amount (warning)" time="0"/>',
+    )
     expect(xml).toMatch(/name="coverage &gt;= 50%" time="0">\s*<failure/)
   })
 
   it('says the code it exits with: a report it cannot write turns a pass into exit 1, in the Result line too', async () => {
     const r = await cli(['exec', '--report', dir, '--', 'true'])
     expect(r.code).toBe(1)
-    expect(r.stderr).toMatch(new RegExp(`Result: exit 1: cannot write ${dir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: EISDIR`))
+    expect(r.stderr).toMatch(
+      new RegExp(
+        `Result: exit 1: cannot write ${dir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: EISDIR`,
+      ),
+    )
     expect(r.stderr).not.toMatch(/Result: exit 0/)
   })
 
   it('writes the reports for a COMMAND that could not start, with its 127', async () => {
     const report = join(dir, 'missing/readiness.json')
     const junit = join(dir, 'missing/junit.xml')
-    const r = await cli(['exec', '--report', report, '--junit', junit, '--', 'no-such-command-9c1e'])
-    expect([r.code, r.stderr]).toEqual([127, 'pix-sandbox exec: no-such-command-9c1e: command not found\n'])
-    expect(JSON.parse(readFileSync(report, 'utf8')).run).toMatchObject({ command_exit_code: 127, exit_code: 127, failures: ['no-such-command-9c1e: command not found'] })
+    const r = await cli([
+      'exec',
+      '--report',
+      report,
+      '--junit',
+      junit,
+      '--',
+      'no-such-command-9c1e',
+    ])
+    expect([r.code, r.stderr]).toEqual([
+      127,
+      'pix-sandbox exec: no-such-command-9c1e: command not found\n',
+    ])
+    expect(JSON.parse(readFileSync(report, 'utf8')).run).toMatchObject({
+      command_exit_code: 127,
+      exit_code: 127,
+      failures: ['no-such-command-9c1e: command not found'],
+    })
     expect(wellFormedXml(readFileSync(junit, 'utf8'))).toEqual([])
   })
 })

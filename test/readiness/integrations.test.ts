@@ -7,7 +7,14 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { startSandbox, type Readiness, type Sandbox } from '../../src/index.js'
 import type { Bugs } from './integrations/merchant.js'
-import { openShop, runSuite, scenario, SCENARIOS, type Scenario, type Shop } from './integrations/suite.js'
+import {
+  openShop,
+  runSuite,
+  scenario,
+  SCENARIOS,
+  type Scenario,
+  type Shop,
+} from './integrations/suite.js'
 
 let sb: Sandbox | undefined
 let shop: Shop | undefined
@@ -37,7 +44,13 @@ function shuffled<T>(list: readonly T[], seed: number): T[] {
 const SAME_PAYOUT = 'pays the same supplier the same amount for a new order'
 /** Each test that faults a payout right before one that sends the same payout (JUnit's MethodName order put them so). */
 const faultFirst = (): Scenario[] => {
-  const pairs = ['a payout whose answer is lost is reconciled, not sent again', SAME_PAYOUT, 'a payout that times out is reconciled, not sent again', 'pays a supplier out', 'a Provider that cannot pay out is said, not retried']
+  const pairs = [
+    'a payout whose answer is lost is reconciled, not sent again',
+    SAME_PAYOUT,
+    'a payout that times out is reconciled, not sent again',
+    'pays a supplier out',
+    'a Provider that cannot pay out is said, not retried',
+  ]
   return [...pairs.map(scenario), ...SCENARIOS.filter((s) => !pairs.includes(s.name))]
 }
 
@@ -55,40 +68,114 @@ const ORDERS: [string, () => Scenario[]][] = [
 ]
 
 describe('a merchant integration in Node, correct', () => {
-  it.each(ORDERS)('passes its tests and raises no finding, in order: %s', async (_name, order) => {
-    sb = await startSandbox()
-    shop = await openShop(sb)
-    expect(await runSuite(shop, order())).toEqual([])
-    const report = await settledReport(sb)
-    expect(report.findings).toEqual([])
-    expect(report.behaviours.filter((b) => b.met).map((b) => b.id)).toEqual(
-      expect.arrayContaining(['transfer.answer_lost', 'transfer.pending_settled', 'webhook.duplicate', 'webhook.bad_signature_rejected', 'charge.unavailable']),
-    )
-  }, 60_000)
+  it.each(ORDERS)(
+    'passes its tests and raises no finding, in order: %s',
+    async (_name, order) => {
+      sb = await startSandbox()
+      shop = await openShop(sb)
+      expect(await runSuite(shop, order())).toEqual([])
+      const report = await settledReport(sb)
+      expect(report.findings).toEqual([])
+      expect(report.behaviours.filter((b) => b.met).map((b) => b.id)).toEqual(
+        expect.arrayContaining([
+          'transfer.answer_lost',
+          'transfer.pending_settled',
+          'webhook.duplicate',
+          'webhook.bad_signature_rejected',
+          'charge.unavailable',
+        ]),
+      )
+    },
+    60_000,
+  )
 })
 
-const BUGS: { bug: keyof Bugs; what: string; run: string[]; finding: string; severity: string }[] = [
-  { bug: 'resendAfterTimeout', what: 'a payout re-sent 1 s after its own timeout, while the first is still processed', run: ['a payout that times out is reconciled, not sent again'], finding: 'paid_twice', severity: 'error' },
-  { bug: 'retryWithNewDescription', what: 'a payout retried after a 500 with a new description each try', run: ['a payout whose answer is lost is reconciled, not sent again'], finding: 'paid_twice', severity: 'error' },
-  { bug: 'retryPermanent', what: 'a 501 retried as if temporary', run: ['a Provider that cannot pay out is said, not retried'], finding: 'retried_permanent_error', severity: 'error' },
-  { bug: 'ignoreRetryAfter', what: 'a 503 retried at once, whatever Retry-After says', run: ['a charge waits out a 503 as long as it asks'], finding: 'ignored_retry_after', severity: 'warning' },
-  { bug: 'literalKey', what: 'a receiver keying its HMAC with the whsec_ text', run: ['a paid charge is credited once'], finding: 'receiver_rejects_valid_signature', severity: 'error' },
-  { bug: 'noVerification', what: 'a receiver that checks no signature', run: ['the receiver passes the receiver check'], finding: 'receiver_accepts_bad_signature', severity: 'error' },
-  { bug: 'noVerification', what: 'a receiver that checks no timestamp', run: ['the receiver passes the receiver check'], finding: 'receiver_accepts_stale_timestamp', severity: 'error' },
-  { bug: 'rejectDuplicates', what: 'a receiver refusing a webhook-id it processed', run: ['the receiver passes the receiver check'], finding: 'receiver_rejects_duplicate', severity: 'warning' },
-  { bug: 'trailingSlash', what: 'paths with a trailing slash', run: ['pays a supplier out'], finding: 'trailing_slash', severity: 'info' },
-]
+const BUGS: { bug: keyof Bugs; what: string; run: string[]; finding: string; severity: string }[] =
+  [
+    {
+      bug: 'resendAfterTimeout',
+      what: 'a payout re-sent 1 s after its own timeout, while the first is still processed',
+      run: ['a payout that times out is reconciled, not sent again'],
+      finding: 'paid_twice',
+      severity: 'error',
+    },
+    {
+      bug: 'retryWithNewDescription',
+      what: 'a payout retried after a 500 with a new description each try',
+      run: ['a payout whose answer is lost is reconciled, not sent again'],
+      finding: 'paid_twice',
+      severity: 'error',
+    },
+    {
+      bug: 'retryPermanent',
+      what: 'a 501 retried as if temporary',
+      run: ['a Provider that cannot pay out is said, not retried'],
+      finding: 'retried_permanent_error',
+      severity: 'error',
+    },
+    {
+      bug: 'ignoreRetryAfter',
+      what: 'a 503 retried at once, whatever Retry-After says',
+      run: ['a charge waits out a 503 as long as it asks'],
+      finding: 'ignored_retry_after',
+      severity: 'warning',
+    },
+    {
+      bug: 'literalKey',
+      what: 'a receiver keying its HMAC with the whsec_ text',
+      run: ['a paid charge is credited once'],
+      finding: 'receiver_rejects_valid_signature',
+      severity: 'error',
+    },
+    {
+      bug: 'noVerification',
+      what: 'a receiver that checks no signature',
+      run: ['the receiver passes the receiver check'],
+      finding: 'receiver_accepts_bad_signature',
+      severity: 'error',
+    },
+    {
+      bug: 'noVerification',
+      what: 'a receiver that checks no timestamp',
+      run: ['the receiver passes the receiver check'],
+      finding: 'receiver_accepts_stale_timestamp',
+      severity: 'error',
+    },
+    {
+      bug: 'rejectDuplicates',
+      what: 'a receiver refusing a webhook-id it processed',
+      run: ['the receiver passes the receiver check'],
+      finding: 'receiver_rejects_duplicate',
+      severity: 'warning',
+    },
+    {
+      bug: 'trailingSlash',
+      what: 'paths with a trailing slash',
+      run: ['pays a supplier out'],
+      finding: 'trailing_slash',
+      severity: 'info',
+    },
+  ]
 
 describe('a merchant integration in Node, with one bug', () => {
-  it.each(BUGS)('$what: $finding ($severity)', async ({ bug, run, finding, severity }) => {
-    sb = await startSandbox()
-    shop = await openShop(sb, { [bug]: true })
-    await runSuite(shop, run.map(scenario))
-    const report = await settledReport(sb)
-    const found = report.findings.find((f) => f.id === finding)
-    expect(found, JSON.stringify(report.findings)).toMatchObject({ severity, example: { company_id: shop.tenant.companyId } })
-    // Its own report holds it too, and says when on the wall clock.
-    const own = await shop.tenant.control.readiness()
-    expect(own.findings.find((f) => f.id === finding)?.example.wall_time).toMatch(/^\d{4}-\d\d-\d\dT/)
-  }, 30_000)
+  it.each(BUGS)(
+    '$what: $finding ($severity)',
+    async ({ bug, run, finding, severity }) => {
+      sb = await startSandbox()
+      shop = await openShop(sb, { [bug]: true })
+      await runSuite(shop, run.map(scenario))
+      const report = await settledReport(sb)
+      const found = report.findings.find((f) => f.id === finding)
+      expect(found, JSON.stringify(report.findings)).toMatchObject({
+        severity,
+        example: { company_id: shop.tenant.companyId },
+      })
+      // Its own report holds it too, and says when on the wall clock.
+      const own = await shop.tenant.control.readiness()
+      expect(own.findings.find((f) => f.id === finding)?.example.wall_time).toMatch(
+        /^\d{4}-\d\d-\d\dT/,
+      )
+    },
+    30_000,
+  )
 })

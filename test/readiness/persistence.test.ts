@@ -16,25 +16,37 @@ beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'pix-readiness-'))))
 afterEach(() => rmSync(dir, { recursive: true, force: true }))
 
 const start = (database: string) => startSandbox(testConfig({ database }), { log: silentLog })
-const company = (sb: RunningSandbox, headers: Record<string, string> = {}) => request(sb.url, 'GET', '/api/v1/user/company', { auth: AUTH.main, headers })
-const report = async (sb: RunningSandbox) => (await request(sb.url, 'GET', '/_sandbox/readiness', { auth: `Bearer ${sb.adminToken}` })).body
+const company = (sb: RunningSandbox, headers: Record<string, string> = {}) =>
+  request(sb.url, 'GET', '/api/v1/user/company', { auth: AUTH.main, headers })
+const report = async (sb: RunningSandbox) =>
+  (await request(sb.url, 'GET', '/_sandbox/readiness', { auth: `Bearer ${sb.adminToken}` })).body
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
-const totalChanges = (sb: RunningSandbox) => sb.sandbox.store.db.prepare('SELECT total_changes()').pluck().get() as number
+const totalChanges = (sb: RunningSandbox) =>
+  sb.sandbox.store.db.prepare('SELECT total_changes()').pluck().get() as number
 
 describe('readiness on a file store', () => {
   it('is kept across a restart: coverage, counts, findings and since', async () => {
     const database = join(dir, 'restart.db')
     const first = await start(database)
     await company(first, { accept: 'text/html' })
-    await request(first.url, 'POST', '/api/v1/hub/transactions/in', { auth: AUTH.production, json: { amount: 1000 } })
+    await request(first.url, 'POST', '/api/v1/hub/transactions/in', {
+      auth: AUTH.production,
+      json: { amount: 1000 },
+    })
     const before = await report(first)
     await first.close()
     const second = await start(database)
     try {
       expect(await report(second)).toEqual(before)
-      expect(before.findings.map((f: { id: string }) => f.id)).toEqual(['production_credentials', 'missing_accept'])
+      expect(before.findings.map((f: { id: string }) => f.id)).toEqual([
+        'production_credentials',
+        'missing_accept',
+      ])
       // And a reset is kept too: the wipe took the rows in its own transaction.
-      await request(second.url, 'POST', '/_sandbox/reset', { auth: `Bearer ${second.adminToken}`, json: {} })
+      await request(second.url, 'POST', '/_sandbox/reset', {
+        auth: `Bearer ${second.adminToken}`,
+        json: {},
+      })
     } finally {
       await second.close()
     }
@@ -67,8 +79,13 @@ describe('readiness on a file store', () => {
       // One store (of the one company's entry) per second that passed, however many calls: 3 on
       // an idle machine; a loaded one takes longer over the 200 calls, and has more seconds.
       expect(puts.length).toBeLessThanOrEqual(Math.ceil((performance.now() - counting) / 1000) + 1)
-      expect((await report(sb)).behaviours.find((b: { id: string }) => b.id === 'company.read').count).toBe(201)
-      const stored = sb.sandbox.store.db.prepare("SELECT data FROM readiness WHERE owner = 'loja-exemplo'").pluck().get() as string
+      expect(
+        (await report(sb)).behaviours.find((b: { id: string }) => b.id === 'company.read').count,
+      ).toBe(201)
+      const stored = sb.sandbox.store.db
+        .prepare("SELECT data FROM readiness WHERE owner = 'loja-exemplo'")
+        .pluck()
+        .get() as string
       expect(JSON.parse(stored).behaviours['company.read']).toBe(201)
     } finally {
       await sb.close()
@@ -79,8 +96,11 @@ describe('readiness on a file store', () => {
     const database = join(dir, 'killed.db')
     const first = await startServer(database)
     try {
-      for (let i = 0; i < 20; i++) expect((await call(first.url, 'GET', '/api/v1/user/company')).status).toBe(200)
-      expect((await call(first.url, 'POST', '/api/v1/hub/transactions/in', { amount: 0 })).status).toBe(422)
+      for (let i = 0; i < 20; i++)
+        expect((await call(first.url, 'GET', '/api/v1/user/company')).status).toBe(200)
+      expect(
+        (await call(first.url, 'POST', '/api/v1/hub/transactions/in', { amount: 0 })).status,
+      ).toBe(422)
       await sleep(1500)
       // Recorded in the last moment before the kill: may be lost, never half-written.
       for (let i = 0; i < 50; i++) await call(first.url, 'GET', '/api/v1/user/company')

@@ -22,14 +22,29 @@ export interface HookReceiver {
 
 export async function startHookReceiver(behaviour: Behaviour = 'correct'): Promise<HookReceiver> {
   const taken = new Set<string>()
-  const rx: HookReceiver = { url: '', secret: '', delayMs: 0, received: [], close: async () => undefined }
+  const rx: HookReceiver = {
+    url: '',
+    secret: '',
+    delayMs: 0,
+    received: [],
+    close: async () => undefined,
+  }
   const decide = (headers: http.IncomingHttpHeaders, body: string): number => {
     const id = headers['webhook-id'] as string | undefined
     if (behaviour === 'careless') return 200
     if (behaviour === 'literal-key') {
-      const expected = createHmac('sha256', rx.secret).update(`${id}.${headers['webhook-timestamp']}.${body}`).digest('base64')
-      const given = String(headers['webhook-signature'] ?? '').split(' ').map((s) => Buffer.from(s.replace(/^v1,/, '')))
-      return given.some((g) => g.length === Buffer.byteLength(expected) && timingSafeEqual(g, Buffer.from(expected))) ? 204 : 401
+      const expected = createHmac('sha256', rx.secret)
+        .update(`${id}.${headers['webhook-timestamp']}.${body}`)
+        .digest('base64')
+      const given = String(headers['webhook-signature'] ?? '')
+        .split(' ')
+        .map((s) => Buffer.from(s.replace(/^v1,/, '')))
+      return given.some(
+        (g) =>
+          g.length === Buffer.byteLength(expected) && timingSafeEqual(g, Buffer.from(expected)),
+      )
+        ? 204
+        : 401
     }
     try {
       new Webhook(rx.secret).verify(body, headers as Record<string, string>)

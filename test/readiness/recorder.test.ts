@@ -14,20 +14,51 @@ afterAll(() => sb.close())
 
 function recorder() {
   let now = 1000
-  const r = createReadiness({ store: sb.sandbox.store, clock: sb.sandbox.clock, persistent: false, redact: (t) => t, nowMs: () => now })
+  const r = createReadiness({
+    store: sb.sandbox.store,
+    clock: sb.sandbox.clock,
+    persistent: false,
+    redact: (t) => t,
+    nowMs: () => now,
+  })
   const call = (o: Partial<RequestSeen>) =>
     r.request({
-      method: 'POST', path: '/api/v1/hub/transactions/out', status: 200, companyId: 'loja-exemplo', clientId: 'sandbox-client', claimed: null,
-      contentType: 'application/json', jsonType: true, accept: 'application/json', requestBody: '{"amount": 1000, "pix_key": "a@b.co", "pix_type": "EMAIL"}',
-      responseBody: '{"status":"success","transaction_id":"E1","message":"ok"}', retryAfter: null, errorCode: null, dropped: false, fault: null,
-      effectStatus: o.status ?? 200, effectBody: o.responseBody ?? '{"status":"success","transaction_id":"E1","message":"ok"}', closedMs: -1, at: 0, arrivedMs: now, ...o,
+      method: 'POST',
+      path: '/api/v1/hub/transactions/out',
+      status: 200,
+      companyId: 'loja-exemplo',
+      clientId: 'sandbox-client',
+      claimed: null,
+      contentType: 'application/json',
+      jsonType: true,
+      accept: 'application/json',
+      requestBody: '{"amount": 1000, "pix_key": "a@b.co", "pix_type": "EMAIL"}',
+      responseBody: '{"status":"success","transaction_id":"E1","message":"ok"}',
+      retryAfter: null,
+      errorCode: null,
+      dropped: false,
+      fault: null,
+      effectStatus: o.status ?? 200,
+      effectBody: o.responseBody ?? '{"status":"success","transaction_id":"E1","message":"ok"}',
+      closedMs: -1,
+      at: 0,
+      arrivedMs: now,
+      ...o,
     })
-  const found = (id: string) => r.report('loja-exemplo').findings.find((f) => f.id === id)?.count ?? 0
-  const example = (id: string) => r.report('loja-exemplo').findings.find((f) => f.id === id)?.example
+  const found = (id: string) =>
+    r.report('loja-exemplo').findings.find((f) => f.id === id)?.count ?? 0
+  const example = (id: string) =>
+    r.report('loja-exemplo').findings.find((f) => f.id === id)?.example
   return { r, call, found, example, at: (ms: number) => (now = ms) }
 }
 
-const LOST_AFTER_WRITE = { status: 500, responseBody: '{"detail":"Internal server error"}', fault: 'after' as const, effectStatus: 200, effectBody: '{"status":"success","transaction_id":"E1","message":"ok"}' }
+const LOST_AFTER_WRITE = {
+  status: 500,
+  responseBody: '{"detail":"Internal server error"}',
+  fault: 'after' as const,
+  effectStatus: 200,
+  effectBody: '{"status":"success","transaction_id":"E1","message":"ok"}',
+}
 
 describe('the recorder', () => {
   it('counts a retry within 60 s of a 5xx, and not after', () => {
@@ -43,7 +74,12 @@ describe('the recorder', () => {
 
   it('counts a call within Retry-After of a 503, and not one after it', () => {
     const { call, found, at } = recorder()
-    call({ path: '/api/v1/hub/transactions/in', status: 503, retryAfter: '2', responseBody: '{"detail":"Service temporarily unavailable"}' })
+    call({
+      path: '/api/v1/hub/transactions/in',
+      status: 503,
+      retryAfter: '2',
+      responseBody: '{"detail":"Service temporarily unavailable"}',
+    })
     at(2999)
     call({ path: '/api/v1/hub/transactions/in', arrivedMs: 2999, responseBody: '{}' })
     expect(found('ignored_retry_after')).toBe(1)
@@ -54,10 +90,21 @@ describe('the recorder', () => {
 
   it('a 503 asks its own operation to wait: another operation meanwhile is fine', () => {
     const { call, found, at } = recorder()
-    call({ path: '/api/v1/hub/transactions/in', status: 503, retryAfter: '2', responseBody: '{"detail":"Service temporarily unavailable"}' })
+    call({
+      path: '/api/v1/hub/transactions/in',
+      status: 503,
+      retryAfter: '2',
+      responseBody: '{"detail":"Service temporarily unavailable"}',
+    })
     at(1300)
     call({ arrivedMs: 1300 })
-    call({ method: 'GET', path: '/api/v1/user/company', arrivedMs: 1300, requestBody: null, responseBody: '{}' })
+    call({
+      method: 'GET',
+      path: '/api/v1/user/company',
+      arrivedMs: 1300,
+      requestBody: null,
+      responseBody: '{}',
+    })
     expect(found('ignored_retry_after')).toBe(0)
     call({ path: '/api/v1/hub/transactions/in', arrivedMs: 1300, responseBody: '{}' })
     expect(found('ignored_retry_after')).toBe(1)
@@ -74,7 +121,11 @@ describe('the recorder', () => {
     call({ status: 501, responseBody: '{}', effectBody: '{}' })
     at(1500)
     call({ status: 501, responseBody: '{}', effectBody: '{}' })
-    expect([found('paid_twice'), found('retry_after_server_error'), found('retried_permanent_error')]).toEqual([0, 0, 1])
+    expect([
+      found('paid_twice'),
+      found('retry_after_server_error'),
+      found('retried_permanent_error'),
+    ]).toEqual([0, 0, 1])
     // Another company's step is not this company's.
     call(LOST_AFTER_WRITE)
     r.controlled('loja-inativa', 1600)
@@ -87,13 +138,24 @@ describe('the recorder', () => {
     const { call, found, example, at } = recorder()
     call(LOST_AFTER_WRITE)
     at(1500)
-    call({ requestBody: '{"amount": 1000, "pix_key": "a@b.co", "pix_type": "EMAIL", "description": "try 2"}', responseBody: '{"status":"pending","transaction_id":"E2","message":"ok"}' })
+    call({
+      requestBody:
+        '{"amount": 1000, "pix_key": "a@b.co", "pix_type": "EMAIL", "description": "try 2"}',
+      responseBody: '{"status":"pending","transaction_id":"E2","message":"ok"}',
+    })
     expect(found('paid_twice')).toBe(1)
-    expect(example('paid_twice')?.seen).toBe('a transfer of the same amount and pix_key sent 0.5 s after a 500: both went through, two debits (E1, then E2)')
+    expect(example('paid_twice')?.seen).toBe(
+      'a transfer of the same amount and pix_key sent 0.5 s after a 500: both went through, two debits (E1, then E2)',
+    )
     const other = '{"amount": 2000, "pix_key": "a@b.co", "pix_type": "EMAIL"}'
     call({ ...LOST_AFTER_WRITE, requestBody: other })
     at(2000)
-    call({ requestBody: other, status: 422, responseBody: '{"detail":"Insufficient balance"}', errorCode: 'insufficient_balance' })
+    call({
+      requestBody: other,
+      status: 422,
+      responseBody: '{"detail":"Insufficient balance"}',
+      errorCode: 'insufficient_balance',
+    })
     expect([found('paid_twice'), found('retry_after_server_error')]).toEqual([1, 1])
   })
 
@@ -101,18 +163,29 @@ describe('the recorder', () => {
     const { r, call, found, example, at } = recorder()
     r.held('loja-exemplo', 3000)
     at(1200)
-    call({ arrivedMs: 1200, responseBody: '{"status":"success","transaction_id":"E2","message":"ok"}' })
+    call({
+      arrivedMs: 1200,
+      responseBody: '{"status":"success","transaction_id":"E2","message":"ok"}',
+    })
     at(4100)
     call({ arrivedMs: 1000, closedMs: 1100, dropped: true })
     expect(found('paid_twice')).toBe(1)
-    expect(example('paid_twice')?.seen).toBe('a transfer of the same amount and pix_key sent 0.1 s after its client closed the connection before the answer, while the first was still being processed: both went through, two debits (E1, then E2)')
+    expect(example('paid_twice')?.seen).toBe(
+      'a transfer of the same amount and pix_key sent 0.1 s after its client closed the connection before the answer, while the first was still being processed: both went through, two debits (E1, then E2)',
+    )
   })
 
   it('a 422 for the X-Sandbox-Outcome header meets no behaviour; a transfer status does', () => {
     const { r, call } = recorder()
-    call({ status: 422, responseBody: '{"detail":"X-Sandbox-Outcome: must be one of success, pending, failed"}' })
+    call({
+      status: 422,
+      responseBody: '{"detail":"X-Sandbox-Outcome: must be one of success, pending, failed"}',
+    })
     call({ responseBody: '{"status":"pending","transaction_id":"E2","message":"ok"}' })
-    const met = r.report('loja-exemplo').behaviours.filter((b) => b.met).map((b) => b.id)
+    const met = r
+      .report('loja-exemplo')
+      .behaviours.filter((b) => b.met)
+      .map((b) => b.id)
     expect(met).toEqual(['transfer.pending'])
   })
 })

@@ -20,15 +20,32 @@ afterAll(async () => {
 
 it('names the company and wall-clock time of each finding, lists failed receiver checks, and ends with what it cannot see', async () => {
   // A company's receiver that takes anything, checked; and a call of that company without accept.
-  const hook = (await request(sb.url, 'POST', '/_sandbox/webhooks', { auth: AUTH.main, json: { url: rx.url } })).body
+  const hook = (
+    await request(sb.url, 'POST', '/_sandbox/webhooks', { auth: AUTH.main, json: { url: rx.url } })
+  ).body
   rx.secret = hook.secret
-  expect((await request(sb.url, 'POST', `/_sandbox/webhooks/${hook.id}/check`, { auth: AUTH.main })).body.passed).toBe(false)
+  expect(
+    (await request(sb.url, 'POST', `/_sandbox/webhooks/${hook.id}/check`, { auth: AUTH.main })).body
+      .passed,
+  ).toBe(false)
   const report = (await sb.admin('GET', '/readiness')).body
   const text = summaryText(report, { code: 1, reasons: [] })
-  expect(text).toMatch(/error\s+receiver_accepts_bad_signature\s+x1\s+POST http:\/\/127\.0\.0\.1:\d+\/hooks \(loja-exemplo, \d{4}-\d\d-\d\dT[\d:.]+Z wall clock\): the receiver check: /)
+  expect(text).toMatch(
+    /error\s+receiver_accepts_bad_signature\s+x1\s+POST http:\/\/127\.0\.0\.1:\d+\/hooks \(loja-exemplo, \d{4}-\d\d-\d\dT[\d:.]+Z wall clock\): the receiver check: /,
+  )
   expect(text).toContain(`  Receiver checks that failed\n  ${rx.url} (`)
   expect(text).toMatch(/\n {4}bad_signature\s+expected 4xx, answered 200: Verify webhook-signature/)
   expect(text).toMatch(/\n {4}stale_timestamp\s+expected 4xx, answered 200: /)
-  expect(text).toContain(`  Not seen by the sandbox, whatever this report says\n${NOT_SEEN.map((n) => `  - ${n.what}\n`).join('')}`)
-  expect(report.receiver_checks).toEqual([{ url: rx.url, time: expect.any(String), wall_time: expect.any(String), passed: false, failed: expect.any(Array) }])
+  expect(text).toContain(
+    `  Not seen by the sandbox, whatever this report says\n${NOT_SEEN.map((n) => `  - ${n.what}\n`).join('')}`,
+  )
+  expect(report.receiver_checks).toEqual([
+    {
+      url: rx.url,
+      time: expect.any(String),
+      wall_time: expect.any(String),
+      passed: false,
+      failed: expect.any(Array),
+    },
+  ])
 })

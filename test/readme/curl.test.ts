@@ -12,7 +12,18 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 /** Commands the README shows but this test does not run: installing, testing, building images. */
 const NOT_RUN = /^(npm|npx|docker)\b/
 /** Fields whose values differ at every run. */
-const VOLATILE = new Set(['transaction_id', 'qr_code', 'expiration_date', 'created_at', 'updated_at', 'now', 'at', 'id', 'end_to_end_id', 'reference'])
+const VOLATILE = new Set([
+  'transaction_id',
+  'qr_code',
+  'expiration_date',
+  'created_at',
+  'updated_at',
+  'now',
+  'at',
+  'id',
+  'end_to_end_id',
+  'reference',
+])
 
 interface Step {
   command: string
@@ -31,12 +42,14 @@ function steps(code: string, firstLine: number): Step[] {
     if (line.startsWith('#')) {
       // An answer: `# {...}` and its continuation lines (`#  ...`); other comments are prose.
       const last = out.at(-1)
-      if (last && (/^# [{[]/.test(line) || (last.shown && /^# {2}/.test(line)))) last.shown += line.slice(2).trim()
+      if (last && (/^# [{[]/.test(line) || (last.shown && /^# {2}/.test(line))))
+        last.shown += line.slice(2).trim()
       continue
     }
     let command = line
     const at = firstLine + 1 + i
-    while (command.endsWith('\\') && i + 1 < lines.length) command = command.slice(0, -1) + lines[++i]!
+    while (command.endsWith('\\') && i + 1 < lines.length)
+      command = command.slice(0, -1) + lines[++i]!
     const inline = /\s#\s*([{[].*)$/.exec(command)
     out.push({ command, shown: inline ? inline[1]! : '', line: at })
   }
@@ -53,20 +66,43 @@ it('runs every shell example of the README, in order, as a newcomer would after 
   const blocks = readmeBlocks().filter((b) => b.lang === 'sh')
   const quickStart = blocks[0]!
   const start = /^npm ci && ((?:[A-Z_]+=\S+ )+)npm start\b/m.exec(quickStart.code)
-  expect(start, `the README's first command starts the server with its settings (line ${quickStart.line})`).not.toBeNull()
-  const env = Object.fromEntries(start![1]!.trim().split(/\s+/).map((a) => a.split('=') as [string, string]))
+  expect(
+    start,
+    `the README's first command starts the server with its settings (line ${quickStart.line})`,
+  ).not.toBeNull()
+  const env = Object.fromEntries(
+    start![1]!
+      .trim()
+      .split(/\s+/)
+      .map((a) => a.split('=') as [string, string]),
+  )
   expect(Object.keys(env)).toContain('SANDBOX_ADMIN_TOKEN')
 
   const server = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: ROOT,
-    env: { ...process.env, LOG_LEVEL: 'warn', ...env, PORT: '0', DATABASE: ':memory:', SCENARIOS_DIR: '', PUBLIC_URL: '', SEED: '' },
+    env: {
+      ...process.env,
+      LOG_LEVEL: 'warn',
+      ...env,
+      PORT: '0',
+      DATABASE: ':memory:',
+      SCENARIOS_DIR: '',
+      PUBLIC_URL: '',
+      SEED: '',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   const stopped = new Promise((resolve) => server.once('exit', resolve))
   try {
     const port = await new Promise<string>((resolve, reject) => {
       let out = ''
-      server.stdout.on('data', (d) => (out += d) && /listening on http:\/\/[\d.]+:(\d+)/.test(out) && resolve(/:(\d+)\n/.exec(out)![1]!))
+      server.stdout.on(
+        'data',
+        (d) =>
+          (out += d) &&
+          /listening on http:\/\/[\d.]+:(\d+)/.test(out) &&
+          resolve(/:(\d+)\n/.exec(out)![1]!),
+      )
       server.stderr.on('data', (d) => (out += d))
       server.once('exit', (code) => reject(new Error(`the server exited ${code}: ${out}`)))
     })
@@ -75,8 +111,16 @@ it('runs every shell example of the README, in order, as a newcomer would after 
     const run = all.filter((s) => !NOT_RUN.test(s.command))
     expect(run.filter((s) => s.command.startsWith('curl')).length).toBeGreaterThanOrEqual(8)
     // One shell for all of them, as a reader's terminal: exports carry over, state builds up.
-    const script = run.map((s, n) => `${s.command.replaceAll('127.0.0.1:8080', `127.0.0.1:${port}`)}\nprintf '\\n@@step ${n} %s@@\\n' "$?"`).join('\n')
-    const shell = spawn('bash', ['-c', script], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' } })
+    const script = run
+      .map(
+        (s, n) =>
+          `${s.command.replaceAll('127.0.0.1:8080', `127.0.0.1:${port}`)}\nprintf '\\n@@step ${n} %s@@\\n' "$?"`,
+      )
+      .join('\n')
+    const shell = spawn('bash', ['-c', script], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' },
+    })
     let output = ''
     shell.stdout.on('data', (d) => (output += d))
     shell.stderr.on('data', (d) => (output += d))

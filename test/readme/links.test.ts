@@ -11,9 +11,19 @@ const markdown = (dir: string): string[] =>
   readdirSync(join(ROOT, dir)).flatMap((name) => {
     const path = join(dir, name)
     if (name === 'node_modules' || name.startsWith('.')) return []
-    return statSync(join(ROOT, path)).isDirectory() ? markdown(path) : name.endsWith('.md') ? [path] : []
+    return statSync(join(ROOT, path)).isDirectory()
+      ? markdown(path)
+      : name.endsWith('.md')
+        ? [path]
+        : []
   })
-const FILES = ['README.md', 'CHANGELOG.md', 'clients/python/README.md', ...markdown('docs'), ...markdown('examples')]
+const FILES = [
+  'README.md',
+  'CHANGELOG.md',
+  'clients/python/README.md',
+  ...markdown('docs'),
+  ...markdown('examples'),
+]
 
 /** GitHub's heading ids: lower case, punctuation dropped (hyphens and underscores kept), spaces to hyphens. */
 const slug = (heading: string) =>
@@ -37,14 +47,18 @@ function anchors(file: string): Set<string> {
 }
 
 it.each(FILES)('%s: every relative link and anchor resolves', (file) => {
-  const text = readFileSync(join(ROOT, file), 'utf8').replace(/^```[\s\S]*?^```/gm, '').replace(/`[^`\n]*`/g, '')
+  const text = readFileSync(join(ROOT, file), 'utf8')
+    .replace(/^```[\s\S]*?^```/gm, '')
+    .replace(/`[^`\n]*`/g, '')
   const broken: string[] = []
   for (const [, target] of text.matchAll(/\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g)) {
     if (/^[a-z][a-z+.-]*:/i.test(target!) || target!.startsWith('<')) continue // http:, mailto:...
     const [path, anchor] = target!.split('#') as [string, string | undefined]
-    const resolved = path === '' ? file : relative(ROOT, join(ROOT, dirname(file), decodeURIComponent(path)))
+    const resolved =
+      path === '' ? file : relative(ROOT, join(ROOT, dirname(file), decodeURIComponent(path)))
     if (!existsSync(join(ROOT, resolved))) broken.push(`${target}: no ${resolved}`)
-    else if (anchor !== undefined && resolved.endsWith('.md') && !anchors(resolved).has(anchor)) broken.push(`${target}: no heading #${anchor} in ${resolved}`)
+    else if (anchor !== undefined && resolved.endsWith('.md') && !anchors(resolved).has(anchor))
+      broken.push(`${target}: no heading #${anchor} in ${resolved}`)
   }
   expect(broken).toEqual([])
 })

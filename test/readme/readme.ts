@@ -28,7 +28,12 @@ export function readmeBlocks(text = readFileSync(README, 'utf8')): Block[] {
 
 /** The test-suite example: the README's one TypeScript block that imports pix-sandbox. */
 export function readmeTestFile(): Block {
-  const found = readmeBlocks().filter((b) => b.lang === 'ts' && b.code.includes("from 'pix-sandbox'"))
-  if (found.length !== 1) throw new Error(`expected one \`\`\`ts block importing pix-sandbox in README.md, found ${found.length}`)
+  const found = readmeBlocks().filter(
+    (b) => b.lang === 'ts' && b.code.includes("from 'pix-sandbox'"),
+  )
+  if (found.length !== 1)
+    throw new Error(
+      `expected one \`\`\`ts block importing pix-sandbox in README.md, found ${found.length}`,
+    )
   return found[0]!
 }

@@ -21,8 +21,9 @@ const readme = read('README.md')
 
 /** Compose's `${VAR}`, `${VAR:-default}` and `${VAR:?error}`, here with no variable set. */
 const interpolate = (value: string) =>
-  value.replace(/\$\{(\w+)(?::?([-?])([^}]*))?\}/g, (_, _name, op: string | undefined, arg: string | undefined) =>
-    op === '-' ? (arg ?? '') : '',
+  value.replace(
+    /\$\{(\w+)(?::?([-?])([^}]*))?\}/g,
+    (_, _name, op: string | undefined, arg: string | undefined) => (op === '-' ? (arg ?? '') : ''),
   )
 
 /** The variables of the README's configuration table. */
@@ -31,14 +32,22 @@ const documented = [...readme.matchAll(/^\| `([A-Z_]+)` \|/gm)].map((m) => m[1])
 /** DEPLOY.md's `services:` snippet, from its CI section. */
 function servicesSnippet(): any {
   const deploy = read('docs/DEPLOY.md')
-  const section = deploy.slice(deploy.indexOf('\n## A service container in CI'), deploy.indexOf('\n## ', deploy.indexOf('\n## A service container in CI') + 1))
-  const block = [...section.matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => m[1]!).find((b) => b.includes('services:'))
+  const section = deploy.slice(
+    deploy.indexOf('\n## A service container in CI'),
+    deploy.indexOf('\n## ', deploy.indexOf('\n## A service container in CI') + 1),
+  )
+  const block = [...section.matchAll(/```yaml\n([\s\S]*?)```/g)]
+    .map((m) => m[1]!)
+    .find((b) => b.includes('services:'))
   expect(block, 'a ```yaml block with services: in the CI section').toBeDefined()
   return parse(block!)
 }
 
 function checkEnvironment(env: Record<string, string>) {
-  expect(Object.keys(env).filter((k) => !documented.includes(k)), 'variables not in the configuration table').toEqual([])
+  expect(
+    Object.keys(env).filter((k) => !documented.includes(k)),
+    'variables not in the configuration table',
+  ).toEqual([])
   expect(() => loadConfig({ ...image.env, ...env })).not.toThrow()
 }
 
@@ -68,12 +77,18 @@ describe('compose.yaml', () => {
   })
 
   it('documents and sets only valid configuration variables', () => {
-    const env = Object.fromEntries(Object.entries(service.environment as Record<string, string>).map(([k, v]) => [k, interpolate(v)]))
+    const env = Object.fromEntries(
+      Object.entries(service.environment as Record<string, string>).map(([k, v]) => [
+        k,
+        interpolate(v),
+      ]),
+    )
     expect(Object.keys(env).length).toBeGreaterThan(0)
     checkEnvironment(env)
     // Each variable has a comment above it.
     const text = read('compose.yaml')
-    for (const key of Object.keys(env)) expect(text, key).toMatch(new RegExp(`#[^\\n]*\\n\\s+${key}:`))
+    for (const key of Object.keys(env))
+      expect(text, key).toMatch(new RegExp(`#[^\\n]*\\n\\s+${key}:`))
   })
 
   it('runs with a read-only root file system and a writable /tmp, as in Kubernetes', () => {
@@ -95,7 +110,10 @@ describe('compose.yaml', () => {
     // Asynchronously: the sandbox answers from this very process.
     const check = () =>
       new Promise<number | null>((resolve) => {
-        const child = spawn('/bin/sh', ['-c', hc.test[1]], { env: { ...process.env, PORT: String(sandbox.port) }, timeout: 10_000 })
+        const child = spawn('/bin/sh', ['-c', hc.test[1]], {
+          env: { ...process.env, PORT: String(sandbox.port) },
+          timeout: 10_000,
+        })
         child.on('close', resolve)
       })
     try {
@@ -109,10 +127,14 @@ describe('compose.yaml', () => {
   it('is valid for `docker compose config`, where Docker Compose is installed', () => {
     const version = spawnSync('docker', ['compose', 'version'], { encoding: 'utf8' })
     if (version.status !== 0) {
-      console.info('compose.yaml: `docker compose` is not installed here; its shape was checked above only')
+      console.info(
+        'compose.yaml: `docker compose` is not installed here; its shape was checked above only',
+      )
       return
     }
-    const r = spawnSync('docker', ['compose', '-f', ROOT + 'compose.yaml', 'config', '--quiet'], { encoding: 'utf8' })
+    const r = spawnSync('docker', ['compose', '-f', ROOT + 'compose.yaml', 'config', '--quiet'], {
+      encoding: 'utf8',
+    })
     expect(r.status, r.stderr).toBe(0)
   })
 })
@@ -129,7 +151,9 @@ describe("DEPLOY.md's GitHub Actions services: snippet", () => {
     // Only the timing is overridden: Docker keeps the image's HEALTHCHECK command.
     expect(service.options).not.toContain('--health-cmd')
     expect(service.options).toMatch(/--health-interval \d+s/)
-    const baseUrl = Object.values(job.env as Record<string, string>).find((v) => v.includes('/api/v1'))
+    const baseUrl = Object.values(job.env as Record<string, string>).find((v) =>
+      v.includes('/api/v1'),
+    )
     expect(baseUrl).toBe(`http://localhost:${port}/api/v1`)
   })
 })

@@ -20,7 +20,10 @@ const commands = (text: string, verb: string) =>
     .filter((c) => c.startsWith(`docker ${verb} `))
 
 it('the Dockerfile and the README give one docker build and one docker run, which keeps the store in the volume compose.yaml names', () => {
-  const header = read('Dockerfile').split('\n').filter((l) => l.startsWith('#')).join('\n')
+  const header = read('Dockerfile')
+    .split('\n')
+    .filter((l) => l.startsWith('#'))
+    .join('\n')
   const readme = readmeBlocks()
     .filter((b) => b.lang === 'sh')
     .map((b) => b.code)

@@ -5,7 +5,8 @@ import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
-export const exampleDir = (name: string) => fileURLToPath(new URL(`../../examples/${name}/`, import.meta.url))
+export const exampleDir = (name: string) =>
+  fileURLToPath(new URL(`../../examples/${name}/`, import.meta.url))
 
 export interface Ran {
   code: number | null
@@ -14,9 +15,18 @@ export interface Ran {
 }
 
 /** Runs a command without blocking this process (a sandbox in it may have to answer). */
-export function run(cmd: string, args: string[], cwd: string, env: Record<string, string> = {}): Promise<Ran> {
+export function run(
+  cmd: string,
+  args: string[],
+  cwd: string,
+  env: Record<string, string> = {},
+): Promise<Ran> {
   return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = spawn(cmd, args, {
+      cwd,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
     let stdout = ''
     let output = ''
     child.stdout.on('data', (d: Buffer) => ((stdout += d), (output += d)))
@@ -34,7 +44,10 @@ function installed(dir: string): boolean {
   return Object.entries(lock.packages).every(([path, p]) => {
     if (path === '' || p.optional || p.link) return true
     const manifest = join(dir, path, 'package.json')
-    return existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { version: string }).version === p.version
+    return (
+      existsSync(manifest) &&
+      (JSON.parse(readFileSync(manifest, 'utf8')) as { version: string }).version === p.version
+    )
   })
 }
 

@@ -24,7 +24,9 @@ interface Manifest {
   doc: any
 }
 
-const files = readdirSync(ROOT + DIR).filter((f) => f.endsWith('.yaml')).sort()
+const files = readdirSync(ROOT + DIR)
+  .filter((f) => f.endsWith('.yaml'))
+  .sort()
 const manifests: Manifest[] = files.flatMap((file) =>
   parseAllDocuments(readFileSync(ROOT + DIR + file, 'utf8')).map((d) => {
     if (d.errors.length) throw new Error(`${file}: ${d.errors[0]!.message}`)
@@ -55,11 +57,17 @@ const megabytes = (quantity: string) => {
 describe('the Kubernetes manifests', () => {
   it('are all listed in the kustomization', () => {
     const kustomization = manifests.find((m) => m.doc.kind === 'Kustomization')!.doc
-    expect([...kustomization.resources].sort()).toEqual([...new Set(kubernetes.map((m) => m.file))].sort())
+    expect([...kustomization.resources].sort()).toEqual(
+      [...new Set(kubernetes.map((m) => m.file))].sort(),
+    )
   })
 
   it("pass the Kubernetes schemas' validation", async () => {
-    expect(kubernetes.map((m) => m.doc.kind).sort()).toEqual(['NetworkPolicy', 'Service', 'StatefulSet'])
+    expect(kubernetes.map((m) => m.doc.kind).sort()).toEqual([
+      'NetworkPolicy',
+      'Service',
+      'StatefulSet',
+    ])
     for (const { file, doc } of kubernetes) {
       const Valid = await modelOf(doc)
       expect(() => new Valid(doc).validate(), file).not.toThrow()
@@ -78,11 +86,24 @@ describe('the Kubernetes manifests', () => {
     const dir = mkdtempSync(`${ROOT}node_modules/.cache/pix-sandbox-k8s-check-`) + '/'
     const source = (docs: Manifest[]) =>
       docs
-        .map(({ doc }, i) => `import { I${doc.kind} as T${i} } from 'kubernetes-models/${doc.apiVersion}'\n` +
-          `export const m${i}: T${i} = ${JSON.stringify(doc)}\n`)
+        .map(
+          ({ doc }, i) =>
+            `import { I${doc.kind} as T${i} } from 'kubernetes-models/${doc.apiVersion}'\n` +
+            `export const m${i}: T${i} = ${JSON.stringify(doc)}\n`,
+        )
         .join('')
     const tsc = (file: string) =>
-      promisify(execFile)(`${ROOT}node_modules/.bin/tsc`, ['--ignoreConfig', '--noEmit', '--strict', '--skipLibCheck', '--module', 'nodenext', '--types', '', dir + file])
+      promisify(execFile)(`${ROOT}node_modules/.bin/tsc`, [
+        '--ignoreConfig',
+        '--noEmit',
+        '--strict',
+        '--skipLibCheck',
+        '--module',
+        'nodenext',
+        '--types',
+        '',
+        dir + file,
+      ])
         .then(() => '')
         .catch((e: { stdout: string }) => e.stdout)
     writeFileSync(dir + 'manifests.ts', source(kubernetes))
@@ -115,7 +136,11 @@ describe('the Kubernetes manifests', () => {
   it("runs as the image's non-root user, on a read-only root file system", () => {
     const pod = only('StatefulSet').spec.template.spec
     const container = pod.containers[0]
-    expect(pod.securityContext).toMatchObject({ runAsNonRoot: true, runAsUser: IMAGE_UIDS[image.user!], fsGroup: IMAGE_UIDS[image.user!] })
+    expect(pod.securityContext).toMatchObject({
+      runAsNonRoot: true,
+      runAsUser: IMAGE_UIDS[image.user!],
+      fsGroup: IMAGE_UIDS[image.user!],
+    })
     expect(container.securityContext).toMatchObject({
       readOnlyRootFilesystem: true,
       allowPrivilegeEscalation: false,
@@ -127,10 +152,14 @@ describe('the Kubernetes manifests', () => {
   it("keeps the store on a claimed volume at the image's volume, and gives /tmp an emptyDir", () => {
     const set = only('StatefulSet')
     const spec = set.spec.template.spec
-    const mounts = Object.fromEntries(spec.containers[0].volumeMounts.map((m: any) => [m.mountPath, m.name]))
+    const mounts = Object.fromEntries(
+      spec.containers[0].volumeMounts.map((m: any) => [m.mountPath, m.name]),
+    )
     const dataDir = posix.dirname(image.env.DATABASE!)
     expect(image.volumes).toContain(dataDir)
-    expect(set.spec.volumeClaimTemplates.map((c: any) => c.metadata.name)).toEqual([mounts[dataDir]])
+    expect(set.spec.volumeClaimTemplates.map((c: any) => c.metadata.name)).toEqual([
+      mounts[dataDir],
+    ])
     expect(set.spec.volumeClaimTemplates[0].spec.accessModes).toEqual(['ReadWriteOnce'])
     expect(spec.volumes).toEqual([{ name: mounts['/tmp'], emptyDir: expect.any(Object) }])
     expect(Object.keys(mounts).sort()).toEqual([dataDir, '/tmp'].sort())
@@ -143,10 +172,14 @@ describe('the Kubernetes manifests', () => {
     const { name, key } = token.valueFrom.secretKeyRef
     expect(text).toContain(`kubectl create secret generic ${name} --from-literal=${key}=`)
     expect(token.valueFrom.secretKeyRef.optional).not.toBe(true)
-    const plain = Object.fromEntries(env.filter((e) => e.value !== undefined).map((e) => [e.name, e.value]))
+    const plain = Object.fromEntries(
+      env.filter((e) => e.value !== undefined).map((e) => [e.name, e.value]),
+    )
     const readme = readFileSync(ROOT + 'README.md', 'utf8')
     for (const variable of env.map((e) => e.name)) expect(readme).toContain(`| \`${variable}\` |`)
-    expect(() => loadConfig({ ...image.env, ...plain, SANDBOX_ADMIN_TOKEN: 'a-token-of-16-chars' })).not.toThrow()
+    expect(() =>
+      loadConfig({ ...image.env, ...plain, SANDBOX_ADMIN_TOKEN: 'a-token-of-16-chars' }),
+    ).not.toThrow()
   })
 
   it('sends webhooks only to the hosts its allow-list names, and may reach only DNS and those', () => {
@@ -156,22 +189,40 @@ describe('the Kubernetes manifests', () => {
     const hosts = loadConfig({ ...image.env, WEBHOOK_ALLOWED_HOSTS: listed }).webhookAllowedHosts
     expect(hosts?.length, 'WEBHOOK_ALLOWED_HOSTS').toBeGreaterThan(0)
     const policy = only('NetworkPolicy')
-    expect(only('StatefulSet').spec.template.metadata.labels).toMatchObject(policy.spec.podSelector.matchLabels)
+    expect(only('StatefulSet').spec.template.metadata.labels).toMatchObject(
+      policy.spec.podSelector.matchLabels,
+    )
     expect(policy.spec.policyTypes).toEqual(expect.arrayContaining(['Ingress', 'Egress']))
     const [dns, ...receivers] = policy.spec.egress as any[]
     expect(dns).toEqual({
-      to: [{ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'kube-system' } }, podSelector: { matchLabels: { 'k8s-app': 'kube-dns' } } }],
-      ports: [{ port: 53, protocol: 'UDP' }, { port: 53, protocol: 'TCP' }],
+      to: [
+        {
+          namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'kube-system' } },
+          podSelector: { matchLabels: { 'k8s-app': 'kube-dns' } },
+        },
+      ],
+      ports: [
+        { port: 53, protocol: 'UDP' },
+        { port: 53, protocol: 'TCP' },
+      ],
     })
     // One rule per listed host, each to the pods of the Service of that name, and nothing else:
     // a rule without `to` (or an ipBlock) would let it reach anything.
-    expect(receivers.map((r) => r.to)).toEqual(hosts!.map((h) => [{ podSelector: { matchLabels: { 'app.kubernetes.io/name': h.split(/[.:]/)[0] } } }]))
+    expect(receivers.map((r) => r.to)).toEqual(
+      hosts!.map((h) => [
+        { podSelector: { matchLabels: { 'app.kubernetes.io/name': h.split(/[.:]/)[0] } } },
+      ]),
+    )
   })
 
   it('is reached on its port from its own namespace only', () => {
     const policy = only('NetworkPolicy')
-    expect(policy.spec.ingress).toEqual([{ from: [{ podSelector: {} }], ports: [{ port: 'http' }] }])
-    expect(only('StatefulSet').spec.template.spec.containers[0].ports.map((p: any) => p.name)).toContain('http')
+    expect(policy.spec.ingress).toEqual([
+      { from: [{ podSelector: {} }], ports: [{ port: 'http' }] },
+    ])
+    expect(
+      only('StatefulSet').spec.template.spec.containers[0].ports.map((p: any) => p.name),
+    ).toContain('http')
   })
 
   it('requests the memory measured idle and allows the peak the benchmark measured', () => {

@@ -11,7 +11,10 @@ function engineAnswers(): Promise<boolean> {
   const host = process.env.DOCKER_HOST ?? 'unix:///var/run/docker.sock'
   const target = host.startsWith('unix://')
     ? { socketPath: host.slice('unix://'.length) }
-    : { host: new URL(host.replace(/^tcp:/, 'http:')).hostname, port: Number(new URL(host.replace(/^tcp:/, 'http:')).port || 2375) }
+    : {
+        host: new URL(host.replace(/^tcp:/, 'http:')).hostname,
+        port: Number(new URL(host.replace(/^tcp:/, 'http:')).port || 2375),
+      }
   return new Promise((resolve) => {
     const req = request({ ...target, path: '/_ping', timeout: 2000 }, (res) => {
       res.resume()
@@ -24,18 +27,25 @@ function engineAnswers(): Promise<boolean> {
 }
 
 const engine = await engineAnswers()
-if (!engine) console.info('examples/testcontainers: skipped, no container engine answers (DOCKER_HOST or /var/run/docker.sock)')
+if (!engine)
+  console.info(
+    'examples/testcontainers: skipped, no container engine answers (DOCKER_HOST or /var/run/docker.sock)',
+  )
 
 describe('examples/testcontainers', () => {
-  it.skipIf(!engine)('passes against the image built from the Dockerfile', async (ctx) => {
-    await installExample(EXAMPLE)
-    const r = await run(`${EXAMPLE}node_modules/.bin/vitest`, ['run'], EXAMPLE)
-    console.info(r.output)
-    expect(r.code, r.output).toBe(0)
-    // An engine can answer /_ping and still be unusable by Testcontainers (one started without its
-    // bridge network, say): the example then skips itself and says why; so does this test.
-    const skipped = /examples\/testcontainers: skipped, .*/.exec(r.output)
-    if (skipped) return ctx.skip(skipped[0])
-    expect(r.output).toMatch(/3 passed/)
-  }, 20 * 60_000)
+  it.skipIf(!engine)(
+    'passes against the image built from the Dockerfile',
+    async (ctx) => {
+      await installExample(EXAMPLE)
+      const r = await run(`${EXAMPLE}node_modules/.bin/vitest`, ['run'], EXAMPLE)
+      console.info(r.output)
+      expect(r.code, r.output).toBe(0)
+      // An engine can answer /_ping and still be unusable by Testcontainers (one started without its
+      // bridge network, say): the example then skips itself and says why; so does this test.
+      const skipped = /examples\/testcontainers: skipped, .*/.exec(r.output)
+      if (skipped) return ctx.skip(skipped[0])
+      expect(r.output).toMatch(/3 passed/)
+    },
+    20 * 60_000,
+  )
 })

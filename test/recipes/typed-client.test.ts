@@ -21,7 +21,8 @@ describe('the typed client generated from /openapi.json', () => {
     sandbox = await startTestSandbox()
     // A copy of the example, as a user has it, sharing the installed dependencies.
     project = mkdtempSync(join(tmpdir(), 'pix-typed-client-'))
-    for (const f of ['package.json', 'tsconfig.json', 'src/create-charge.ts']) cpSync(join(EXAMPLE, f), join(project, f))
+    for (const f of ['package.json', 'tsconfig.json', 'src/create-charge.ts'])
+      cpSync(join(EXAMPLE, f), join(project, f))
     symlinkSync(join(EXAMPLE, 'node_modules'), join(project, 'node_modules'), 'dir')
   }, 240_000)
 
@@ -65,6 +66,10 @@ describe('the typed client generated from /openapi.json', () => {
     expect(printed.status).toBe('pending')
     const charge = await sandbox.admin('GET', `/charges/${printed.transaction_id}`)
     expect(charge.status, charge.text).toBe(200)
-    expect(charge.body).toMatchObject({ transaction_id: printed.transaction_id, amount: 1000, status: 'pending' })
+    expect(charge.body).toMatchObject({
+      transaction_id: printed.transaction_id,
+      amount: 1000,
+      status: 'pending',
+    })
   }, 90_000)
 })

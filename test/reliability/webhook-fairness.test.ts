@@ -14,7 +14,7 @@ const NOISY_COMPANIES = 10
 const SUBSCRIPTIONS = 20
 const CHARGES_EACH = 10
 
-it('a silent receiver of one company never delays another company\'s delivery by a second', async () => {
+it("a silent receiver of one company never delays another company's delivery by a second", async () => {
   const server = await startServer(join(tmp.dir, 'fairness.db'))
   const silent = await startSilentReceiver()
   const rx = await startReceiver()
@@ -24,12 +24,25 @@ it('a silent receiver of one company never delays another company\'s delivery by
       return `Basic ${t.token}`
     }
     const payCharge = async (auth: string) => {
-      const c = (await call(server.url, 'POST', '/api/v1/hub/transactions/in', { amount: 1000 }, auth)).body
+      const c = (
+        await call(server.url, 'POST', '/api/v1/hub/transactions/in', { amount: 1000 }, auth)
+      ).body
       expect((await admin(server.url, 'POST', `/charges/${c.transaction_id}/pay`)).status).toBe(200)
     }
     for (let i = 0; i < NOISY_COMPANIES; i++) {
       const auth = await tenant()
-      for (let s = 0; s < SUBSCRIPTIONS; s++) expect((await call(server.url, 'POST', '/_sandbox/webhooks', { url: `${silent.url}/${i}/${s}` }, auth)).status).toBe(201)
+      for (let s = 0; s < SUBSCRIPTIONS; s++)
+        expect(
+          (
+            await call(
+              server.url,
+              'POST',
+              '/_sandbox/webhooks',
+              { url: `${silent.url}/${i}/${s}` },
+              auth,
+            )
+          ).status,
+        ).toBe(201)
       for (let c = 0; c < CHARGES_EACH; c++) await payCharge(auth)
     }
     const victim = await tenant()
@@ -46,7 +59,9 @@ it('a silent receiver of one company never delays another company\'s delivery by
       await new Promise((r) => setTimeout(r, 500))
     }
     const total = NOISY_COMPANIES * SUBSCRIPTIONS * CHARGES_EACH
-    console.log(`webhook fairness: ${total} deliveries to silent receivers (${silent.count()} requests sent to them in ~20 s); another company's ${latencies.length} deliveries: max ${Math.max(...latencies)} ms, median ${latencies.sort((a, b) => a - b)[latencies.length >> 1]} ms`)
+    console.log(
+      `webhook fairness: ${total} deliveries to silent receivers (${silent.count()} requests sent to them in ~20 s); another company's ${latencies.length} deliveries: max ${Math.max(...latencies)} ms, median ${latencies.sort((a, b) => a - b)[latencies.length >> 1]} ms`,
+    )
     expect(Math.max(...latencies)).toBeLessThan(1000)
     expect(silent.count()).toBeGreaterThan(NOISY_COMPANIES * 20) // the 15 s limit freed their slots and the queue moved on under the test
   } finally {

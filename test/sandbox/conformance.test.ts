@@ -23,28 +23,44 @@ afterAll(async () => {
 })
 
 /** A control call that must succeed and conform. */
-async function call(method: string, path: string, json?: unknown, auth = `Bearer ${sb.adminToken}`): Promise<Reply> {
+async function call(
+  method: string,
+  path: string,
+  json?: unknown,
+  auth = `Bearer ${sb.adminToken}`,
+): Promise<Reply> {
   const reply = await request(sb.url, method, `/_sandbox${path}`, { auth, json })
   expect(reply.status, `${method} ${path}: ${reply.text}`).toBeLessThan(300)
   expect(checker.problems(method, path.split('?')[0]!, reply.status, reply.body)).toEqual([])
   return reply
 }
 
-const contract = (path: string, json: unknown, auth = AUTH.main, headers?: Record<string, string>) =>
-  request(sb.url, 'POST', `/api/v1${path}`, { auth, json, headers }).then((r) => r.body)
+const contract = (
+  path: string,
+  json: unknown,
+  auth = AUTH.main,
+  headers?: Record<string, string>,
+) => request(sb.url, 'POST', `/api/v1${path}`, { auth, json, headers }).then((r) => r.body)
 
 describe('the conformance check itself', () => {
   it('refuses a real answer with a field added, a field mistyped, or a status not declared', async () => {
     const charge = await contract('/hub/transactions/in', { amount: 1000 })
     const record = (await call('GET', `/charges/${charge.transaction_id}`)).body
-    expect(checker.problems('GET', `/charges/${charge.transaction_id}`, 200, { ...record, extra: 1 })).toEqual([
-      expect.stringContaining('must NOT have additional properties "extra"'),
-    ])
-    expect(checker.problems('GET', `/charges/${charge.transaction_id}`, 200, { ...record, amount: '1000' })).toEqual([
-      expect.stringContaining('/amount must be integer'),
-    ])
-    expect(checker.problems('GET', `/charges/${charge.transaction_id}`, 201, record)[0]).toContain('answered 201')
-    expect(checker.problems('GET', '/charges/nope', 404, { detail: 'Charge not found', hint: 'x' })[0]).toContain('additional properties')
+    expect(
+      checker.problems('GET', `/charges/${charge.transaction_id}`, 200, { ...record, extra: 1 }),
+    ).toEqual([expect.stringContaining('must NOT have additional properties "extra"')])
+    expect(
+      checker.problems('GET', `/charges/${charge.transaction_id}`, 200, {
+        ...record,
+        amount: '1000',
+      }),
+    ).toEqual([expect.stringContaining('/amount must be integer')])
+    expect(checker.problems('GET', `/charges/${charge.transaction_id}`, 201, record)[0]).toContain(
+      'answered 201',
+    )
+    expect(
+      checker.problems('GET', '/charges/nope', 404, { detail: 'Charge not found', hint: 'x' })[0],
+    ).toContain('additional properties')
   })
 })
 
@@ -57,10 +73,13 @@ describe('every control-plane operation', () => {
     await call('POST', '/reset', {})
     await call('GET', '/whoami', undefined, AUTH.main)
 
-    const tenant = (await call('POST', '/companies', { name: 'Conformance Ltda', balance: 50_000 })).body
+    const tenant = (await call('POST', '/companies', { name: 'Conformance Ltda', balance: 50_000 }))
+      .body
     await call('PATCH', `/companies/${tenant.company_id}`, { name: 'Conformance SA' })
     await call('PUT', `/users/${tenant.user_id}/providers`, { out: null })
-    await call('PUT', `/users/${tenant.user_id}/providers`, { out: { name: 'B', operations: ['transfer'] } })
+    await call('PUT', `/users/${tenant.user_id}/providers`, {
+      out: { name: 'B', operations: ['transfer'] },
+    })
     await call('PUT', `/users/${tenant.user_id}/balance`, { amount: 70_000 })
     await call('GET', `/users/${tenant.user_id}/balance`)
     await call('GET', '/companies?limit=2')
@@ -76,19 +95,36 @@ describe('every control-plane operation', () => {
     await call('POST', `/webhooks/deliveries/${test.id}/retry`)
     await call('GET', '/webhooks/deliveries')
 
-    const charges = await Promise.all([1, 2, 3, 4].map((n) => contract('/hub/transactions/in', { amount: 1000 + n, description: `c${n}` })))
+    const charges = await Promise.all(
+      [1, 2, 3, 4].map((n) =>
+        contract('/hub/transactions/in', { amount: 1000 + n, description: `c${n}` }),
+      ),
+    )
     await call('GET', '/charges?limit=2')
     await call('GET', `/charges/${charges[0].transaction_id}`)
-    await call('POST', `/charges/${charges[0].transaction_id}/pay`, { payer: { name: 'Maria Souza', document: '52998224725' } })
+    await call('POST', `/charges/${charges[0].transaction_id}/pay`, {
+      payer: { name: 'Maria Souza', document: '52998224725' },
+    })
     await call('POST', `/charges/${charges[1].transaction_id}/expire`)
     await call('POST', `/charges/${charges[2].transaction_id}/cancel`)
     await call('POST', '/pay', { qr_code: charges[3].qr_code })
     const more = await contract('/hub/transactions/in', { amount: 2500 })
     await call('POST', '/provider-webhook', {
-      pix: [{ endToEndId: 'E12345678202603011200abcdefghijk', txid: more.transaction_id, valor: '25.00' }],
+      pix: [
+        {
+          endToEndId: 'E12345678202603011200abcdefghijk',
+          txid: more.transaction_id,
+          valor: '25.00',
+        },
+      ],
     })
 
-    const pending = await contract('/hub/transactions/out', { amount: 100, pix_key: 'maria@example.com', pix_type: 'EMAIL' }, AUTH.main, { 'x-sandbox-outcome': 'pending' })
+    const pending = await contract(
+      '/hub/transactions/out',
+      { amount: 100, pix_key: 'maria@example.com', pix_type: 'EMAIL' },
+      AUTH.main,
+      { 'x-sandbox-outcome': 'pending' },
+    )
     await call('GET', '/transfers')
     await call('GET', `/transfers/${pending.transaction_id}`)
     await call('POST', `/transfers/${pending.transaction_id}/settle`, { status: 'failed' })
@@ -122,7 +158,9 @@ describe('every control-plane operation', () => {
   })
 
   it('was called above, each operation of the document', () => {
-    const operations = Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops as object).map((m) => `${m.toUpperCase()} ${path}`))
+    const operations = Object.entries(doc.paths).flatMap(([path, ops]) =>
+      Object.keys(ops as object).map((m) => `${m.toUpperCase()} ${path}`),
+    )
     expect(operations.filter((op) => !checker.seen.has(op))).toEqual([])
   })
 })

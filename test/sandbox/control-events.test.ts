@@ -36,29 +36,64 @@ describe('events of the control plane', () => {
     const e = await lastEvent('company.created')
     expect(e.company_id).toBe(t.company_id)
     expect(e.data).toEqual({ company_id: t.company_id, user_id: t.user_id, name: 'Eventos Ltda' })
-    const charge = await sb.request('POST', '/api/v1/hub/transactions/in', { auth: `Basic ${t.token}`, json: { amount: 100 } })
+    const charge = await sb.request('POST', '/api/v1/hub/transactions/in', {
+      auth: `Basic ${t.token}`,
+      json: { amount: 100 },
+    })
     expect(charge.status).toBe(200)
     expect((charge.body as { qr_code: string }).qr_code).toContain('5912Eventos Ltda6009Sao Paulo')
   })
 
   it('a changed company: a company.updated event with its name and api_active', async () => {
-    const { company_id } = (await sb.admin('POST', '/companies', { name: 'Antes Ltda' })).body as { company_id: string }
-    expect((await sb.admin('PATCH', `/companies/${company_id}`, { name: 'Depois Ltda', api_active: false })).status).toBe(200)
+    const { company_id } = (await sb.admin('POST', '/companies', { name: 'Antes Ltda' })).body as {
+      company_id: string
+    }
+    expect(
+      (
+        await sb.admin('PATCH', `/companies/${company_id}`, {
+          name: 'Depois Ltda',
+          api_active: false,
+        })
+      ).status,
+    ).toBe(200)
     const e = await lastEvent('company.updated')
     expect(e.company_id).toBe(company_id)
     expect(e.data).toEqual({ company_id, name: 'Depois Ltda', api_active: false })
   })
 
   it('a queued outcome and an injected fault: events carrying what was asked', async () => {
-    const { company_id } = (await sb.admin('POST', '/companies', { name: 'Filas Ltda' })).body as { company_id: string }
-    const outcome = await sb.admin('POST', '/outcomes', { status: 'failed', message: 'Fila cheia', times: 2, match: { amount: 777 }, company_id })
+    const { company_id } = (await sb.admin('POST', '/companies', { name: 'Filas Ltda' })).body as {
+      company_id: string
+    }
+    const outcome = await sb.admin('POST', '/outcomes', {
+      status: 'failed',
+      message: 'Fila cheia',
+      times: 2,
+      match: { amount: 777 },
+      company_id,
+    })
     expect(outcome.status).toBe(201)
     const o = await lastEvent('outcome.queued')
     expect(o.company_id).toBe(company_id)
-    expect(o.data).toMatchObject({ status: 'failed', message: 'Fila cheia', match: { amount: 777 }, times: 2 })
+    expect(o.data).toMatchObject({
+      status: 'failed',
+      message: 'Fila cheia',
+      match: { amount: 777 },
+      times: 2,
+    })
     expect(o.data.id).toEqual(expect.any(Number))
 
-    expect((await sb.admin('POST', '/faults', { operation: 'charge', status: 503, delay_ms: 5, times: 3, company_id })).status).toBe(201)
+    expect(
+      (
+        await sb.admin('POST', '/faults', {
+          operation: 'charge',
+          status: 503,
+          delay_ms: 5,
+          times: 3,
+          company_id,
+        })
+      ).status,
+    ).toBe(201)
     const f = await lastEvent('fault.injected')
     expect(f.company_id).toBe(company_id)
     expect(f.data).toMatchObject({ operation: 'charge', status: 503, delay_ms: 5, times: 3 })

@@ -37,12 +37,20 @@ it('lists a slow request by its arrival, below a request that arrived while it w
   for (let i = 0; i < 3; i++) await sb.admin('GET', '/clock') // arrive, and are answered, while it waits
   await slow
   const entries = await journal()
-  expect(entries.map((e) => e.path)).toEqual(['/_sandbox/clock', '/_sandbox/clock', '/_sandbox/clock', '/api/v1/user/company', '/_sandbox/faults'])
+  expect(entries.map((e) => e.path)).toEqual([
+    '/_sandbox/clock',
+    '/_sandbox/clock',
+    '/_sandbox/clock',
+    '/api/v1/user/company',
+    '/_sandbox/faults',
+  ])
   expect(entries.map((e) => e.id)).toEqual([...entries.map((e) => e.id)].sort((a, b) => b - a))
   // Page by page, one at a time: the same order, nothing skipped or repeated.
   const paged: string[] = []
   for (let cursor: string | null = null, n = 0; n < 10; n++) {
-    const page: { data: Entry[]; next_cursor: string | null } = (await sb.admin('GET', `/requests?limit=1${cursor ? `&cursor=${cursor}` : ''}`)).body
+    const page: { data: Entry[]; next_cursor: string | null } = (
+      await sb.admin('GET', `/requests?limit=1${cursor ? `&cursor=${cursor}` : ''}`)
+    ).body
     paged.push(...page.data.map((e) => e.path))
     if (!(cursor = page.next_cursor)) break
   }

@@ -59,10 +59,18 @@ describe('the journal redacts secrets by name, in bodies that do not parse and i
     ['application/json', "{'client_secret':'LEAK-1'}", 'LEAK-1'],
     ['application/x-www-form-urlencoded', 'client_secret = LEAK-2', 'LEAK-2'],
     ['text/plain', 'client_secret\tLEAK-3', 'LEAK-3'],
-    ['application/json', '{"amount":100,"private_key":"LEAK-4","pwd":"LEAK-5","passphrase":"LEAK-6"}', 'LEAK-'],
+    [
+      'application/json',
+      '{"amount":100,"private_key":"LEAK-4","pwd":"LEAK-5","passphrase":"LEAK-6"}',
+      'LEAK-',
+    ],
     // The follow-up: XML, pairs inside the strings of JSON that parses, `pass`, a YAML block
     // scalar, a line break or a Unicode space between name and value.
-    ['application/xml', '<req><client_secret>LEAK-7</client_secret><password>LEAK-7b</password></req>', 'LEAK-7'],
+    [
+      'application/xml',
+      '<req><client_secret>LEAK-7</client_secret><password>LEAK-7b</password></req>',
+      'LEAK-7',
+    ],
     ['application/json', '"client_secret=LEAK-8"', 'LEAK-8'],
     ['application/json', '["client_secret: LEAK-9"]', 'LEAK-9'],
     ['application/json', '{"payload":"{\\"client_secret\\":\\"LEAK-10\\"}"}', 'LEAK-10'],
@@ -81,7 +89,10 @@ describe('the journal redacts secrets by name, in bodies that do not parse and i
 
 describe('the journal redacts `pass` in a query string and a header', () => {
   it('keeps neither value', async () => {
-    await sb.request('GET', '/api/v1/user/company?pass=QLEAK-3&limit=1', { auth: AUTH.main, headers: { 'x-pass': 'HLEAK-3' } })
+    await sb.request('GET', '/api/v1/user/company?pass=QLEAK-3&limit=1', {
+      auth: AUTH.main,
+      headers: { 'x-pass': 'HLEAK-3' },
+    })
     const entry = await newest()
     expect(entry.request.headers['x-pass']).toBe('[redacted]')
     expect(JSON.stringify(entry)).not.toMatch(/[QH]LEAK/)

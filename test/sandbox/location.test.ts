@@ -11,11 +11,17 @@ let sb: TestSandbox
 beforeAll(async () => (sb = await startTestSandbox()))
 afterAll(() => sb.close())
 
-const locationPath = (qrCode: string) => '/' + parseBrCode(qrCode)!.location!.split('/').slice(1).join('/')
+const locationPath = (qrCode: string) =>
+  '/' + parseBrCode(qrCode)!.location!.split('/').slice(1).join('/')
 
 describe('GET /pix/qr/v2/{id}', () => {
   it('answers a compact JWS of the CobPayload, verifiable with /.well-known/jwks.json', async () => {
-    const charge = (await sb.request('POST', '/api/v1/hub/transactions/in', { auth: AUTH.main, json: { amount: 1999, description: 'Pedido 7' } })).body
+    const charge = (
+      await sb.request('POST', '/api/v1/hub/transactions/in', {
+        auth: AUTH.main,
+        json: { amount: 1999, description: 'Pedido 7' },
+      })
+    ).body
     const res = await sb.request('GET', locationPath(charge.qr_code))
     expect(res.status).toBe(200)
     expect(res.headers.get('content-type')).toBe('application/jose')
@@ -25,27 +31,50 @@ describe('GET /pix/qr/v2/{id}', () => {
     expect(jwks.keys[0]).not.toHaveProperty('d')
     const { payload } = await compactVerify(res.text, createLocalJWKSet(jwks))
     expect(JSON.parse(new TextDecoder().decode(payload))).toEqual({
-      calendario: { criacao: '2026-03-01T12:00:00.000Z', apresentacao: '2026-03-01T12:00:00.000Z', expiracao: 3600 },
+      calendario: {
+        criacao: '2026-03-01T12:00:00.000Z',
+        apresentacao: '2026-03-01T12:00:00.000Z',
+        expiracao: 3600,
+      },
       txid: charge.transaction_id,
       revisao: 0,
       status: 'ATIVA',
       valor: { original: '19.99' },
-      chave: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-a[0-9a-f]{3}-[0-9a-f]{12}$/),
+      chave: expect.stringMatching(
+        /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-a[0-9a-f]{3}-[0-9a-f]{12}$/,
+      ),
       solicitacaoPagador: 'Pedido 7',
     })
   })
 
   it('follows the charge: CONCLUIDA once paid, REMOVIDA_PELO_PSP once cancelled; ?format=json answers it plain', async () => {
-    const paid = (await sb.request('POST', '/api/v1/hub/transactions/in', { auth: AUTH.main, json: { amount: 100 } })).body
+    const paid = (
+      await sb.request('POST', '/api/v1/hub/transactions/in', {
+        auth: AUTH.main,
+        json: { amount: 100 },
+      })
+    ).body
     await sb.admin('POST', `/charges/${paid.transaction_id}/pay`)
-    expect((await sb.request('GET', `${locationPath(paid.qr_code)}?format=json`)).body).toMatchObject({ status: 'CONCLUIDA', revisao: 1 })
-    const gone = (await sb.request('POST', '/api/v1/hub/transactions/in', { auth: AUTH.main, json: { amount: 100 } })).body
+    expect(
+      (await sb.request('GET', `${locationPath(paid.qr_code)}?format=json`)).body,
+    ).toMatchObject({ status: 'CONCLUIDA', revisao: 1 })
+    const gone = (
+      await sb.request('POST', '/api/v1/hub/transactions/in', {
+        auth: AUTH.main,
+        json: { amount: 100 },
+      })
+    ).body
     await sb.admin('POST', `/charges/${gone.transaction_id}/cancel`)
-    expect((await sb.request('GET', `${locationPath(gone.qr_code)}?format=json`)).body.status).toBe('REMOVIDA_PELO_PSP')
+    expect((await sb.request('GET', `${locationPath(gone.qr_code)}?format=json`)).body.status).toBe(
+      'REMOVIDA_PELO_PSP',
+    )
   })
 
   it('404 for an unknown location', async () => {
-    expect(await sb.request('GET', '/pix/qr/v2/unknown')).toMatchObject({ status: 404, body: { detail: 'Location not found' } })
+    expect(await sb.request('GET', '/pix/qr/v2/unknown')).toMatchObject({
+      status: 404,
+      body: { detail: 'Location not found' },
+    })
   })
 
   it('keeps its signing key across restarts of the same store, so cached JWKS stay valid', async () => {
@@ -54,7 +83,12 @@ describe('GET /pix/qr/v2/{id}', () => {
       const database = join(dir, 'store.db')
       const first = await startTestSandbox({ database })
       const before = (await first.request('GET', '/.well-known/jwks.json')).body
-      const charge = (await first.request('POST', '/api/v1/hub/transactions/in', { auth: AUTH.main, json: { amount: 100 } })).body
+      const charge = (
+        await first.request('POST', '/api/v1/hub/transactions/in', {
+          auth: AUTH.main,
+          json: { amount: 100 },
+        })
+      ).body
       await first.close()
       const second = await startTestSandbox({ database })
       try {
@@ -67,7 +101,9 @@ describe('GET /pix/qr/v2/{id}', () => {
       }
       const other = await startTestSandbox()
       try {
-        expect((await other.request('GET', '/.well-known/jwks.json')).body.keys[0].kid).not.toBe(before.keys[0].kid)
+        expect((await other.request('GET', '/.well-known/jwks.json')).body.keys[0].kid).not.toBe(
+          before.keys[0].kid,
+        )
       } finally {
         await other.close()
       }

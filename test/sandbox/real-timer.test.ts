@@ -13,10 +13,14 @@ afterEach(() => sb.close())
 
 const admin = (method: string, path: string, json?: unknown) =>
   request(sb.url, method, `/_sandbox${path}`, { auth: `Bearer ${sb.adminToken}`, json })
-const post = (path: string, json: unknown) => request(sb.url, 'POST', `/api/v1/hub/transactions/${path}`, { auth: AUTH.main, json })
+const post = (path: string, json: unknown) =>
+  request(sb.url, 'POST', `/api/v1/hub/transactions/${path}`, { auth: AUTH.main, json })
 /** Polls until the record reaches `status`; fails after a deadline generous enough for a loaded machine. */
 const reaches = (path: string, status: string) =>
-  vi.waitFor(async () => expect((await admin('GET', path)).body.status).toBe(status), { timeout: 15_000, interval: 100 })
+  vi.waitFor(async () => expect((await admin('GET', path)).body.status).toBe(status), {
+    timeout: 15_000,
+    interval: 100,
+  })
 
 describe('the server timer on the real clock', () => {
   it('expires, auto-pays and settles on its own, without /clock/advance', async () => {
@@ -27,17 +31,25 @@ describe('the server timer on the real clock', () => {
         settings: { charge_ttl_seconds: 5 },
         rules: {
           charges: [{ when: { amount: 1111 }, then: { auto_pay_after_seconds: 3 } }],
-          transfers: [{ when: { amount: 2222 }, then: { status: 'pending', settle_after_seconds: 3, final_status: 'failed' } }],
+          transfers: [
+            {
+              when: { amount: 2222 },
+              then: { status: 'pending', settle_after_seconds: 3, final_status: 'failed' },
+            },
+          ],
         },
       },
     })
     expect(applied.status).toBe(200)
-    const balance = async () => (await admin('GET', '/users/loja-exemplo-user/balance')).body.balance as number
+    const balance = async () =>
+      (await admin('GET', '/users/loja-exemplo-user/balance')).body.balance as number
     const opening = await balance()
 
     const expiring = (await post('in', { amount: 1000 })).body.transaction_id
     const autoPaid = (await post('in', { amount: 1111 })).body.transaction_id
-    const settling = (await post('out', { amount: 2222, pix_key: 'maria@example.com', pix_type: 'EMAIL' })).body
+    const settling = (
+      await post('out', { amount: 2222, pix_key: 'maria@example.com', pix_type: 'EMAIL' })
+    ).body
     expect(settling.status).toBe('pending')
     expect(await balance()).toBe(opening - 2222)
 
@@ -47,7 +59,11 @@ describe('the server timer on the real clock', () => {
     expect((await admin('GET', `/charges/${expiring}`)).body.cancel_reason).toBe('expired')
     // Paid once and refunded once: the timer's work went through the ledger like any other.
     expect(await balance()).toBe(opening + 1111)
-    const types = (await admin('GET', '/events?limit=100')).body.data.map((e: { type: string }) => e.type)
-    expect(types).toEqual(expect.arrayContaining(['charge.paid', 'transfer.failed', 'charge.cancelled']))
+    const types = (await admin('GET', '/events?limit=100')).body.data.map(
+      (e: { type: string }) => e.type,
+    )
+    expect(types).toEqual(
+      expect.arrayContaining(['charge.paid', 'transfer.failed', 'charge.cancelled']),
+    )
   }, 60_000)
 })

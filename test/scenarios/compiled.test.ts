@@ -17,7 +17,14 @@ describe('precompiled scenarios', () => {
   const lookup = compiledLookup(join(out, COMPILED_FILE))
 
   it('holds every shipped scenario, equal to what parsing the file gives', () => {
-    expect(names).toEqual(expect.arrayContaining(['default.yaml', 'many-users.yaml', 'short-lived-charges.yaml', 'unreliable-transfers.yaml']))
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'default.yaml',
+        'many-users.yaml',
+        'short-lived-charges.yaml',
+        'unreliable-transfers.yaml',
+      ]),
+    )
     expect(names).not.toContain('scenario.schema.json')
     for (const name of names) {
       const text = readFileSync(join(SCENARIOS, name), 'utf8')
@@ -28,7 +35,9 @@ describe('precompiled scenarios', () => {
   it('answers nothing for a file changed after the build', () => {
     const text = readFileSync(join(SCENARIOS, 'default.yaml'), 'utf8')
     expect(lookup(text)?.companies[0]?.name).toBe('Loja Exemplo Ltda')
-    expect(lookup(text.replace('name: Loja Exemplo Ltda', 'name: Loja Mudada Ltda'))).toBeUndefined()
+    expect(
+      lookup(text.replace('name: Loja Exemplo Ltda', 'name: Loja Mudada Ltda')),
+    ).toBeUndefined()
   })
 
   it('hands out copies: changing one does not change the next', () => {

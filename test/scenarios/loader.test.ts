@@ -3,7 +3,12 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { listScenarios, parseScenarioText, readScenario, ScenarioError } from '../../src/scenarios/loader.js'
+import {
+  listScenarios,
+  parseScenarioText,
+  readScenario,
+  ScenarioError,
+} from '../../src/scenarios/loader.js'
 import { AUTH, storeSnapshot, SCENARIOS_DIR, startTestSandbox } from '../harness.js'
 
 let dir: string
@@ -23,7 +28,9 @@ const problemsOf = (fn: () => unknown): string[] => {
 describe('scenario files', () => {
   it('loads the default scenario with every credential the README lists', () => {
     const s = readScenario(SCENARIOS_DIR, 'default')
-    const clients = s.companies.flatMap((c) => c.users.flatMap((u) => u.credentials.map((cr) => `${cr.client_id}:${cr.client_secret}`)))
+    const clients = s.companies.flatMap((c) =>
+      c.users.flatMap((u) => u.credentials.map((cr) => `${cr.client_id}:${cr.client_secret}`)),
+    )
     expect(clients.sort()).toEqual(
       [
         'sandbox-client:sandbox-secret',
@@ -40,7 +47,16 @@ describe('scenario files', () => {
     const file = join(dir, 'broken.yaml')
     writeFileSync(
       file,
-      ['description: broken', 'companies:', '  - id: acme', '    name: Acme', '    users:', '      - id: acme-user', '        balance: -5', ''].join('\n'),
+      [
+        'description: broken',
+        'companies:',
+        '  - id: acme',
+        '    name: Acme',
+        '    users:',
+        '      - id: acme-user',
+        '        balance: -5',
+        '',
+      ].join('\n'),
     )
     const err = (() => {
       try {
@@ -52,16 +68,22 @@ describe('scenario files', () => {
     expect(err).toBeInstanceOf(ScenarioError)
     expect(err!.source).toBe(file)
     expect(err!.message).toContain(file)
-    expect(err!.problems).toEqual(['companies[0].users[0].balance (line 7): Too small: expected number to be >=0'])
+    expect(err!.problems).toEqual([
+      'companies[0].users[0].balance (line 7): Too small: expected number to be >=0',
+    ])
   })
 
   it('names unknown fields (a typo must not be ignored silently)', () => {
-    const problems = problemsOf(() => parseScenarioText('settings:\n  charge_ttl: 60\n', 'typo.yaml'))
+    const problems = problemsOf(() =>
+      parseScenarioText('settings:\n  charge_ttl: 60\n', 'typo.yaml'),
+    )
     expect(problems).toEqual(['settings (line 2): unknown field(s) "charge_ttl"'])
   })
 
   it('reports YAML syntax errors with their line', () => {
-    const problems = problemsOf(() => parseScenarioText('companies:\n  - id: a\n   name: b\n', 'syntax.yaml'))
+    const problems = problemsOf(() =>
+      parseScenarioText('companies:\n  - id: a\n   name: b\n', 'syntax.yaml'),
+    )
     expect(problems[0]).toMatch(/^line 3: /)
   })
 
@@ -87,7 +109,10 @@ pix_keys:
   })
 
   it('accepts JSON documents', () => {
-    writeFileSync(join(dir, 'j.json'), JSON.stringify({ description: 'json one', settings: { charge_ttl_seconds: 5 } }))
+    writeFileSync(
+      join(dir, 'j.json'),
+      JSON.stringify({ description: 'json one', settings: { charge_ttl_seconds: 5 } }),
+    )
     expect(readScenario(dir, 'j').settings).toEqual({ charge_ttl_seconds: 5 })
   })
 
@@ -105,7 +130,9 @@ pix_keys:
   })
 
   it('reference the JSON Schema generated from the same definition (kept up to date: test/package/generated.test.ts)', () => {
-    expect(readFileSync(join(SCENARIOS_DIR, 'default.yaml'), 'utf8')).toContain('$schema=./scenario.schema.json')
+    expect(readFileSync(join(SCENARIOS_DIR, 'default.yaml'), 'utf8')).toContain(
+      '$schema=./scenario.schema.json',
+    )
   })
 })
 
@@ -114,20 +141,33 @@ describe('applying a scenario', () => {
     const sb = await startTestSandbox()
     try {
       const before = storeSnapshot(sb)
-      const companies = () => sb.sandbox.store.db.prepare('SELECT count(*) FROM companies').pluck().get()
+      const companies = () =>
+        sb.sandbox.store.db.prepare('SELECT count(*) FROM companies').pluck().get()
       const count = companies()
       expect(() =>
         sb.apply({
           settings: { charge_ttl_seconds: 5 },
           companies: [
-            { id: 'new-co', name: 'New', users: [{ id: 'n1', balance: 500, credentials: [{ client_id: 'sandbox-client', client_secret: 'x' }] }] },
+            {
+              id: 'new-co',
+              name: 'New',
+              users: [
+                {
+                  id: 'n1',
+                  balance: 500,
+                  credentials: [{ client_id: 'sandbox-client', client_secret: 'x' }],
+                },
+              ],
+            },
           ],
         }),
       ).toThrow(/client_id "sandbox-client" is already in use/)
       expect(companies()).toBe(count)
       expect(storeSnapshot(sb)).toEqual(before)
       expect(sb.sandbox.store.setup.settings().charge_ttl_seconds).toBe(3600)
-      expect((await sb.request('GET', '/api/v1/user/company', { auth: AUTH.main })).status).toBe(200)
+      expect((await sb.request('GET', '/api/v1/user/company', { auth: AUTH.main })).status).toBe(
+        200,
+      )
     } finally {
       await sb.close()
     }

@@ -6,14 +6,39 @@ import { DEFAULT_SETTINGS } from '../../src/scenarios/settings.js'
 import { openDb } from '../../src/store/db.js'
 import { createStore } from '../../src/store/index.js'
 
-const company = { id: 'co', name: 'Co', city: 'Recife', apiActive: true, createdAt: 1, updatedAt: 1 }
+const company = {
+  id: 'co',
+  name: 'Co',
+  city: 'Recife',
+  apiActive: true,
+  createdAt: 1,
+  updatedAt: 1,
+}
 const subscription = {
-  id: 'wh', companyId: null, url: 'http://127.0.0.1:1/', events: ['charge.paid' as const], format: 'standard' as const,
-  secret: 'whsec', chaos: null, disabledAt: null, disabledReason: null, createdAt: 1,
+  id: 'wh',
+  companyId: null,
+  url: 'http://127.0.0.1:1/',
+  events: ['charge.paid' as const],
+  format: 'standard' as const,
+  secret: 'whsec',
+  chaos: null,
+  disabledAt: null,
+  disabledReason: null,
+  createdAt: 1,
 }
 const charge = {
-  id: 'tx', companyId: 'co', userId: 'u', amount: 100, description: null, qrCode: 'qr', qrCodeName: 'CO #1',
-  locationId: 'loc', createdAt: 1, expiresAt: 2, autoPayAt: null, autoCancelAt: null,
+  id: 'tx',
+  companyId: 'co',
+  userId: 'u',
+  amount: 100,
+  description: null,
+  qrCode: 'qr',
+  qrCodeName: 'CO #1',
+  locationId: 'loc',
+  createdAt: 1,
+  expiresAt: 2,
+  autoPayAt: null,
+  autoCancelAt: null,
 }
 
 /** What each cache answers now. */
@@ -30,31 +55,57 @@ function cached(store: ReturnType<typeof createStore>) {
 /** Writes, through the repositories, something each cache keeps. */
 function writeEverything(store: ReturnType<typeof createStore>): void {
   store.setup.setSettings({ ...store.setup.settings(), charge_ttl_seconds: 60 })
-  store.setup.appendRules({ charges: [{ when: {}, then: { auto_pay_after_seconds: 1 } }], transfers: [] })
+  store.setup.appendRules({
+    charges: [{ when: {}, then: { auto_pay_after_seconds: 1 } }],
+    transfers: [],
+  })
   store.identity.insertCompany(company)
-  store.identity.insertUser({ id: 'u', companyId: 'co', name: 'U', permissions: ['charge'], createdAt: 1 })
+  store.identity.insertUser({
+    id: 'u',
+    companyId: 'co',
+    name: 'U',
+    permissions: ['charge'],
+    createdAt: 1,
+  })
   store.charges.insert(charge, false)
   store.webhooks.add(subscription)
 }
 
-const before = { settings: DEFAULT_SETTINGS.charge_ttl_seconds, rules: 0, companies: 0, nextSeq: 1, subscriptions: 0 }
+const before = {
+  settings: DEFAULT_SETTINGS.charge_ttl_seconds,
+  rules: 0,
+  companies: 0,
+  nextSeq: 1,
+  subscriptions: 0,
+}
 
-describe('the store\'s caches', () => {
+describe("the store's caches", () => {
   it('follow the writes made through the repositories', () => {
     const store = createStore(openDb(':memory:'), { inMemory: true })
     expect(cached(store)).toEqual(before)
     store.tx(() => writeEverything(store))
-    expect(cached(store)).toEqual({ settings: 60, rules: 1, companies: 1, nextSeq: 2, subscriptions: 1 })
+    expect(cached(store)).toEqual({
+      settings: 60,
+      rules: 1,
+      companies: 1,
+      nextSeq: 2,
+      subscriptions: 1,
+    })
   })
 
   it('are all forgotten with a group abandoned after its writes', () => {
     const store = createStore(openDb(':memory:'))
     cached(store)
-    expect(() => store.txDecided(() => null, () => {
-      writeEverything(store)
-      cached(store)
-      throw new Error('a bug after the writes')
-    })).toThrow('a bug after the writes')
+    expect(() =>
+      store.txDecided(
+        () => null,
+        () => {
+          writeEverything(store)
+          cached(store)
+          throw new Error('a bug after the writes')
+        },
+      ),
+    ).toThrow('a bug after the writes')
     expect(cached(store)).toEqual(before)
   })
 

@@ -48,7 +48,16 @@ async function writeWithoutPause(file: string, restartFrames: number, ms: number
     while (measuredFrom === null ? Date.now() - started < 15_000 : Date.now() - measuredFrom < ms) {
       const firstAfterRestart = restartedSinceLastBatch
       restartedSinceLastBatch = false
-      for (let i = 0; i < 20; i++) store.tx(() => store.events.append({ id: `e${n++}`, type: 'test.event', at: n, companyId: null, data: { n, pad: 'x'.repeat(200) } }))
+      for (let i = 0; i < 20; i++)
+        store.tx(() =>
+          store.events.append({
+            id: `e${n++}`,
+            type: 'test.event',
+            at: n,
+            companyId: null,
+            data: { n, pad: 'x'.repeat(200) },
+          }),
+        )
       await store.pendingCommit()
       if (measuredFrom === null) continue
       largest = Math.max(largest, walSize(file))
@@ -58,7 +67,8 @@ async function writeWithoutPause(file: string, restartFrames: number, ms: number
     await checkpointer.stop()
     await store.close()
   }
-  if (measuredFrom === null) throw new Error('the checkpointer did not ask for two restarts in 15 s')
+  if (measuredFrom === null)
+    throw new Error('the checkpointer did not ask for two restarts in 15 s')
   return { largest, afterRestarts, limit }
 }
 
@@ -66,7 +76,11 @@ it('keeps the WAL bounded under writes that never pause', async () => {
   // 100 frames of 4 KiB between restarts. Without the restart the WAL reached 200 MB in 1.5 s;
   // with it, the file holds at most what was written between two restarts (a few MB, more on a
   // busy machine), and every commit after a restart cuts it back to the limit.
-  const { largest, afterRestarts, limit } = await writeWithoutPause(join(dir, 'bounded.db'), 100, 1500)
+  const { largest, afterRestarts, limit } = await writeWithoutPause(
+    join(dir, 'bounded.db'),
+    100,
+    1500,
+  )
   expect(limit).toBeGreaterThan(0)
   expect(afterRestarts.length).toBeGreaterThan(2)
   for (const size of afterRestarts) expect(size).toBeLessThanOrEqual(limit)
@@ -85,7 +99,9 @@ it('asks nothing of the main thread once stopped: its last pass asked for a rest
   // Never says done: the worker waits, as it does while the main thread is busy with a group.
   const checkpointer = startCheckpointer(db, file, () => (asked.push(db.open), firstAsk()), 20, 100)
   db.exec('CREATE TABLE pad (x BLOB)')
-  db.exec('WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 300) INSERT INTO pad SELECT randomblob(4000) FROM n')
+  db.exec(
+    'WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 300) INSERT INTO pad SELECT randomblob(4000) FROM n',
+  )
   await asking
   // Stopped, then closed at once, as the store's close() does.
   const stopped = checkpointer.stop()

@@ -12,7 +12,10 @@ const ids = (store: Store) => store.db.prepare('SELECT id FROM events ORDER BY s
 const event = (id: string) => ({ id, type: 'test.event', at: 1, companyId: null, data: {} })
 /** A decided use case that appends an event named after how many there are. */
 const appendNext = (store: Store, name: string) =>
-  store.txDecided(() => `${name}${ids(store).length}`, (id) => store.events.append(event(id)))
+  store.txDecided(
+    () => `${name}${ids(store).length}`,
+    (id) => store.events.append(event(id)),
+  )
 const nextTask = () => new Promise((resolve) => setImmediate(resolve))
 
 describe('records that follow their answer', () => {
@@ -46,10 +49,13 @@ describe('records that follow their answer', () => {
     store.onLostRecord = (err) => lost.push(err)
     store.answering(() => {
       appendNext(store, 'a')
-      store.txDecided(() => 'broken', (id) => {
-        store.events.append(event(id))
-        throw new Error('disk on fire')
-      })
+      store.txDecided(
+        () => 'broken',
+        (id) => {
+          store.events.append(event(id))
+          throw new Error('disk on fire')
+        },
+      )
       appendNext(store, 'c')
     })
     await nextTask()

@@ -16,10 +16,14 @@ beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'pix-sandbox-full-control-'))
 afterEach(() => rmSync(dir, { recursive: true, force: true }))
 
 /** A sandbox on a 4 MB disk; `lines`: what it logged. */
-async function onFullDisk(fn: (sb: RunningSandbox, disk: SmallDisk, lines: string[]) => Promise<void>) {
+async function onFullDisk(
+  fn: (sb: RunningSandbox, disk: SmallDisk, lines: string[]) => Promise<void>,
+) {
   await onSmallDisk(dir, async (disk) => {
     const lines: string[] = []
-    const sb = await startSandbox(testConfig({ database: join(disk.dir, 'sandbox.db') }), { log: createLog('info', (l) => lines.push(l)) })
+    const sb = await startSandbox(testConfig({ database: join(disk.dir, 'sandbox.db') }), {
+      log: createLog('info', (l) => lines.push(l)),
+    })
     try {
       await fn(sb, disk, lines)
     } finally {
@@ -38,7 +42,11 @@ const clockOf = async (sb: RunningSandbox) => {
 }
 
 const expectUnavailable = (r: { status: number; text: string; headers: Headers }) =>
-  expect([r.status, r.text, r.headers.get('retry-after')]).toEqual([503, '{"detail":"Service temporarily unavailable"}', '5'])
+  expect([r.status, r.text, r.headers.get('retry-after')]).toEqual([
+    503,
+    '{"detail":"Service temporarily unavailable"}',
+    '5',
+  ])
 
 describe.skipIf(!mountable)('a full disk and the control plane', () => {
   it('refuses a clock change with 503 and leaves the clock as it was', async () => {
@@ -46,7 +54,12 @@ describe.skipIf(!mountable)('a full disk and the control plane', () => {
       expect((await admin(sb, 'POST', '/clock/advance', { seconds: 60 })).status).toBe(200)
       const before = await clockOf(sb)
       disk.fill()
-      for (const [path, body] of [['/clock/freeze'], ['/clock/advance', { seconds: 3600 }], ['/clock/reset'], ['/clock/freeze']] as const) {
+      for (const [path, body] of [
+        ['/clock/freeze'],
+        ['/clock/advance', { seconds: 3600 }],
+        ['/clock/reset'],
+        ['/clock/freeze'],
+      ] as const) {
         expectUnavailable(await admin(sb, 'POST', path, body))
         expect(await clockOf(sb), path).toEqual(before)
       }
@@ -61,7 +74,14 @@ describe.skipIf(!mountable)('a full disk and the control plane', () => {
     await onFullDisk(async (sb, disk) => {
       expect((await admin(sb, 'POST', '/clock/freeze')).status).toBe(200)
       expect((await admin(sb, 'POST', '/clock/advance', { seconds: 3600 })).status).toBe(200)
-      expect((await request(sb.url, 'POST', '/api/v1/hub/transactions/in', { auth: AUTH.main, json: { amount: 1000 } })).status).toBe(200)
+      expect(
+        (
+          await request(sb.url, 'POST', '/api/v1/hub/transactions/in', {
+            auth: AUTH.main,
+            json: { amount: 1000 },
+          })
+        ).status,
+      ).toBe(200)
       const readiness = (await admin(sb, 'GET', '/readiness')).text
       expect(readiness).toContain('"met":1')
       const journal = (await admin(sb, 'GET', '/requests?limit=500')).body.data.length as number
@@ -69,21 +89,35 @@ describe.skipIf(!mountable)('a full disk and the control plane', () => {
       expectUnavailable(await admin(sb, 'POST', '/reset', {}))
       expect(await clockOf(sb)).toEqual({ offset_seconds: 3600, frozen: true })
       expect((await admin(sb, 'GET', '/readiness')).text).toBe(readiness)
-      expect((await admin(sb, 'GET', '/requests?limit=500')).body.data.length).toBeGreaterThan(journal)
+      expect((await admin(sb, 'GET', '/requests?limit=500')).body.data.length).toBeGreaterThan(
+        journal,
+      )
     })
   })
 
   it('shows a failed dashboard action as an error, not a success for a write that was lost', async () => {
     await onFullDisk(async (sb, disk) => {
       const headers = { origin: sb.url }
-      const signIn = await fetch(`${sb.url}/_sandbox/ui/sign-in`, { method: 'POST', body: new URLSearchParams({ token: sb.adminToken }), redirect: 'manual', headers })
+      const signIn = await fetch(`${sb.url}/_sandbox/ui/sign-in`, {
+        method: 'POST',
+        body: new URLSearchParams({ token: sb.adminToken }),
+        redirect: 'manual',
+        headers,
+      })
       const cookie = signIn.headers.get('set-cookie')!.split(';')[0]!
       const companies = () => sb.sandbox.store.identity.companyCount()
       const count = companies()
       disk.fill()
-      const post = await fetch(`${sb.url}/_sandbox/ui/companies`, { method: 'POST', body: new URLSearchParams({ name: 'Lost Ltda', balance: '0' }), redirect: 'manual', headers: { ...headers, cookie } })
+      const post = await fetch(`${sb.url}/_sandbox/ui/companies`, {
+        method: 'POST',
+        body: new URLSearchParams({ name: 'Lost Ltda', balance: '0' }),
+        redirect: 'manual',
+        headers: { ...headers, cookie },
+      })
       expect(post.status).toBe(303)
-      const page = await (await fetch(new URL(post.headers.get('location')!, sb.url), { headers: { cookie } })).text()
+      const page = await (
+        await fetch(new URL(post.headers.get('location')!, sb.url), { headers: { cookie } })
+      ).text()
       expect(page).not.toContain('Company created')
       expect(page).toContain('Service temporarily unavailable')
       expect(companies()).toBe(count)

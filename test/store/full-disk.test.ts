@@ -16,7 +16,9 @@ afterEach(() => rmSync(dir, { recursive: true, force: true }))
 
 async function start(database: string) {
   const lines: string[] = []
-  const sb = await startSandbox(testConfig({ database }), { log: createLog('info', (l) => lines.push(l)) })
+  const sb = await startSandbox(testConfig({ database }), {
+    log: createLog('info', (l) => lines.push(l)),
+  })
   return { sb, lines }
 }
 
@@ -35,25 +37,45 @@ async function chargeUntilRefused(sb: RunningSandbox, fill?: () => void): Promis
   throw new Error('no write was refused')
 }
 
-const chargeCount = (sb: RunningSandbox) => sb.sandbox.store.db.prepare('SELECT count(*) FROM charges').pluck().get() as number
+const chargeCount = (sb: RunningSandbox) =>
+  sb.sandbox.store.db.prepare('SELECT count(*) FROM charges').pluck().get() as number
 
 /** `full`: no write can find room (a full disk), rather than a charge's pages alone (a page limit). */
-async function expectRefusedThenRecovered(sb: RunningSandbox, lines: string[], refused: Reply[], makeRoom: () => void, full: boolean) {
+async function expectRefusedThenRecovered(
+  sb: RunningSandbox,
+  lines: string[],
+  refused: Reply[],
+  makeRoom: () => void,
+  full: boolean,
+) {
   const last = refused.at(-1)!
   expect(last.status).toBe(503)
   expect(last.text).toBe('{"detail":"Service temporarily unavailable"}')
   expect(last.headers.get('retry-after')).toBe('5')
-  const answered = refused.filter((r) => r.status === 200).map((r) => r.body.transaction_id as string)
+  const answered = refused
+    .filter((r) => r.status === 200)
+    .map((r) => r.body.transaction_id as string)
 
   // Still full: writes refused alike (of any kind, on a full disk), reads answered, health degraded, one log line.
   for (let i = 0; i < 5; i++) expect((await charge(sb)).status).toBe(503)
   if (full) {
-    const transfer = await request(sb.url, 'POST', '/api/v1/hub/transactions/out', { auth: AUTH.main, json: { amount: 1, pix_key: 'a@b.com', pix_type: 'EMAIL' } })
-    expect([transfer.status, transfer.text]).toEqual([503, '{"detail":"Service temporarily unavailable"}'])
-    const tenant = await request(sb.url, 'POST', '/_sandbox/companies', { auth: `Bearer ${sb.adminToken}`, json: { name: 'Full' } })
+    const transfer = await request(sb.url, 'POST', '/api/v1/hub/transactions/out', {
+      auth: AUTH.main,
+      json: { amount: 1, pix_key: 'a@b.com', pix_type: 'EMAIL' },
+    })
+    expect([transfer.status, transfer.text]).toEqual([
+      503,
+      '{"detail":"Service temporarily unavailable"}',
+    ])
+    const tenant = await request(sb.url, 'POST', '/_sandbox/companies', {
+      auth: `Bearer ${sb.adminToken}`,
+      json: { name: 'Full' },
+    })
     expect([tenant.status, tenant.headers.get('retry-after')]).toEqual([503, '5'])
   }
-  expect((await request(sb.url, 'GET', '/api/v1/user/company', { auth: AUTH.main })).status).toBe(200)
+  expect((await request(sb.url, 'GET', '/api/v1/user/company', { auth: AUTH.main })).status).toBe(
+    200,
+  )
   const health = await request(sb.url, 'GET', '/_sandbox/health')
   expect(health.status).toBe(200)
   expect(health.body.status).toBe('degraded')
@@ -67,7 +89,8 @@ async function expectRefusedThenRecovered(sb: RunningSandbox, lines: string[], r
   expect((await request(sb.url, 'GET', '/_sandbox/health')).body).not.toHaveProperty('reason')
   expect((await request(sb.url, 'GET', '/_sandbox/health')).body.status).toBe('ok')
   expect(lines.filter((l) => l.includes('the store writes again'))).toHaveLength(1)
-  for (const id of [...answered, after.body.transaction_id]) expect(sb.sandbox.store.charges.byId(id), id).toBeDefined()
+  for (const id of [...answered, after.body.transaction_id])
+    expect(sb.sandbox.store.charges.byId(id), id).toBeDefined()
   return answered.length
 }
 
@@ -79,23 +102,32 @@ describe('a store that cannot write', () => {
       const db = sb.sandbox.store.db
       db.pragma(`max_page_count = ${db.pragma('page_count', { simple: true })}`)
       const refused = await chargeUntilRefused(sb)
-      const kept = await expectRefusedThenRecovered(sb, lines, refused, () => void db.pragma('max_page_count = 1073741823'), false)
+      const kept = await expectRefusedThenRecovered(
+        sb,
+        lines,
+        refused,
+        () => void db.pragma('max_page_count = 1073741823'),
+        false,
+      )
       expect(chargeCount(sb)).toBe(before + kept + 1)
     } finally {
       await sb.close()
     }
   })
 
-  it.skipIf(!mountable)('answers writes 503 on a full file system and recovers once space is freed (tmpfs)', async () => {
-    await onSmallDisk(dir, async (disk) => {
-      const { sb, lines } = await start(join(disk.dir, 'sandbox.db'))
-      try {
-        // Fill what is left, then write until a commit finds no room.
-        const refused = await chargeUntilRefused(sb, disk.fill)
-        await expectRefusedThenRecovered(sb, lines, refused, disk.makeRoom, true)
-      } finally {
-        await sb.close()
-      }
-    })
-  })
+  it.skipIf(!mountable)(
+    'answers writes 503 on a full file system and recovers once space is freed (tmpfs)',
+    async () => {
+      await onSmallDisk(dir, async (disk) => {
+        const { sb, lines } = await start(join(disk.dir, 'sandbox.db'))
+        try {
+          // Fill what is left, then write until a commit finds no room.
+          const refused = await chargeUntilRefused(sb, disk.fill)
+          await expectRefusedThenRecovered(sb, lines, refused, disk.makeRoom, true)
+        } finally {
+          await sb.close()
+        }
+      })
+    },
+  )
 })

@@ -11,7 +11,8 @@ import { createStore } from '../../src/store/index.js'
 // Group commit is for stores on a file: openStore(':memory:') commits each use case as it ends
 // (deferred.ts), so these tests build a group-committing store over an in-memory database.
 const groupCommittingStore = () => createStore(openDb(':memory:'))
-const count = (store: ReturnType<typeof groupCommittingStore>) => store.db.prepare('SELECT count(*) FROM events').pluck().get()
+const count = (store: ReturnType<typeof groupCommittingStore>) =>
+  store.db.prepare('SELECT count(*) FROM events').pluck().get()
 const event = (id: string) => ({ id, type: 'test.event', at: 1, companyId: null, data: {} })
 
 describe('group commit', () => {
@@ -20,7 +21,10 @@ describe('group commit', () => {
     store.tx(() => store.events.append(event('a')))
     const commit = store.pendingCommit()
     expect(commit).toBeInstanceOf(Promise)
-    store.txDecided(() => 'b', (id) => store.events.append(event(id)))
+    store.txDecided(
+      () => 'b',
+      (id) => store.events.append(event(id)),
+    )
     // The second use case joins the first one's commit rather than opening its own.
     expect(store.pendingCommit()).toBe(commit)
     expect(store.db.inTransaction).toBe(true)
@@ -32,7 +36,14 @@ describe('group commit', () => {
   it('a refusal while deciding leaves the other use cases of the group alone', async () => {
     const store = groupCommittingStore()
     store.tx(() => store.events.append(event('kept')))
-    expect(() => store.txDecided(() => { throw new Error('refused') }, () => store.events.append(event('never')))).toThrow('refused')
+    expect(() =>
+      store.txDecided(
+        () => {
+          throw new Error('refused')
+        },
+        () => store.events.append(event('never')),
+      ),
+    ).toThrow('refused')
     await store.pendingCommit()
     expect(store.db.prepare('SELECT id FROM events').pluck().all()).toEqual(['kept'])
   })
@@ -42,10 +53,13 @@ describe('group commit', () => {
     store.tx(() => store.events.append(event('neighbour')))
     const neighbourCommit = store.pendingCommit()!
     expect(() =>
-      store.txDecided(() => null, () => {
-        store.events.append(event('half'))
-        throw new Error('disk on fire')
-      }),
+      store.txDecided(
+        () => null,
+        () => {
+          store.events.append(event('half'))
+          throw new Error('disk on fire')
+        },
+      ),
     ).toThrow('disk on fire')
     await expect(neighbourCommit).rejects.toThrow(/abandoned/)
     expect(count(store)).toBe(0)
@@ -65,7 +79,14 @@ describe('group commit', () => {
     changeClock(ctx, 'freeze')
     expect(clock.state()).toEqual({ offsetUs: 60_000_000, frozenAtUs: 61_000_000 })
     const commit = store.pendingCommit()!
-    expect(() => store.txDecided(() => null, () => { throw new Error('disk on fire') })).toThrow('disk on fire')
+    expect(() =>
+      store.txDecided(
+        () => null,
+        () => {
+          throw new Error('disk on fire')
+        },
+      ),
+    ).toThrow('disk on fire')
     await expect(commit).rejects.toThrow(/abandoned/)
     expect(clock.state()).toEqual({ offsetUs: 0, frozenAtUs: null })
     // A committed change stays.
@@ -77,7 +98,12 @@ describe('group commit', () => {
   it('a plain use case that fails rolls back its own writes only', async () => {
     const store = groupCommittingStore()
     store.tx(() => store.events.append(event('kept')))
-    expect(() => store.tx(() => { store.events.append(event('undone')); throw new Error('no') })).toThrow('no')
+    expect(() =>
+      store.tx(() => {
+        store.events.append(event('undone'))
+        throw new Error('no')
+      }),
+    ).toThrow('no')
     await store.pendingCommit()
     expect(store.db.prepare('SELECT id FROM events').pluck().all()).toEqual(['kept'])
   })

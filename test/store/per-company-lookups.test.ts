@@ -17,7 +17,10 @@ interface Ran {
 
 /** Records every statement better-sqlite3 runs in this process while `on` is set. */
 function recordStatements() {
-  const proto = Object.getPrototypeOf(new Database(':memory:').prepare('SELECT 1')) as Record<string, (...a: unknown[]) => unknown>
+  const proto = Object.getPrototypeOf(new Database(':memory:').prepare('SELECT 1')) as Record<
+    string,
+    (...a: unknown[]) => unknown
+  >
   const ran: Ran[] = []
   const originals = new Map<string, (...a: unknown[]) => unknown>()
   let on = false
@@ -58,13 +61,47 @@ beforeAll(async () => {
   store.tx(() => {
     for (let i = 0; i < MAX_QUEUED; i++) {
       for (const companyId of ['vizinha', null]) {
-        store.outcomes.add({ companyId, outcome: { status: 'failed' }, match: { amount: 77 }, remaining: 5, createdAt: clock.now() })
-        if (companyId) store.faults.add({ companyId, operation: 'transfer', status: 503, delayMs: 0, remaining: 5, createdAt: clock.now(), retryAfter: null, after: false, drop: false })
+        store.outcomes.add({
+          companyId,
+          outcome: { status: 'failed' },
+          match: { amount: 77 },
+          remaining: 5,
+          createdAt: clock.now(),
+        })
+        if (companyId)
+          store.faults.add({
+            companyId,
+            operation: 'transfer',
+            status: 503,
+            delayMs: 0,
+            remaining: 5,
+            createdAt: clock.now(),
+            retryAfter: null,
+            after: false,
+            drop: false,
+          })
       }
     }
-    for (let i = 0; i < 20; i++) subscribe(sb.sandbox, { url: `http://127.0.0.1:9/hooks/${i}`, companyId: 'vizinha' })
-    store.outcomes.add({ companyId: 'loja-exemplo', outcome: { status: 'failed' }, match: { amount: 78 }, remaining: 5, createdAt: clock.now() })
-    store.faults.add({ companyId: 'loja-exemplo', operation: 'charge', status: null, delayMs: 1, remaining: 100, createdAt: clock.now(), retryAfter: null, after: false, drop: false })
+    for (let i = 0; i < 20; i++)
+      subscribe(sb.sandbox, { url: `http://127.0.0.1:9/hooks/${i}`, companyId: 'vizinha' })
+    store.outcomes.add({
+      companyId: 'loja-exemplo',
+      outcome: { status: 'failed' },
+      match: { amount: 78 },
+      remaining: 5,
+      createdAt: clock.now(),
+    })
+    store.faults.add({
+      companyId: 'loja-exemplo',
+      operation: 'charge',
+      status: null,
+      delayMs: 1,
+      remaining: 100,
+      createdAt: clock.now(),
+      retryAfter: null,
+      after: false,
+      drop: false,
+    })
   })
   recorder = recordStatements()
 })
@@ -76,13 +113,20 @@ afterAll(async () => {
 /** SQLite's plan for a statement as it ran: each table it scans rather than searches. */
 const scans = (r: Ran): string[] => {
   if (!/^\s*(SELECT|UPDATE|DELETE|WITH)/i.test(r.source)) return []
-  const plan = sb.sandbox.store.db.prepare(`EXPLAIN QUERY PLAN ${r.source}`).all(...(r.args as [])) as { detail: string }[]
+  const plan = sb.sandbox.store.db
+    .prepare(`EXPLAIN QUERY PLAN ${r.source}`)
+    .all(...(r.args as [])) as { detail: string }[]
   return plan.map((p) => p.detail).filter((d) => /^SCAN (?!CONSTANT ROW|\(subquery|q\b)/.test(d))
 }
 
 describe('a contract call beside another company at its queue limits', () => {
   it.each([
-    ['a transfer', 'POST', '/api/v1/hub/transactions/out', { amount: 100, pix_key: 'maria@example.com', pix_type: 'EMAIL' }],
+    [
+      'a transfer',
+      'POST',
+      '/api/v1/hub/transactions/out',
+      { amount: 100, pix_key: 'maria@example.com', pix_type: 'EMAIL' },
+    ],
     ['a charge', 'POST', '/api/v1/hub/transactions/in', { amount: 100 }],
     ['a company read', 'GET', '/api/v1/user/company', undefined],
   ] as const)('%s reads only through indexes', async (_, method, path, json) => {
@@ -90,11 +134,17 @@ describe('a contract call beside another company at its queue limits', () => {
       expect((await sb.request(method, path, { auth: AUTH.main, json })).status).toBe(200)
     })
     expect(ran.length).toBeGreaterThan(0)
-    expect(ran.flatMap((r) => scans(r).map((s) => `${s}: ${r.source.replace(/\s+/g, ' ').trim()}`))).toEqual([])
+    expect(
+      ran.flatMap((r) => scans(r).map((s) => `${s}: ${r.source.replace(/\s+/g, ' ').trim()}`)),
+    ).toEqual([])
   })
 
-  it('takes its own and the admin\'s rows, never the neighbour\'s', async () => {
-    const transfer = (amount: number) => sb.request('POST', '/api/v1/hub/transactions/out', { auth: AUTH.main, json: { amount, pix_key: 'maria@example.com', pix_type: 'EMAIL' } })
+  it("takes its own and the admin's rows, never the neighbour's", async () => {
+    const transfer = (amount: number) =>
+      sb.request('POST', '/api/v1/hub/transactions/out', {
+        auth: AUTH.main,
+        json: { amount, pix_key: 'maria@example.com', pix_type: 'EMAIL' },
+      })
     expect((await transfer(78)).body.status).toBe('failed')
     expect((await transfer(77)).body.status).toBe('failed')
     expect((await transfer(79)).body.status).toBe('success')

@@ -27,10 +27,22 @@ afterEach(() => rmSync(dir, { recursive: true, force: true }))
 async function session(url: string, admin: string) {
   const bearer = `Bearer ${admin}`
   await request(url, 'POST', '/_sandbox/clock/freeze', { auth: bearer })
-  const tenant = await request(url, 'POST', '/_sandbox/companies', { auth: bearer, json: { name: 'Restart Ltda' } })
-  const charge = await request(url, 'POST', '/api/v1/hub/transactions/in', { auth: AUTH.main, json: { amount: 1000 } })
-  const transfer = await request(url, 'POST', '/api/v1/hub/transactions/out', { auth: AUTH.main, json: { amount: 100, pix_key: 'a@b.com', pix_type: 'EMAIL' } })
-  const webhook = await request(url, 'POST', '/_sandbox/webhooks', { auth: bearer, json: { url: 'http://127.0.0.1:9/hook' } })
+  const tenant = await request(url, 'POST', '/_sandbox/companies', {
+    auth: bearer,
+    json: { name: 'Restart Ltda' },
+  })
+  const charge = await request(url, 'POST', '/api/v1/hub/transactions/in', {
+    auth: AUTH.main,
+    json: { amount: 1000 },
+  })
+  const transfer = await request(url, 'POST', '/api/v1/hub/transactions/out', {
+    auth: AUTH.main,
+    json: { amount: 100, pix_key: 'a@b.com', pix_type: 'EMAIL' },
+  })
+  const webhook = await request(url, 'POST', '/_sandbox/webhooks', {
+    auth: bearer,
+    json: { url: 'http://127.0.0.1:9/hook' },
+  })
   return [tenant, charge, transfer, webhook]
 }
 
@@ -41,21 +53,44 @@ describe('SEED with a file store', () => {
     for (let run = 0; run < 3; run++) {
       const sb = await startSandbox(config, { log: silentLog })
       const replies = await session(sb.url, sb.adminToken)
-      expect(replies.map((r) => r.status), `run ${run + 1}`).toEqual([201, 200, 200, 201])
-      seen.push(replies[0]!.body.company_id, replies[1]!.body.transaction_id, replies[2]!.body.transaction_id)
+      expect(
+        replies.map((r) => r.status),
+        `run ${run + 1}`,
+      ).toEqual([201, 200, 200, 201])
+      seen.push(
+        replies[0]!.body.company_id,
+        replies[1]!.body.transaction_id,
+        replies[2]!.body.transaction_id,
+      )
       // A reset keeps the count of starts: after it, a restart still draws new ids.
-      if (run === 1) expect((await request(sb.url, 'POST', '/_sandbox/reset', { auth: `Bearer ${sb.adminToken}`, json: {} })).status).toBe(200)
+      if (run === 1)
+        expect(
+          (
+            await request(sb.url, 'POST', '/_sandbox/reset', {
+              auth: `Bearer ${sb.adminToken}`,
+              json: {},
+            })
+          ).status,
+        ).toBe(200)
       await sb.close()
     }
     expect(new Set(seen).size).toBe(seen.length)
   })
 
   it('a fresh store draws what it always drew: the first start keeps the seed as it is', async () => {
-    const fromFile = await startSandbox(testConfig({ database: join(dir, 'a.db'), seed: 'same' }), { log: silentLog })
+    const fromFile = await startSandbox(testConfig({ database: join(dir, 'a.db'), seed: 'same' }), {
+      log: silentLog,
+    })
     const inMemory = await startSandbox(testConfig({ seed: 'same' }), { log: silentLog })
     try {
-      const a = await request(fromFile.url, 'POST', '/_sandbox/companies', { auth: `Bearer ${fromFile.adminToken}`, json: { name: 'X' } })
-      const b = await request(inMemory.url, 'POST', '/_sandbox/companies', { auth: `Bearer ${inMemory.adminToken}`, json: { name: 'X' } })
+      const a = await request(fromFile.url, 'POST', '/_sandbox/companies', {
+        auth: `Bearer ${fromFile.adminToken}`,
+        json: { name: 'X' },
+      })
+      const b = await request(inMemory.url, 'POST', '/_sandbox/companies', {
+        auth: `Bearer ${inMemory.adminToken}`,
+        json: { name: 'X' },
+      })
       expect(a.body.company_id).toBe(b.body.company_id)
     } finally {
       await fromFile.close()
@@ -66,7 +101,11 @@ describe('SEED with a file store', () => {
 
 /** A use-case context on `store` whose ids come from `seed`: two of them draw the same ids. */
 const contextOn = (store: ReturnType<typeof openStore>, seed: string): Context => ({
-  store, clock: createManualClock(T0), ids: createIds(seed), locationBase: 'sandbox.test', fakes: createFakes(seed),
+  store,
+  clock: createManualClock(T0),
+  ids: createIds(seed),
+  locationBase: 'sandbox.test',
+  fakes: createFakes(seed),
 })
 
 describe('an id the store already holds', () => {
@@ -77,7 +116,13 @@ describe('an id the store already holds', () => {
       applyScenario(ctx, readScenario(SCENARIOS_DIR, 'default'), 'default', true)
       const who = createAuthenticator(store)('sandbox-client', 'sandbox-secret')
       const charge = createCharge(ctx, who, { amount: 1000 })
-      const transfer = createTransfer(ctx, who, { amount: 100, pixKey: 'a@b.com', pixType: 'EMAIL', description: null, headerOutcome: undefined })
+      const transfer = createTransfer(ctx, who, {
+        amount: 100,
+        pixKey: 'a@b.com',
+        pixType: 'EMAIL',
+        description: null,
+        headerOutcome: undefined,
+      })
       await store.pendingCommit()
       // Ids whose next draws are those already taken (as a restarted seeded sandbox drew before it counted its starts).
       const next = createIds('next')
@@ -85,16 +130,32 @@ describe('an id the store already holds', () => {
         let used = false
         return (...a: A) => (used ? draw(...a) : ((used = true), taken))
       }
-      const again: Context = { ...ctx, ids: { ...next, txid: once(charge.id, next.txid), locationId: once(charge.locationId, next.locationId), endToEndId: once(transfer.id, next.endToEndId) } }
+      const again: Context = {
+        ...ctx,
+        ids: {
+          ...next,
+          txid: once(charge.id, next.txid),
+          locationId: once(charge.locationId, next.locationId),
+          endToEndId: once(transfer.id, next.endToEndId),
+        },
+      }
       const other = createCharge(ctx, who, { amount: 7 }) // in the group commit the taken ids meet
       const charge2 = createCharge(again, who, { amount: 2000 })
-      const transfer2 = createTransfer(again, who, { amount: 200, pixKey: 'a@b.com', pixType: 'EMAIL', description: null, headerOutcome: undefined })
+      const transfer2 = createTransfer(again, who, {
+        amount: 200,
+        pixKey: 'a@b.com',
+        pixType: 'EMAIL',
+        description: null,
+        headerOutcome: undefined,
+      })
       expect(charge2.id).not.toBe(charge.id)
       expect(charge2.locationId).not.toBe(charge.locationId)
       expect(transfer2.id).not.toBe(transfer.id)
       await store.pendingCommit()
-      for (const c of [charge, other, charge2]) expect(store.charges.byId(c.id)?.amount).toBe(c.amount)
-      for (const t of [transfer, transfer2]) expect(store.transfers.byId(t.id)?.amount).toBe(t.amount)
+      for (const c of [charge, other, charge2])
+        expect(store.charges.byId(c.id)?.amount).toBe(c.amount)
+      for (const t of [transfer, transfer2])
+        expect(store.transfers.byId(t.id)?.amount).toBe(t.amount)
       expect(store.ledger.balance(who.userId)).toBe(1_000_000 - 300)
     } finally {
       await store.close()
@@ -107,9 +168,21 @@ describe('an id the store already holds', () => {
       const sb = await startSandbox(testConfig({ seed: 'copied' }), { log: silentLog })
       try {
         const admin = { auth: `Bearer ${sb.adminToken}` }
-        expect((await request(sb.url, 'POST', '/_sandbox/scenarios', { ...admin, json: { document: { companies: [company] } } })).status).toBe(200)
-        const tenant = await request(sb.url, 'POST', '/_sandbox/companies', { ...admin, json: { name: 'Tenant' } })
-        const whoami = await request(sb.url, 'GET', '/_sandbox/whoami', { auth: `Basic ${tenant.body.token}` })
+        expect(
+          (
+            await request(sb.url, 'POST', '/_sandbox/scenarios', {
+              ...admin,
+              json: { document: { companies: [company] } },
+            })
+          ).status,
+        ).toBe(200)
+        const tenant = await request(sb.url, 'POST', '/_sandbox/companies', {
+          ...admin,
+          json: { name: 'Tenant' },
+        })
+        const whoami = await request(sb.url, 'GET', '/_sandbox/whoami', {
+          auth: `Basic ${tenant.body.token}`,
+        })
         return { tenant, whoami }
       } finally {
         await sb.close()
@@ -125,7 +198,10 @@ describe('an id the store already holds', () => {
     expect(tenant.body.company_id).not.toBe(first.company_id)
     expect(tenant.body.user_id).not.toBe(first.user_id)
     expect(tenant.body.client_id).not.toBe(first.client_id)
-    expect(whoami.body).toMatchObject({ company_id: tenant.body.company_id, user_id: tenant.body.user_id })
+    expect(whoami.body).toMatchObject({
+      company_id: tenant.body.company_id,
+      user_id: tenant.body.user_id,
+    })
   })
 })
 

@@ -17,7 +17,8 @@ let dir: string
 const children: ChildProcess[] = []
 beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'pix-sandbox-lock-'))))
 afterEach(() => {
-  for (const c of children.splice(0)) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL')
+  for (const c of children.splice(0))
+    if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL')
   rmSync(dir, { recursive: true, force: true })
 })
 
@@ -25,23 +26,34 @@ afterEach(() => {
 function server(database: string) {
   const child = spawn(process.execPath, ['--import', TSX, join(ROOT, 'src/main.ts')], {
     cwd: dir,
-    env: { ...process.env, DATABASE: database, PORT: '0', LOG_LEVEL: 'warn', SCENARIOS_DIR: join(ROOT, 'scenarios') },
+    env: {
+      ...process.env,
+      DATABASE: database,
+      PORT: '0',
+      LOG_LEVEL: 'warn',
+      SCENARIOS_DIR: join(ROOT, 'scenarios'),
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   children.push(child)
   let out = ''
-  return new Promise<{ child: ChildProcess; listening: boolean; code: number | null; out: string }>((resolve) => {
-    const take = (d: Buffer) => {
-      out += d
-      if (/listening on http/.test(out)) resolve({ child, listening: true, code: null, out })
-    }
-    child.stdout!.on('data', take)
-    child.stderr!.on('data', take)
-    child.once('exit', (code) => resolve({ child, listening: false, code, out }))
-  })
+  return new Promise<{ child: ChildProcess; listening: boolean; code: number | null; out: string }>(
+    (resolve) => {
+      const take = (d: Buffer) => {
+        out += d
+        if (/listening on http/.test(out)) resolve({ child, listening: true, code: null, out })
+      }
+      child.stdout!.on('data', take)
+      child.stderr!.on('data', take)
+      child.once('exit', (code) => resolve({ child, listening: false, code, out }))
+    },
+  )
 }
 
-const exited = (child: ChildProcess) => new Promise((r) => (child.exitCode !== null || child.signalCode !== null ? r(null) : child.once('exit', r)))
+const exited = (child: ChildProcess) =>
+  new Promise((r) =>
+    child.exitCode !== null || child.signalCode !== null ? r(null) : child.once('exit', r),
+  )
 
 describe('a DATABASE', () => {
   it('is served by one process: a second refuses, naming the file and the other pid, and exits 1; after kill -9 the next one starts', async () => {
@@ -52,7 +64,9 @@ describe('a DATABASE', () => {
     const second = await server(database)
     expect(second.listening, second.out).toBe(false)
     expect(second.code).toBe(1)
-    expect(second.out).toContain(`the store ${database} is in use by another pix-sandbox server (pid ${first.child.pid} on `)
+    expect(second.out).toContain(
+      `the store ${database} is in use by another pix-sandbox server (pid ${first.child.pid} on `,
+    )
     expect(second.out).not.toMatch(/\n\s+at /) // no stack trace
 
     first.child.kill('SIGKILL')
@@ -60,7 +74,9 @@ describe('a DATABASE', () => {
     const third = await server(database)
     expect(third.listening, third.out).toBe(true)
     third.child.kill('SIGTERM')
-    expect(await new Promise((r) => third.child.once('exit', (code, signal) => r(code ?? signal)))).toBe(0)
+    expect(
+      await new Promise((r) => third.child.once('exit', (code, signal) => r(code ?? signal))),
+    ).toBe(0)
 
     // Released by a clean stop too.
     const fourth = await server(database)
@@ -84,10 +100,15 @@ describe('a DATABASE', () => {
     symlinkSync(join(dir, 'real'), join(dir, 'folder-link'))
     symlinkSync(join(dir, 'real', 'store.db'), join(dir, 'file-link.db'))
     // The first server makes the file through a symlink to a file not made yet.
-    const first = await startSandbox(testConfig({ database: join(dir, 'file-link.db') }), { log: silentLog })
+    const first = await startSandbox(testConfig({ database: join(dir, 'file-link.db') }), {
+      log: silentLog,
+    })
     try {
       for (const other of [join(dir, 'real', 'store.db'), join(dir, 'folder-link', 'store.db')]) {
-        await expect(startSandbox(testConfig({ database: other }), { log: silentLog }), other).rejects.toThrow(`is in use by another pix-sandbox server (pid ${process.pid} on `)
+        await expect(
+          startSandbox(testConfig({ database: other }), { log: silentLog }),
+          other,
+        ).rejects.toThrow(`is in use by another pix-sandbox server (pid ${process.pid} on `)
       }
     } finally {
       await first.close()
@@ -102,7 +123,9 @@ describe('a DATABASE', () => {
     for (const name of [database, join(dir, 'other-name.db')]) {
       const start = startSandbox(testConfig({ database: name }), { log: silentLog })
       await expect(start).rejects.toThrow(StartupError)
-      await expect(start).rejects.toThrow(`the store ${name} has 1 other name(s) (hard links to the same file)`)
+      await expect(start).rejects.toThrow(
+        `the store ${name} has 1 other name(s) (hard links to the same file)`,
+      )
     }
   })
 })

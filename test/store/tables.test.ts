@@ -11,16 +11,23 @@ import { migrations } from '../../src/store/migrations/index.js'
 import { insertInto, TABLES } from '../../src/store/tables.js'
 import { DELIVERY_STATUSES } from '../../src/store/webhooks.js'
 
-describe('the store\'s column lists', () => {
+describe("the store's column lists", () => {
   const db = openDb(':memory:')
-  const tables = db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name").pluck().all() as string[]
+  const tables = db
+    .prepare(
+      "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name",
+    )
+    .pluck()
+    .all() as string[]
 
   it('name every table the migrations create, and no other', () => {
     expect(Object.keys(TABLES).sort()).toEqual(tables)
   })
 
   it.each(tables)('list the columns of %s exactly as the migrations built them', (name) => {
-    const built = (db.prepare(`PRAGMA table_info(${name})`).all() as { name: string }[]).map((c) => c.name)
+    const built = (db.prepare(`PRAGMA table_info(${name})`).all() as { name: string }[]).map(
+      (c) => c.name,
+    )
     expect(TABLES[name as keyof typeof TABLES].columns).toEqual(built)
   })
 })
@@ -28,8 +35,13 @@ describe('the store\'s column lists', () => {
 describe('the statuses a table accepts', () => {
   const db = openDb(':memory:')
   const checked = (table: string, column: string) => {
-    const sql = db.prepare("SELECT sql FROM sqlite_schema WHERE name = ?").pluck().get(table) as string
-    const list = new RegExp(`\\b${column} TEXT NOT NULL CHECK \\(${column} IN \\(([^)]*)\\)\\)`).exec(sql)?.[1]
+    const sql = db
+      .prepare('SELECT sql FROM sqlite_schema WHERE name = ?')
+      .pluck()
+      .get(table) as string
+    const list = new RegExp(
+      `\\b${column} TEXT NOT NULL CHECK \\(${column} IN \\(([^)]*)\\)\\)`,
+    ).exec(sql)?.[1]
     return list?.split(',').map((v) => v.trim().replace(/^'|'$/g, ''))
   }
 
@@ -50,13 +62,22 @@ describe('the wipe (a reset)', () => {
   const kept = ['meta', 'schema_migrations']
 
   it('empties every table but those it keeps, each once', () => {
-    expect([...WIPE_ORDER].sort()).toEqual(Object.keys(TABLES).filter((t) => !kept.includes(t)).sort())
+    expect([...WIPE_ORDER].sort()).toEqual(
+      Object.keys(TABLES)
+        .filter((t) => !kept.includes(t))
+        .sort(),
+    )
   })
 
   it('empties a table only once every table whose rows point to it is empty', () => {
     for (const [i, table] of WIPE_ORDER.entries()) {
-      const parents = (db.prepare(`PRAGMA foreign_key_list(${table})`).all() as { table: string }[]).map((fk) => fk.table)
-      for (const parent of parents) expect(WIPE_ORDER.indexOf(parent as never), `${table} points to ${parent}`).toBeGreaterThan(i)
+      const parents = (
+        db.prepare(`PRAGMA foreign_key_list(${table})`).all() as { table: string }[]
+      ).map((fk) => fk.table)
+      for (const parent of parents)
+        expect(WIPE_ORDER.indexOf(parent as never), `${table} points to ${parent}`).toBeGreaterThan(
+          i,
+        )
     }
   })
 })
@@ -69,13 +90,19 @@ describe('an INSERT built from a column list', () => {
     const put = insertInto(db, TABLES.pix_keys, { onConflict: ['key'] })
     put.run({ key: 'a@example.com', type: 'EMAIL', active: 1, owner_name: 'Ana' })
     put.run({ key: 'a@example.com', type: 'EMAIL', active: 0, owner_name: null })
-    expect(db.prepare('SELECT * FROM pix_keys').all()).toEqual([{ key: 'a@example.com', type: 'EMAIL', active: 0, owner_name: null }])
+    expect(db.prepare('SELECT * FROM pix_keys').all()).toEqual([
+      { key: 'a@example.com', type: 'EMAIL', active: 0, owner_name: null },
+    ])
   })
 
   it('leaves the columns it names as defaults to the database', () => {
     const add = insertInto(db, TABLES.rules, { defaults: ['seq'] })
     const { lastInsertRowid } = add.run({ kind: 'charge', definition: '{}' })
-    expect(db.prepare('SELECT * FROM rules WHERE seq = ?').get(lastInsertRowid)).toEqual({ seq: Number(lastInsertRowid), kind: 'charge', definition: '{}' })
+    expect(db.prepare('SELECT * FROM rules WHERE seq = ?').get(lastInsertRowid)).toEqual({
+      seq: Number(lastInsertRowid),
+      kind: 'charge',
+      definition: '{}',
+    })
   })
 
   // Checked by the typecheck (npm test's first step): each line below fails to compile as it
@@ -87,8 +114,13 @@ describe('an INSERT built from a column list', () => {
       () => put.run({ owner: 'c1', since: 1 }),
       // @ts-expect-error: `extra` is not a column (a field a toRow writes that the table has not got)
       () => put.run({ owner: 'c1', since: 1, data: '{}', extra: 1 }),
-      // @ts-expect-error: `seq` is left to the database, so it is no part of the row
-      () => insertInto(db, TABLES.rules, { defaults: ['seq'] }).run({ seq: 1, kind: 'charge', definition: '{}' }),
+      () =>
+        insertInto(db, TABLES.rules, { defaults: ['seq'] }).run({
+          // @ts-expect-error: `seq` is left to the database, so it is no part of the row
+          seq: 1,
+          kind: 'charge',
+          definition: '{}',
+        }),
       // @ts-expect-error: a default must be one of the table's columns
       () => insertInto(db, TABLES.rules, { defaults: ['sequence'] }),
     ]
@@ -105,13 +137,17 @@ describe('an INSERT built from a column list', () => {
 
 describe('migrations', () => {
   const dir = fileURLToPath(new URL('../../src/store/migrations/', import.meta.url))
-  const files = readdirSync(dir).filter((f) => /^\d/.test(f)).sort()
+  const files = readdirSync(dir)
+    .filter((f) => /^\d/.test(f))
+    .sort()
 
   it('are numbered 1, 2, 3... with no gap or repeat', () => {
     expect(migrations.map((m) => m.version)).toEqual(migrations.map((_, i) => i + 1))
   })
 
   it('each come from the file of their number and name, and every numbered file is listed', () => {
-    expect(files).toEqual(migrations.map((m) => `${String(m.version).padStart(3, '0')}-${m.name}.ts`))
+    expect(files).toEqual(
+      migrations.map((m) => `${String(m.version).padStart(3, '0')}-${m.name}.ts`),
+    )
   })
 })

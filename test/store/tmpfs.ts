@@ -27,7 +27,10 @@ export interface SmallDisk {
 }
 
 /** Runs `fn` on a 4 MB tmpfs mounted in `parent`, unmounted after. */
-export async function onSmallDisk<T>(parent: string, fn: (disk: SmallDisk) => Promise<T>): Promise<T> {
+export async function onSmallDisk<T>(
+  parent: string,
+  fn: (disk: SmallDisk) => Promise<T>,
+): Promise<T> {
   const dir = join(parent, 'disk')
   mkdirSync(dir)
   execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=4m', 'tmpfs', dir])

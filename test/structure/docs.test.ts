@@ -30,11 +30,16 @@ function* files(dir: string): Generator<string> {
  * ("A3", "(F4)", "A3's"), the file itself, and "the specification". Letters C0/C1 (control
  * characters) and hex or ids inside other text are not citations.
  */
-const CITATION = /\bPart [A-G]\b|SANDBOX\.md|\bthe specification\b|(?<=^|[\s(])[ABDEFG][1-9](?=[\s),.:;']|$)|\([A-G]\)/m
+const CITATION =
+  /\bPart [A-G]\b|SANDBOX\.md|\bthe specification\b|(?<=^|[\s(])[ABDEFG][1-9](?=[\s),.:;']|$)|\([A-G]\)/m
 
 describe('citations', () => {
   it('name our own docs, never the internal specification', () => {
-    const scanned = [...['src', 'docs', 'clients', 'scripts', 'bench', 'examples'].flatMap((d) => [...files(d)]), 'README.md', 'CHANGELOG.md']
+    const scanned = [
+      ...['src', 'docs', 'clients', 'scripts', 'bench', 'examples'].flatMap((d) => [...files(d)]),
+      'README.md',
+      'CHANGELOG.md',
+    ]
     const found = scanned.flatMap((file) =>
       read(file)
         .split('\n')
@@ -44,10 +49,23 @@ describe('citations', () => {
   })
 
   it('are recognised by the check (it cannot pass by matching nothing)', () => {
-    for (const text of ['the order of checks of A3,', 'Readiness (Part F)', '(F4)', "Part A3's", 'see SANDBOX.md', '(B) authorization']) {
+    for (const text of [
+      'the order of checks of A3,',
+      'Readiness (Part F)',
+      '(F4)',
+      "Part A3's",
+      'see SANDBOX.md',
+      '(B) authorization',
+    ]) {
       expect(CITATION.test(text), text).toBe(true)
     }
-    for (const text of ['C0, DEL and C1', 'color: #A1B2C3', '"transaction_id":"E1"', 'E2E ids', 'pedido A10']) {
+    for (const text of [
+      'C0, DEL and C1',
+      'color: #A1B2C3',
+      '"transaction_id":"E1"',
+      'E2E ids',
+      'pedido A10',
+    ]) {
       expect(CITATION.test(text), text).toBe(false)
     }
   })
@@ -56,15 +74,23 @@ describe('citations', () => {
 /** Paths of the repository a doc names in backticks (placeholders such as `<name>` left out). */
 const ROOTS = /^(src|test|docs|scripts|bench|clients|examples|scenarios)\//
 function namedPaths(text: string): string[] {
-  return [...text.matchAll(/`([^`\s]+)`/g)].map((m) => m[1]!).filter((p) => ROOTS.test(p) && !/[<*{]/.test(p))
+  return [...text.matchAll(/`([^`\s]+)`/g)]
+    .map((m) => m[1]!)
+    .filter((p) => ROOTS.test(p) && !/[<*{]/.test(p))
 }
 
 /** GitHub's heading ids of a Markdown file (as test/readme/links.test.ts computes them). */
 function anchors(file: string): Set<string> {
   const seen = new Map<string, number>()
   const ids = new Set<string>()
-  for (const [, heading] of read(file).replace(/^```[\s\S]*?^```/gm, '').matchAll(/^#{1,6} (.+)$/gm)) {
-    const base = heading!.trim().toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s/g, '-')
+  for (const [, heading] of read(file)
+    .replace(/^```[\s\S]*?^```/gm, '')
+    .matchAll(/^#{1,6} (.+)$/gm)) {
+    const base = heading!
+      .trim()
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+      .replace(/\s/g, '-')
     const n = seen.get(base) ?? 0
     seen.set(base, n + 1)
     ids.add(n === 0 ? base : `${base}-${n}`)
@@ -79,7 +105,11 @@ function resolves(reference: string): boolean {
   return anchor === undefined || !path.endsWith('.md') || anchors(path).has(anchor)
 }
 
-const MAP_DOCS = ['docs/ARCHITECTURE.md', 'docs/DESIGN.md', ...readdirSync(join(ROOT, 'docs/decisions')).map((f) => `docs/decisions/${f}`)]
+const MAP_DOCS = [
+  'docs/ARCHITECTURE.md',
+  'docs/DESIGN.md',
+  ...readdirSync(join(ROOT, 'docs/decisions')).map((f) => `docs/decisions/${f}`),
+]
 
 describe('the map of the code', () => {
   it.each(MAP_DOCS)('%s names only paths that exist', (doc) => {
@@ -97,7 +127,9 @@ describe('the map of the code', () => {
   const architecture = read('docs/ARCHITECTURE.md')
 
   it('ARCHITECTURE.md names only functions that exist', () => {
-    const names = [...new Set([...architecture.matchAll(/`(?:[\w.]+\.)?(\w+)\(\)`/g)].map((m) => m[1]!))]
+    const names = [
+      ...new Set([...architecture.matchAll(/`(?:[\w.]+\.)?(\w+)\(\)`/g)].map((m) => m[1]!)),
+    ]
     expect(names.length).toBeGreaterThan(30)
     const texts = sources.map((f) => read(f))
     expect(names.filter((name) => !texts.some((t) => defines(t, name)))).toEqual([])
@@ -105,19 +137,41 @@ describe('the map of the code', () => {
 
   it('ARCHITECTURE.md names each function beside the file that defines it', () => {
     // `fn()` (`path`) and `fn()`, `path`: the function is that file's.
-    const pairs = [...architecture.matchAll(/`(?:[\w.]+\.)?(\w+)\(\)`[\s,(]*`((?:src|test)\/[^`]+\.tsx?)`/g)].map((m) => [m[1]!, m[2]!] as const)
+    const pairs = [
+      ...architecture.matchAll(/`(?:[\w.]+\.)?(\w+)\(\)`[\s,(]*`((?:src|test)\/[^`]+\.tsx?)`/g),
+    ].map((m) => [m[1]!, m[2]!] as const)
     expect(pairs.length).toBeGreaterThan(20)
-    expect(pairs.filter(([name, file]) => !existsSync(join(ROOT, file)) || !defines(read(file), name)).map(([n, f]) => `${n} in ${f}`)).toEqual([])
+    expect(
+      pairs
+        .filter(([name, file]) => !existsSync(join(ROOT, file)) || !defines(read(file), name))
+        .map(([n, f]) => `${n} in ${f}`),
+    ).toEqual([])
   })
 
   it('ARCHITECTURE.md draws the layers of the import check, in its order', () => {
     // LAYERS of imports.test.ts, read from its text: each layer's name and the pattern of its files
     // (on one line or, as the formatter writes a long one, on two).
-    const layers = [...read('test/structure/imports.test.ts').matchAll(/^\s+\[\s*'([^']+)',\s*\/(.+)\/,?\s*\],$/gm)].map((m) => ({ name: m[1]!, files: new RegExp(m[2]!) }))
+    const layers = [
+      ...read('test/structure/imports.test.ts').matchAll(
+        /^\s+\[\s*'([^']+)',\s*\/(.+)\/,?\s*\],$/gm,
+      ),
+    ].map((m) => ({ name: m[1]!, files: new RegExp(m[2]!) }))
     const start = architecture.indexOf('```\n') + 4
-    const picture = architecture.slice(start, architecture.indexOf('```', start)).trimEnd().split('\n')
+    const picture = architecture
+      .slice(start, architecture.indexOf('```', start))
+      .trimEnd()
+      .split('\n')
     // Each line: the layer's name, then its files (relative to src/ after the first), then a remark in brackets.
-    const drawn = picture.map((line) => line.split('(')[0]!.trim().split(/\s{2,}|\s(?=src\/)/).slice(1).join(' ').split(/\s+/).filter((t) => t && t !== '...'))
+    const drawn = picture.map((line) =>
+      line
+        .split('(')[0]!
+        .trim()
+        .split(/\s{2,}|\s(?=src\/)/)
+        .slice(1)
+        .join(' ')
+        .split(/\s+/)
+        .filter((t) => t && t !== '...'),
+    )
     expect(layers.length).toBeGreaterThan(5)
     expect(drawn.length).toBe(layers.length)
     const misplaced = drawn.flatMap((paths, i) =>
@@ -133,9 +187,14 @@ describe('the map of the code', () => {
 
 describe('references to our docs in code, tests and scripts', () => {
   it('point at a file and a heading that exist (docs/CONTRACT.md#order-of-checks)', () => {
-    const scanned = ['src', 'test', 'clients', 'scripts', 'bench'].flatMap((d) => [...files(d)]).filter((f) => !f.endsWith('.md'))
+    const scanned = ['src', 'test', 'clients', 'scripts', 'bench']
+      .flatMap((d) => [...files(d)])
+      .filter((f) => !f.endsWith('.md'))
     const broken = scanned.flatMap((file) =>
-      [...read(file).matchAll(/\b((?:docs\/[\w./-]+|README)\.md(?:#[\w-]+)?)/g)].map((m) => m[1]!).filter((ref) => !resolves(ref)).map((ref) => `${file}: ${ref}`),
+      [...read(file).matchAll(/\b((?:docs\/[\w./-]+|README)\.md(?:#[\w-]+)?)/g)]
+        .map((m) => m[1]!)
+        .filter((ref) => !resolves(ref))
+        .map((ref) => `${file}: ${ref}`),
     )
     expect(broken).toEqual([])
   })
@@ -145,9 +204,12 @@ describe('docs/CONTROL-PLANE.md#scenario-files', () => {
   it('lists every scenario setting with its default', () => {
     const doc = read('docs/CONTROL-PLANE.md')
     const section = doc.slice(doc.indexOf('## Scenario files'))
-    const rows = new Map([...section.matchAll(/^\| `(\w+)` \| `([^`]+)` \|/gm)].map((m) => [m[1]!, m[2]!]))
+    const rows = new Map(
+      [...section.matchAll(/^\| `(\w+)` \| `([^`]+)` \|/gm)].map((m) => [m[1]!, m[2]!]),
+    )
     const shown = (v: unknown) => (Array.isArray(v) ? `[${v.join(', ')}]` : String(v))
-    expect(Object.fromEntries(rows)).toEqual(Object.fromEntries(Object.entries(DEFAULT_SETTINGS).map(([k, v]) => [k, shown(v)])))
+    expect(Object.fromEntries(rows)).toEqual(
+      Object.fromEntries(Object.entries(DEFAULT_SETTINGS).map(([k, v]) => [k, shown(v)])),
+    )
   })
 })
-

@@ -10,7 +10,10 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 
 /** Top to bottom: a file imports its own layer and the layers below it. */
 const LAYERS: [name: string, files: RegExp][] = [
-  ['entry points (CLI, server, the package, the probe)', /^src\/((main|cli|index|embedded|public|banner|server|app|sources)\.ts$|cli\/|probe\/)/],
+  [
+    'entry points (CLI, server, the package, the probe)',
+    /^src\/((main|cli|index|embedded|public|banner|server|app|sources)\.ts$|cli\/|probe\/)/,
+  ],
   ['dashboard', /^src\/ui\//],
   ['HTTP (contract and control plane)', /^src\/http\//],
   ['the typed control client', /^src\/client\//],
@@ -28,7 +31,11 @@ const LAYERS: [name: string, files: RegExp][] = [
  * nothing of zod or of the layer loads there. The scenario files' shapes, a subscription's, and
  * the control plane's records (whose report the CLI's readiness summary prints).
  */
-const SHAPES = [/^src\/scenarios\/(schema|settings)$/, /^src\/webhooks\/schema$/, /^src\/http\/sandbox\/records\//]
+const SHAPES = [
+  /^src\/scenarios\/(schema|settings)$/,
+  /^src\/webhooks\/schema$/,
+  /^src\/http\/sandbox\/records\//,
+]
 const shape = (e: Edge) => e.typeOnly && SHAPES.some((p) => p.test(e.to))
 
 /** The domain is pure: its own files, the clock's types and the scenario files' shapes' types; no package, no I/O. */
@@ -41,12 +48,22 @@ const DOMAIN_MAY_TYPE = [/^src\/scenarios\/(schema|settings)$/]
  * readiness catalog (whose set-ups name control calls). Beside those, each file below names what
  * it takes and why.
  */
-const DASHBOARD_MAY_IMPORT = [/^src\/ui\//, /^src\/http\//, /^src\/client\//, /^src\/domain\//, /^src\/readiness\/catalog$/]
+const DASHBOARD_MAY_IMPORT = [
+  /^src\/ui\//,
+  /^src\/http\//,
+  /^src\/client\//,
+  /^src\/domain\//,
+  /^src\/readiness\/catalog$/,
+]
 const DASHBOARD_ALSO: Record<string, RegExp[]> = {
   // Signing in makes the scope the control plane is then called with: it cannot be asked with one.
   'src/ui/session.ts': [/^src\/store\/(index|identity)$/],
   // The secrets the admin may reveal come from scenario files; the control plane answers none.
-  'src/ui/known-secrets.ts': [/^src\/store\/identity$/, /^src\/operations\/authenticate$/, /^src\/scenarios\/loader$/],
+  'src/ui/known-secrets.ts': [
+    /^src\/store\/identity$/,
+    /^src\/operations\/authenticate$/,
+    /^src\/scenarios\/loader$/,
+  ],
   // The change hook's type: the sandbox tells the live stream what changed.
   'src/ui/live.ts': [/^src\/operations\/context$/],
 }
@@ -69,25 +86,37 @@ const all = [...graph].flatMap(([from, edges]) => edges.map((e) => ({ from, ...e
 describe('the import graph of src/', () => {
   it('is read whole: every file is in a layer, and every import of ours is a file', () => {
     expect([...graph.keys()].filter((f) => layerOf(f) === -1)).toEqual([])
-    expect(all.filter((e) => ours(e) && !files.has(e.to)).map((e) => `${e.from} -> ${e.to}`)).toEqual([])
+    expect(
+      all.filter((e) => ours(e) && !files.has(e.to)).map((e) => `${e.from} -> ${e.to}`),
+    ).toEqual([])
   })
 
   it('has no cycle, type imports included', () => {
     expect(cycles().map((c) => c.join(' -> '))).toEqual([])
   })
 
-  it('goes only downward: each layer imports its own and those below (a shape\'s type excepted)', () => {
+  it("goes only downward: each layer imports its own and those below (a shape's type excepted)", () => {
     const upward = all
       .filter((e) => ours(e) && !known(e.from, e) && !shape(e))
       .filter((e) => layerOf(files.get(e.to)!) < layerOf(e.from))
-      .map((e) => `${e.from} (${LAYERS[layerOf(e.from)]![0]}) -> ${e.to} (${LAYERS[layerOf(files.get(e.to)!)]![0]})`)
+      .map(
+        (e) =>
+          `${e.from} (${LAYERS[layerOf(e.from)]![0]}) -> ${e.to} (${LAYERS[layerOf(files.get(e.to)!)]![0]})`,
+      )
     expect(upward).toEqual([])
   })
 
   it('keeps the domain pure: no package, no Node module, nothing of ours with I/O', () => {
     const impure = all
       .filter((e) => e.from.startsWith('src/domain/'))
-      .filter((e) => !(ours(e) && (DOMAIN_MAY_IMPORT.some((p) => p.test(e.to)) || (e.typeOnly && DOMAIN_MAY_TYPE.some((p) => p.test(e.to))))))
+      .filter(
+        (e) =>
+          !(
+            ours(e) &&
+            (DOMAIN_MAY_IMPORT.some((p) => p.test(e.to)) ||
+              (e.typeOnly && DOMAIN_MAY_TYPE.some((p) => p.test(e.to))))
+          ),
+      )
       .map((e) => `${e.from} -> ${e.to}`)
     expect(impure).toEqual([])
   })
@@ -95,7 +124,11 @@ describe('the import graph of src/', () => {
   it('keeps the dashboard a client of the control plane', () => {
     const around = all
       .filter((e) => e.from.startsWith('src/ui/') && ours(e))
-      .filter((e) => !DASHBOARD_MAY_IMPORT.some((p) => p.test(e.to)) && !(DASHBOARD_ALSO[e.from] ?? []).some((p) => p.test(e.to)))
+      .filter(
+        (e) =>
+          !DASHBOARD_MAY_IMPORT.some((p) => p.test(e.to)) &&
+          !(DASHBOARD_ALSO[e.from] ?? []).some((p) => p.test(e.to)),
+      )
       .map((e) => `${e.from} -> ${e.to}`)
     expect(around).toEqual([])
   })
@@ -108,7 +141,12 @@ describe('the import graph of src/', () => {
 
 /** Every cycle of the graph (its strongly connected components of more than one file), known edges left out. */
 function cycles(): string[][] {
-  const next = new Map([...graph].map(([from, edges]) => [from, edges.filter((e) => ours(e) && !known(from, e)).map((e) => files.get(e.to)!)]))
+  const next = new Map(
+    [...graph].map(([from, edges]) => [
+      from,
+      edges.filter((e) => ours(e) && !known(from, e)).map((e) => files.get(e.to)!),
+    ]),
+  )
   let counter = 0
   const index = new Map<string, number>()
   const low = new Map<string, number>()

@@ -15,12 +15,17 @@ export interface Edge {
 
 /** Comments and the insides of strings and templates as spaces, so that only code is scanned; quotes kept. */
 function codeOnly(text: string): string {
-  return text.replace(/\/\/[^\n]*|\/\*[\s\S]*?\*\/|'(?:\\.|[^'\\\n])*'|"(?:\\.|[^"\\\n])*"|`(?:\\.|[^`\\])*`/g, (m) =>
-    m.startsWith('/') ? ' '.repeat(m.length) : m[0] + m.slice(1, -1).replace(/[^\n]/g, ' ') + m.at(-1),
+  return text.replace(
+    /\/\/[^\n]*|\/\*[\s\S]*?\*\/|'(?:\\.|[^'\\\n])*'|"(?:\\.|[^"\\\n])*"|`(?:\\.|[^`\\])*`/g,
+    (m) =>
+      m.startsWith('/')
+        ? ' '.repeat(m.length)
+        : m[0] + m.slice(1, -1).replace(/[^\n]/g, ' ') + m.at(-1),
   )
 }
 
-const STATEMENT = /\b(import|export)\s+(type\s+)?([^;'"`]*?)\s*\bfrom\s*'|\bimport\s*\(\s*'|\bimport\s+'/g
+const STATEMENT =
+  /\b(import|export)\s+(type\s+)?([^;'"`]*?)\s*\bfrom\s*'|\bimport\s*\(\s*'|\bimport\s+'/g
 
 /** Every file's imports, keyed by its path relative to `root` (`src/...`). */
 export function importGraph(root: string, dir: string): Map<string, Edge[]> {
@@ -34,8 +39,18 @@ export function importGraph(root: string, dir: string): Map<string, Edge[]> {
       const start = m.index + m[0].length
       const specifier = text.slice(start, text.indexOf("'", start))
       const names = m[3] ?? ''
-      const typeOnly = m[2] !== undefined || (/^\{[^}]*\}$/.test(names.trim()) && names.replace(/[{}\s]/g, '').split(',').filter(Boolean).every((n) => n.startsWith('type')))
-      edges.push({ to: specifier.startsWith('.') ? target(root, file, specifier) : specifier, typeOnly })
+      const typeOnly =
+        m[2] !== undefined ||
+        (/^\{[^}]*\}$/.test(names.trim()) &&
+          names
+            .replace(/[{}\s]/g, '')
+            .split(',')
+            .filter(Boolean)
+            .every((n) => n.startsWith('type')))
+      edges.push({
+        to: specifier.startsWith('.') ? target(root, file, specifier) : specifier,
+        typeOnly,
+      })
     }
     graph.set(relative(root, file), edges)
   }

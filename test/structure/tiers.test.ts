@@ -19,8 +19,11 @@ function* testFiles(dir: string): Generator<string> {
 }
 
 /** `npm test`'s files: under test/ or src/, outside what its config excludes (the reliability suite). */
-const all = [...testFiles('test'), ...testFiles('src')].filter((f) => !base.test!.exclude!.some((x) => f.startsWith(x.replace('**', ''))))
-const matches = (entry: string, file: string) => (entry.endsWith('/**') ? file.startsWith(entry.slice(0, -2)) : file === entry)
+const all = [...testFiles('test'), ...testFiles('src')].filter(
+  (f) => !base.test!.exclude!.some((x) => f.startsWith(x.replace('**', ''))),
+)
+const matches = (entry: string, file: string) =>
+  entry.endsWith('/**') ? file.startsWith(entry.slice(0, -2)) : file === entry
 
 describe('the fast tier', () => {
   it('names as slow only test files npm test runs', () => {

@@ -5,19 +5,37 @@ import { chromium, type Browser, type Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest'
 import { startTestSandbox, type TestSandbox } from '../harness.js'
 
-const CANDIDATES = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].filter((p): p is string => !!p)
+const CANDIDATES = [
+  process.env.CHROMIUM_PATH,
+  '/usr/bin/chromium',
+  '/usr/bin/chromium-browser',
+].filter((p): p is string => !!p)
 export const CHROMIUM = CANDIDATES.find((p) => existsSync(p))
-export const SKIP_REASON = CHROMIUM ? '' : 'browser tests skipped: no chromium found (apt-get install -y chromium, or set CHROMIUM_PATH)'
+export const SKIP_REASON = CHROMIUM
+  ? ''
+  : 'browser tests skipped: no chromium found (apt-get install -y chromium, or set CHROMIUM_PATH)'
 if (!CHROMIUM) console.warn(SKIP_REASON)
 
 export function launch(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM!,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   })
 }
 
-export async function newPage(browser: Browser, opts: { width?: number; height?: number; dark?: boolean } = {}): Promise<Page> {
+export async function newPage(
+  browser: Browser,
+  opts: { width?: number; height?: number; dark?: boolean } = {},
+): Promise<Page> {
   const context = await browser.newContext({
     viewport: { width: opts.width ?? 1280, height: opts.height ?? 900 },
     colorScheme: opts.dark ? 'dark' : 'light',
@@ -32,7 +50,12 @@ export async function signInAsAdmin(page: Page, s: TestSandbox): Promise<void> {
   await page.getByRole('heading', { name: 'Overview' }).waitFor()
 }
 
-export async function signInAsCompany(page: Page, s: TestSandbox, clientId: string, secret: string): Promise<void> {
+export async function signInAsCompany(
+  page: Page,
+  s: TestSandbox,
+  clientId: string,
+  secret: string,
+): Promise<void> {
   await page.goto(`${s.url}/_sandbox/ui/sign-in`)
   await page.getByLabel('client_id').fill(clientId)
   await page.getByLabel('client_secret').fill(secret)

@@ -15,12 +15,23 @@ describe.skipIf(!CHROMIUM)(`/docs "Try it out"${SKIP_REASON ? ` (${SKIP_REASON})
     s = sandbox
     page = p
     refused = []
-    page.on('console', (m) => void (/Content Security Policy/i.test(m.text()) && refused.push(m.text())))
+    page.on(
+      'console',
+      (m) => void (/Content Security Policy/i.test(m.text()) && refused.push(m.text())),
+    )
   })
 
   it.each([
     ['/hub/transactions/in', { amount: 1000, description: 'Pedido 1234' }],
-    ['/hub/transactions/out', { amount: 2500, pix_key: 'maria@example.com', pix_type: 'EMAIL', description: 'Pagamento fornecedor' }],
+    [
+      '/hub/transactions/out',
+      {
+        amount: 2500,
+        pix_key: 'maria@example.com',
+        pix_type: 'EMAIL',
+        description: 'Pagamento fornecedor',
+      },
+    ],
   ])('POST %s starts from a body the contract accepts', async (path, example) => {
     await page.goto(`${s.url}/docs`)
     await page.getByRole('button', { name: 'Authorize' }).first().click()
@@ -30,7 +41,10 @@ describe.skipIf(!CHROMIUM)(`/docs "Try it out"${SKIP_REASON ? ` (${SKIP_REASON})
     await dialog.locator('button', { hasText: 'Authorize' }).first().click()
     await dialog.locator('button', { hasText: 'Close' }).first().click()
 
-    const op = page.locator('.opblock-post').filter({ has: page.locator(`.opblock-summary-path[data-path="${path}"]`) }).first()
+    const op = page
+      .locator('.opblock-post')
+      .filter({ has: page.locator(`.opblock-summary-path[data-path="${path}"]`) })
+      .first()
     await op.locator('.opblock-summary').click()
     await op.getByRole('button', { name: 'Try it out' }).click()
     const body = op.locator('textarea.body-param__text')
@@ -38,25 +52,44 @@ describe.skipIf(!CHROMIUM)(`/docs "Try it out"${SKIP_REASON ? ` (${SKIP_REASON})
 
     await op.getByRole('button', { name: 'Execute' }).click()
     const status = op.locator('.live-responses-table tbody .response-col_status').first()
-    await expect.poll(async () => (await status.textContent())?.trim(), { timeout: 10_000 }).toBe('200')
+    await expect
+      .poll(async () => (await status.textContent())?.trim(), { timeout: 10_000 })
+      .toBe('200')
     // The credentials typed in stay in the page: nothing a later visitor of this browser can read.
-    expect(await page.evaluate(() => JSON.stringify({ ...(globalThis as any).localStorage, ...(globalThis as any).sessionStorage }))).not.toContain('sandbox-secret')
+    expect(
+      await page.evaluate(() =>
+        JSON.stringify({
+          ...(globalThis as any).localStorage,
+          ...(globalThis as any).sessionStorage,
+        }),
+      ),
+    ).not.toContain('sandbox-secret')
     expect(refused).toEqual([])
   })
 
   /** Opens one operation; `shown(status)` is the example Swagger UI shows under that status. */
   const open = async (method: string, path: string) => {
-    const op = page.locator(`.opblock-${method}`).filter({ has: page.locator(`.opblock-summary-path[data-path="${path}"]`) }).first()
+    const op = page
+      .locator(`.opblock-${method}`)
+      .filter({ has: page.locator(`.opblock-summary-path[data-path="${path}"]`) })
+      .first()
     await op.locator('.opblock-summary').click()
     const row = (status: number) => op.locator(`tr.response[data-code="${status}"]`)
-    return { row, shown: async (status: number) => JSON.parse((await row(status).locator('pre.example').first().textContent()) ?? '') }
+    return {
+      row,
+      shown: async (status: number) =>
+        JSON.parse((await row(status).locator('pre.example').first().textContent()) ?? ''),
+    }
   }
 
   it('shows under each contract error the detail the sandbox answers for it', async () => {
     await page.goto(`${s.url}/docs`)
     const charge = await open('post', '/hub/transactions/in')
     expect(await charge.shown(403)).toEqual({ detail: 'API access is not active for this company' })
-    await charge.row(403).locator('select.examples-select-element').selectOption('not_enough_permissions')
+    await charge
+      .row(403)
+      .locator('select.examples-select-element')
+      .selectOption('not_enough_permissions')
     await expect.poll(() => charge.shown(403)).toEqual({ detail: 'Not enough permissions' })
     expect(await charge.shown(501)).toEqual({ detail: 'Provider does not support this operation' })
     await charge.row(403).scrollIntoViewIfNeeded()
@@ -64,11 +97,17 @@ describe.skipIf(!CHROMIUM)(`/docs "Try it out"${SKIP_REASON ? ` (${SKIP_REASON})
   })
 
   it('shows a control-plane answer as the sandbox gives it, not "string" and 0', async () => {
-    await page.goto(`${s.url}/docs?urls.primaryName=${encodeURIComponent('Control plane (/_sandbox)')}`)
+    await page.goto(
+      `${s.url}/docs?urls.primaryName=${encodeURIComponent('Control plane (/_sandbox)')}`,
+    )
     const balance = await open('get', '/users/{user_id}/balance')
     const shown = await balance.shown(200)
     expect(shown.balance).toBe(998500)
-    expect(shown.entries.map((e: { kind: string }) => e.kind)).toEqual(['transfer_debit', 'charge_paid', 'opening'])
+    expect(shown.entries.map((e: { kind: string }) => e.kind)).toEqual([
+      'transfer_debit',
+      'charge_paid',
+      'opening',
+    ])
     await balance.row(200).scrollIntoViewIfNeeded()
     await page.screenshot({ path: '/tmp/pix-sandbox-docs-control-balance.png' })
   })

@@ -19,7 +19,12 @@ describe('dashboard over HTTP', () => {
   afterEach(() => s.close())
 
   const signIn = async (form: Record<string, string>) =>
-    fetch(`${s.url}/_sandbox/ui/sign-in`, { method: 'POST', body: new URLSearchParams(form), redirect: 'manual', headers: { origin: s.url } })
+    fetch(`${s.url}/_sandbox/ui/sign-in`, {
+      method: 'POST',
+      body: new URLSearchParams(form),
+      redirect: 'manual',
+      headers: { origin: s.url },
+    })
 
   it('is in neither OpenAPI document', async () => {
     for (const doc of ['/openapi.json', '/_sandbox/openapi.json']) {
@@ -34,8 +39,13 @@ describe('dashboard over HTTP', () => {
   it('renders its pages without starting an AsyncLocalStorage', async () => {
     const run = vi.spyOn(AsyncLocalStorage.prototype, 'run')
     try {
-      const cookie = (await signIn({ token: s.adminToken })).headers.get('set-cookie')!.split(';')[0]!
-      const pages = [await fetch(`${s.url}/_sandbox/ui/sign-in`), await fetch(`${s.url}/_sandbox/ui/requests`, { headers: { cookie } })]
+      const cookie = (await signIn({ token: s.adminToken })).headers
+        .get('set-cookie')!
+        .split(';')[0]!
+      const pages = [
+        await fetch(`${s.url}/_sandbox/ui/sign-in`),
+        await fetch(`${s.url}/_sandbox/ui/requests`, { headers: { cookie } }),
+      ]
       for (const page of pages) {
         expect(page.status).toBe(200)
         expect(await page.text()).toMatch(/^<!doctype html>.*<\/html>$/s)
@@ -68,7 +78,11 @@ import(${JSON.stringify(entry)}).then(async ({ startSandbox }) => {
       )
       // From the project's folder: tsx reads the JSX settings from its tsconfig.json.
       const root = fileURLToPath(new URL('../..', import.meta.url))
-      const { stdout } = await promisify(execFile)(process.execPath, ['--import', import.meta.resolve('tsx'), join(dir, 'suite.cjs')], { cwd: root, timeout: 15_000 })
+      const { stdout } = await promisify(execFile)(
+        process.execPath,
+        ['--import', import.meta.resolve('tsx'), join(dir, 'suite.cjs')],
+        { cwd: root, timeout: 15_000 },
+      )
       expect(JSON.parse(stdout)).toEqual({ mainModule: true, status: 200, html: true, runs: 0 })
     } finally {
       rmSync(dir, { recursive: true, force: true })
@@ -93,12 +107,22 @@ import(${JSON.stringify(entry)}).then(async ({ startSandbox }) => {
     expect(cookie).toContain('Path=/_sandbox/ui')
     // A tampered cookie is no session.
     const forged = cookie.split(';')[0]!.replace(/\.(.)/, '.x$1')
-    expect((await fetch(`${s.url}/_sandbox/ui`, { headers: { cookie: forged }, redirect: 'manual' })).status).toBe(303)
-    expect((await fetch(`${s.url}/_sandbox/ui`, { headers: { cookie: cookie.split(';')[0]! } })).status).toBe(200)
+    expect(
+      (await fetch(`${s.url}/_sandbox/ui`, { headers: { cookie: forged }, redirect: 'manual' }))
+        .status,
+    ).toBe(303)
+    expect(
+      (await fetch(`${s.url}/_sandbox/ui`, { headers: { cookie: cookie.split(';')[0]! } })).status,
+    ).toBe(200)
   })
 
   it('refuses wrong credentials with a page that says so, and production credentials too', async () => {
-    const forms: Record<string, string>[] = [{ token: 'nope' }, { client_id: 'sandbox-client', client_secret: 'nope' }, { client_id: 'production-client', client_secret: 'production-secret' }, {}]
+    const forms: Record<string, string>[] = [
+      { token: 'nope' },
+      { client_id: 'sandbox-client', client_secret: 'nope' },
+      { client_id: 'production-client', client_secret: 'production-secret' },
+      {},
+    ]
     for (const form of forms) {
       const r = await signIn(form)
       expect(r.status).toBe(401)
@@ -107,7 +131,7 @@ import(${JSON.stringify(entry)}).then(async ({ startSandbox }) => {
     }
   })
 
-  it('shows the scenario file\'s secrets to the admin only, never to a company', async () => {
+  it("shows the scenario file's secrets to the admin only, never to a company", async () => {
     const page = async (form: Record<string, string>) => {
       const cookie = (await signIn(form)).headers.get('set-cookie')!.split(';')[0]!
       return (await fetch(`${s.url}/_sandbox/ui`, { headers: { cookie } })).text()
@@ -120,11 +144,24 @@ import(${JSON.stringify(entry)}).then(async ({ startSandbox }) => {
   })
 
   it('shows a company its own latest events however busy the others are, newest first', async () => {
-    const cookie = (await signIn({ client_id: 'sandbox-client', client_secret: 'sandbox-secret' })).headers.get('set-cookie')!.split(';')[0]!
-    const own = (await s.request('POST', '/api/v1/hub/transactions/in', { auth: AUTH.main, json: { amount: 101 } })).body.transaction_id
+    const cookie = (
+      await signIn({ client_id: 'sandbox-client', client_secret: 'sandbox-secret' })
+    ).headers
+      .get('set-cookie')!
+      .split(';')[0]!
+    const own = (
+      await s.request('POST', '/api/v1/hub/transactions/in', {
+        auth: AUTH.main,
+        json: { amount: 101 },
+      })
+    ).body.transaction_id
     // Another company writes 150 events after it (a charge created, 150 times).
     const other = (await s.admin('POST', '/companies')).body
-    for (let i = 0; i < 150; i++) await s.request('POST', '/api/v1/hub/transactions/in', { auth: `Basic ${other.token}`, json: { amount: 1 + i } })
+    for (let i = 0; i < 150; i++)
+      await s.request('POST', '/api/v1/hub/transactions/in', {
+        auth: `Basic ${other.token}`,
+        json: { amount: 1 + i },
+      })
     const html = await (await fetch(`${s.url}/_sandbox/ui/events`, { headers: { cookie } })).text()
     expect(html).toContain(own)
     expect(html).not.toContain(other.company_id)
@@ -133,15 +170,23 @@ import(${JSON.stringify(entry)}).then(async ({ startSandbox }) => {
   })
 
   it('streams scoped changes, and ends the stream when the server closes instead of holding the close up', async () => {
-    const cookie = (await signIn({ client_id: 'sandbox-client', client_secret: 'sandbox-secret' })).headers.get('set-cookie')!.split(';')[0]!
+    const cookie = (
+      await signIn({ client_id: 'sandbox-client', client_secret: 'sandbox-secret' })
+    ).headers
+      .get('set-cookie')!
+      .split(';')[0]!
     const res = await fetch(`${s.url}/_sandbox/ui/live`, { headers: { cookie } })
     expect(res.headers.get('content-type')).toBe('text/event-stream; charset=utf-8')
     const reader = res.body!.getReader()
     const decoder = new TextDecoder()
     let text = ''
     expect(decoder.decode((await reader.read()).value)).toContain(': connected')
-    const charge = await s.request('POST', '/api/v1/hub/transactions/in', { auth: AUTH.main, json: { amount: 100 } })
-    while (!text.includes(charge.body.transaction_id)) text += decoder.decode((await reader.read()).value)
+    const charge = await s.request('POST', '/api/v1/hub/transactions/in', {
+      auth: AUTH.main,
+      json: { amount: 100 },
+    })
+    while (!text.includes(charge.body.transaction_id))
+      text += decoder.decode((await reader.read()).value)
     expect(text).toMatch(/^event: change\ndata: \{"topics":\[/)
     // The server's force-close of lingering connections comes after 10 s; the stream must not wait for it.
     const closed = s.close().then(() => 'closed')
@@ -162,7 +207,16 @@ import(${JSON.stringify(entry)}).then(async ({ startSandbox }) => {
 })
 
 describe('live hub', () => {
-  const event = (companyId: string | null, id: string) => ({ kind: 'event' as const, event: { id: `evt_${id}`, type: 'charge.created', at: 0, companyId, data: { transaction_id: id } } })
+  const event = (companyId: string | null, id: string) => ({
+    kind: 'event' as const,
+    event: {
+      id: `evt_${id}`,
+      type: 'charge.created',
+      at: 0,
+      companyId,
+      data: { transaction_id: id },
+    },
+  })
 
   it('is switched on by the first listener and off by the last, and coalesces changes into one message per flush, scoped per listener', () => {
     vi.useFakeTimers()
@@ -172,8 +226,18 @@ describe('live hub', () => {
       hub.notify(event('a', 'before'))
       const admin: string[] = []
       const companyA: string[] = []
-      const leaveAdmin = hub.listen({ scope: { admin: true }, session: 'admin', send: (t) => admin.push(t), close: () => {} })!
-      const leaveA = hub.listen({ scope: { admin: false, companyId: 'a', principal: {} as any }, session: 'a', send: (t) => companyA.push(t), close: () => {} })!
+      const leaveAdmin = hub.listen({
+        scope: { admin: true },
+        session: 'admin',
+        send: (t) => admin.push(t),
+        close: () => {},
+      })!
+      const leaveA = hub.listen({
+        scope: { admin: false, companyId: 'a', principal: {} as any },
+        session: 'a',
+        send: (t) => companyA.push(t),
+        close: () => {},
+      })!
       // The sandbox is asked to tell changes only from the first listener on.
       expect(active).toEqual([true])
       hub.notify(event('a', 'mine'))
@@ -203,20 +267,43 @@ describe('live hub', () => {
     }
   })
 
-  it('tells of a webhook attempt the worker recorded as topic delivery, to the delivery\'s company only', () => {
+  it("tells of a webhook attempt the worker recorded as topic delivery, to the delivery's company only", () => {
     vi.useFakeTimers()
     try {
       const hub = createLiveHub()
       const admin: string[] = []
       const companyA: string[] = []
-      hub.listen({ scope: { admin: true }, session: 'admin', send: (t) => admin.push(t), close: () => {} })
-      hub.listen({ scope: { admin: false, companyId: 'a', principal: {} as any }, session: 'a', send: (t) => companyA.push(t), close: () => {} })
+      hub.listen({
+        scope: { admin: true },
+        session: 'admin',
+        send: (t) => admin.push(t),
+        close: () => {},
+      })
+      hub.listen({
+        scope: { admin: false, companyId: 'a', principal: {} as any },
+        session: 'a',
+        send: (t) => companyA.push(t),
+        close: () => {},
+      })
       hub.notify({ kind: 'delivery', id: 'msg_mine', companyId: 'a', webhook: null })
       // A 410 from the admin's global subscription disabled it: only the admin is told of the subscription.
-      hub.notify({ kind: 'delivery', id: 'msg_theirs', companyId: 'b', webhook: { id: 'wh_global', companyId: null } })
+      hub.notify({
+        kind: 'delivery',
+        id: 'msg_theirs',
+        companyId: 'b',
+        webhook: { id: 'wh_global', companyId: null },
+      })
       vi.runAllTimers()
-      expect(JSON.parse(companyA[0]!.split('data: ')[1]!)).toEqual({ topics: ['delivery'], ids: ['msg_mine'], partial: false })
-      expect(JSON.parse(admin[0]!.split('data: ')[1]!)).toEqual({ topics: ['delivery', 'webhook'], ids: ['msg_mine', 'msg_theirs', 'wh_global'], partial: false })
+      expect(JSON.parse(companyA[0]!.split('data: ')[1]!)).toEqual({
+        topics: ['delivery'],
+        ids: ['msg_mine'],
+        partial: false,
+      })
+      expect(JSON.parse(admin[0]!.split('data: ')[1]!)).toEqual({
+        topics: ['delivery', 'webhook'],
+        ids: ['msg_mine', 'msg_theirs', 'wh_global'],
+        partial: false,
+      })
     } finally {
       vi.useRealTimers()
     }

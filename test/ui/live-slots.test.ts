@@ -10,7 +10,12 @@ describe('live stream places', () => {
   })
 
   const signIn = async (form: Record<string, string>): Promise<string> => {
-    const r = await fetch(`${s.url}/_sandbox/ui/sign-in`, { method: 'POST', body: new URLSearchParams(form), redirect: 'manual', headers: { origin: s.url } })
+    const r = await fetch(`${s.url}/_sandbox/ui/sign-in`, {
+      method: 'POST',
+      body: new URLSearchParams(form),
+      redirect: 'manual',
+      headers: { origin: s.url },
+    })
     return r.headers.get('set-cookie')!.split(';')[0]!
   }
   const streams: ReadableStreamDefaultReader<Uint8Array>[] = []
@@ -35,7 +40,9 @@ describe('live stream places', () => {
     const opened = []
     for (let i = 0; i < 100; i++) opened.push(await open(hog))
     expect(await open(await signIn({ token: s.adminToken }))).toBe('connected')
-    expect(await open(await signIn({ client_id: 'sandbox-client', client_secret: 'sandbox-secret' }))).toBe('connected')
+    expect(
+      await open(await signIn({ client_id: 'sandbox-client', client_secret: 'sandbox-secret' })),
+    ).toBe('connected')
     // A session holds a few (several tabs), not all.
     expect(opened.filter((o) => o === 'connected')).toHaveLength(5)
   })
@@ -44,7 +51,9 @@ describe('live stream places', () => {
     const opened = []
     for (let i = 0; i < 30; i++) opened.push(await open(await signIn(inactive)))
     expect(opened.filter((o) => o === 'connected')).toHaveLength(20)
-    expect(await open(await signIn({ client_id: 'sandbox-client', client_secret: 'sandbox-secret' }))).toBe('connected')
+    expect(
+      await open(await signIn({ client_id: 'sandbox-client', client_secret: 'sandbox-secret' })),
+    ).toBe('connected')
     expect(await open(await signIn({ token: s.adminToken }))).toBe('connected')
   })
 
@@ -53,8 +62,12 @@ describe('live stream places', () => {
     const warned = (w: Error) => warnings.push(w.name)
     process.on('warning', warned)
     try {
-      const companies = await Promise.all(Array.from({ length: 2 }, async () => (await s.admin('POST', '/companies')).body))
-      for (const t of companies) for (let i = 0; i < 15; i++) await open(await signIn({ client_id: t.client_id, client_secret: t.client_secret }))
+      const companies = await Promise.all(
+        Array.from({ length: 2 }, async () => (await s.admin('POST', '/companies')).body),
+      )
+      for (const t of companies)
+        for (let i = 0; i < 15; i++)
+          await open(await signIn({ client_id: t.client_id, client_secret: t.client_secret }))
       await new Promise((r) => setImmediate(r))
       expect(warnings).not.toContain('MaxListenersExceededWarning')
     } finally {
@@ -63,16 +76,23 @@ describe('live stream places', () => {
   })
 
   it('gives a company its place when the companies hold all: the one holding the most gives up its oldest stream', async () => {
-    const companies = await Promise.all(Array.from({ length: 6 }, async () => (await s.admin('POST', '/companies')).body))
+    const companies = await Promise.all(
+      Array.from({ length: 6 }, async () => (await s.admin('POST', '/companies')).body),
+    )
     let oldest: ReadableStreamDefaultReader<Uint8Array> | undefined
     for (const t of companies.slice(0, 5)) {
       for (let j = 0; j < 20; j++) {
-        expect(await open(await signIn({ client_id: t.client_id, client_secret: t.client_secret }))).toBe('connected')
+        expect(
+          await open(await signIn({ client_id: t.client_id, client_secret: t.client_secret })),
+        ).toBe('connected')
         oldest ??= streams.at(-1)
       }
     }
     // 100 in all: the sixth company's first stream takes the oldest of the first company.
-    const sixth = await signIn({ client_id: companies[5].client_id, client_secret: companies[5].client_secret })
+    const sixth = await signIn({
+      client_id: companies[5].client_id,
+      client_secret: companies[5].client_secret,
+    })
     expect(await open(sixth)).toBe('connected')
     let told = ''
     for (;;) {
@@ -82,6 +102,13 @@ describe('live stream places', () => {
     }
     expect(told).toContain('event: full')
     // A second sign-in of the first company cannot take it back (19 against 1).
-    expect(await open(await signIn({ client_id: companies[0].client_id, client_secret: companies[0].client_secret }))).toBe('full')
+    expect(
+      await open(
+        await signIn({
+          client_id: companies[0].client_id,
+          client_secret: companies[0].client_secret,
+        }),
+      ),
+    ).toBe('full')
   })
 })

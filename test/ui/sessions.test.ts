@@ -20,7 +20,9 @@ describe('dashboard sessions', () => {
     expect(r.status).toBe(303)
     return r.headers.get('set-cookie')!.split(';')[0]!
   }
-  const signedIn = async (cookie: string) => (await fetch(`${s.url}/_sandbox/ui`, { headers: { cookie }, redirect: 'manual' })).status === 200
+  const signedIn = async (cookie: string) =>
+    (await fetch(`${s.url}/_sandbox/ui`, { headers: { cookie }, redirect: 'manual' })).status ===
+    200
   const inactive = { client_id: 'inactive', client_secret: 'inactive-secret' }
 
   it("ends neither the admin's nor another company's session however often a company signs in, only its own oldest", async () => {

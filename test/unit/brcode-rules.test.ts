@@ -37,7 +37,12 @@ function withField(id: string, value: string | undefined): Fields {
 
 describe('the BR Code check, rule by rule', () => {
   it('accepts the base code, with its key, amount, name and city', () => {
-    expect(parseBrCode(code(BASE))).toEqual({ key: 'maria@example.com', amount: 1050, merchantName: 'Loja Exemplo', merchantCity: 'Sao Paulo' })
+    expect(parseBrCode(code(BASE))).toEqual({
+      key: 'maria@example.com',
+      amount: 1050,
+      merchantName: 'Loja Exemplo',
+      merchantCity: 'Sao Paulo',
+    })
   })
 
   it('accepts a code of exactly 512 characters and refuses one of 513', () => {
@@ -84,9 +89,24 @@ describe('the BR Code check, rule by rule', () => {
     ['an amount with a sign', withField('54', '-10.50')],
     ['an amount followed by a letter', withField('54', '10.50x')],
     ['an amount of eleven digits', withField('54', '12345678901')],
-    ['the account template outside fields 26 to 51', [...withField('26', undefined), ['80', pixTemplate(field('01', 'maria@example.com'))]] as Fields],
-    ['an account template in field 25', [...withField('26', undefined), ['25', pixTemplate(field('01', 'maria@example.com'))]] as Fields],
-    ['no template with the PIX GUI', withField('26', field('00', 'com.example.other') + field('01', 'maria@example.com'))],
+    [
+      'the account template outside fields 26 to 51',
+      [
+        ...withField('26', undefined),
+        ['80', pixTemplate(field('01', 'maria@example.com'))],
+      ] as Fields,
+    ],
+    [
+      'an account template in field 25',
+      [
+        ...withField('26', undefined),
+        ['25', pixTemplate(field('01', 'maria@example.com'))],
+      ] as Fields,
+    ],
+    [
+      'no template with the PIX GUI',
+      withField('26', field('00', 'com.example.other') + field('01', 'maria@example.com')),
+    ],
   ])('refuses %s', (_name, fields) => {
     expect(parseBrCode(code(fields))).toBeNull()
   })
@@ -94,15 +114,38 @@ describe('the BR Code check, rule by rule', () => {
   it.each([
     ['no point of initiation', withField('01', undefined), {}],
     ['point of initiation 11 (static)', withField('01', '11'), {}],
-    ['a merchant name of 25 characters', withField('59', 'N'.repeat(25)), { merchantName: 'N'.repeat(25) }],
-    ['a merchant city of 15 characters', withField('60', 'C'.repeat(15)), { merchantCity: 'C'.repeat(15) }],
+    [
+      'a merchant name of 25 characters',
+      withField('59', 'N'.repeat(25)),
+      { merchantName: 'N'.repeat(25) },
+    ],
+    [
+      'a merchant city of 15 characters',
+      withField('60', 'C'.repeat(15)),
+      { merchantCity: 'C'.repeat(15) },
+    ],
     ['an amount without decimals', withField('54', '10'), { amount: 1000 }],
     ['an amount with one decimal', withField('54', '10.5'), { amount: 1050 }],
     ['an amount of ten digits', withField('54', '1234567890'), { amount: 123456789000 }],
     ['no amount', withField('54', undefined), { amount: undefined }],
-    ['the account template in field 51', [...withField('26', undefined), ['51', pixTemplate(field('01', 'maria@example.com'))]] as Fields, { key: 'maria@example.com' }],
-    ['the GUI in capitals', withField('26', field('00', 'BR.GOV.BCB.PIX') + field('01', 'maria@example.com')), { key: 'maria@example.com' }],
-    ['a location with "://" after its start', withField('26', pixTemplate(field('25', 'pix.example.com/qr?next=http://x'))), { location: 'pix.example.com/qr?next=http://x' }],
+    [
+      'the account template in field 51',
+      [
+        ...withField('26', undefined),
+        ['51', pixTemplate(field('01', 'maria@example.com'))],
+      ] as Fields,
+      { key: 'maria@example.com' },
+    ],
+    [
+      'the GUI in capitals',
+      withField('26', field('00', 'BR.GOV.BCB.PIX') + field('01', 'maria@example.com')),
+      { key: 'maria@example.com' },
+    ],
+    [
+      'a location with "://" after its start',
+      withField('26', pixTemplate(field('25', 'pix.example.com/qr?next=http://x'))),
+      { location: 'pix.example.com/qr?next=http://x' },
+    ],
   ])('accepts %s', (_name, fields, expected) => {
     const parsed = parseBrCode(code(fields))
     expect(parsed).not.toBeNull()
@@ -110,7 +153,9 @@ describe('the BR Code check, rule by rule', () => {
   })
 
   it('skips a template of another scheme and reads the PIX one after it', () => {
-    const fields: Fields = [...withField('26', field('00', 'com.example.other') + field('01', 'not-this-key'))]
+    const fields: Fields = [
+      ...withField('26', field('00', 'com.example.other') + field('01', 'not-this-key')),
+    ]
     fields.splice(3, 0, ['27', pixTemplate(field('01', 'maria@example.com'))])
     expect(parseBrCode(code(fields))?.key).toBe('maria@example.com')
   })
@@ -119,7 +164,9 @@ describe('the BR Code check, rule by rule', () => {
 describe('folding a merchant name or city', () => {
   it('drops accents and what is not printable ASCII, collapses whitespace, trims, then cuts', () => {
     expect(asciiField('  Café\u2615  São\t\n João  ', 25, 'FALLBACK')).toBe('Cafe Sao Joao')
-    expect(asciiField('Padaria São João & Filhos Comércio', 25, 'FALLBACK')).toBe('Padaria Sao Joao & Filhos')
+    expect(asciiField('Padaria São João & Filhos Comércio', 25, 'FALLBACK')).toBe(
+      'Padaria Sao Joao & Filhos',
+    )
     // Cut at 10 leaves a trailing space, which goes too.
     expect(asciiField('Loja Boa  Vista', 10, 'FALLBACK')).toBe('Loja Boa V')
     expect(asciiField('Loja Boa Vista', 9, 'FALLBACK')).toBe('Loja Boa')
@@ -127,7 +174,14 @@ describe('folding a merchant name or city', () => {
 
   it('falls back when nothing printable is left, and the dynamic code carries the fallbacks', () => {
     expect(asciiField('\u2615\u2615', 25, 'FALLBACK')).toBe('FALLBACK')
-    const parsed = parseBrCode(buildDynamicCode({ location: 'h.example/x', amount: 100, merchantName: '\u2615', merchantCity: '\u00a0\u2615' }))
+    const parsed = parseBrCode(
+      buildDynamicCode({
+        location: 'h.example/x',
+        amount: 100,
+        merchantName: '\u2615',
+        merchantCity: '\u00a0\u2615',
+      }),
+    )
     expect(parsed).toMatchObject({ merchantName: 'PIX SANDBOX', merchantCity: 'SAO PAULO' })
   })
 })

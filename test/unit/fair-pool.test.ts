@@ -2,7 +2,12 @@
 // owner is bounded, the companies share a total, and nobody can take the admin's place or the
 // place of a company holding fewer than it.
 import { describe, expect, it } from 'vitest'
-import { ADMIN_OWNER, companyOwner, createFairPool, type FairLimits } from '../../src/ui/fair-pool.js'
+import {
+  ADMIN_OWNER,
+  companyOwner,
+  createFairPool,
+  type FairLimits,
+} from '../../src/ui/fair-pool.js'
 
 const A = companyOwner('a')
 const B = companyOwner('b')
@@ -66,7 +71,7 @@ describe('a fair pool that refuses (streams)', () => {
     expect(p.countOf(A)).toBe(2)
   })
 
-  it("takes a place from the owner holding two more, and refuses when the places are shared fairly", () => {
+  it('takes a place from the owner holding two more, and refuses when the places are shared fairly', () => {
     const { p, add } = pool({ perOwner: 4, total: 4 }, 'refuse')
     for (let i = 0; i < 4; i++) add(A)
     expect(add(B)).toEqual([`${A}#1`])

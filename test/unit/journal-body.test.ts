@@ -9,7 +9,9 @@ describe('keptBody', () => {
   it('keeps null, empty and flat bodies as they are', () => {
     expect(keptBody(null)).toBeNull()
     expect(keptBody('')).toBe('')
-    expect(keptBody('{"amount":1000,"description":"bench"}')).toBe('{"amount":1000,"description":"bench"}')
+    expect(keptBody('{"amount":1000,"description":"bench"}')).toBe(
+      '{"amount":1000,"description":"bench"}',
+    )
   })
 
   it(`keeps ${MAX_DEPTH} levels and cuts the next one`, () => {

@@ -12,7 +12,9 @@ describe('mayMatchUnder', () => {
     ['/api', false],
     ['/_sandbox/charges', false],
     ['/api/v2/user/company', false],
-  ])('%s under /api/v1: %s', (path, expected) => expect(mayMatchUnder(path, '/api/v1')).toBe(expected))
+  ])('%s under /api/v1: %s', (path, expected) =>
+    expect(mayMatchUnder(path, '/api/v1')).toBe(expected),
+  )
 })
 
 const handlers = (result: ReturnType<PrefixRouter<string>['match']>) => result[0].map(([h]) => h)
@@ -48,7 +50,12 @@ describe('PrefixRouter', () => {
 describe('PrefixRouter, with the middleware kept out of the prefix', () => {
   const build = () => {
     const r = new PrefixRouter<string>('/api/v1', (h) => h === 'journal')
-    for (const [method, path, h] of [['ALL', '/*', 'journal'], ['POST', '/api/v1/hub/transactions/in', 'charge'], ['GET', '/_sandbox/charges', 'list']]) r.add(method!, path!, h!)
+    for (const [method, path, h] of [
+      ['ALL', '/*', 'journal'],
+      ['POST', '/api/v1/hub/transactions/in', 'charge'],
+      ['GET', '/_sandbox/charges', 'list'],
+    ])
+      r.add(method!, path!, h!)
     return r
   }
 

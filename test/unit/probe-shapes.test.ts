@@ -3,7 +3,13 @@ import { describe, expect, it } from 'vitest'
 import { staticCode } from '../../src/probe/charges.js'
 import { curlFor } from '../../src/probe/curl.js'
 import { createScrubber } from '../../src/probe/redact.js'
-import { idShape, locationShape, nameShape, textShape, timestampShape } from '../../src/probe/shape.js'
+import {
+  idShape,
+  locationShape,
+  nameShape,
+  textShape,
+  timestampShape,
+} from '../../src/probe/shape.js'
 import { offsetText, zoneFor } from '../../src/probe/zones.js'
 import { parseBrCode } from '../../src/pix/brcode.js'
 
@@ -30,10 +36,16 @@ describe('shapes', () => {
   it('keep the case and limit of BR Code text, and the path of a redirect', () => {
     expect(textShape('LOJA EXEMPLO', 25)).toBe('ASCII, UPPER CASE, <= 25 chars')
     expect(textShape('Sao Paulo', 15)).toBe('ASCII, Mixed Case, <= 15 chars')
-    expect(locationShape('https://a.example/api/v1/user/company?x=1', 'https://a.example/api/v1')).toBe('<base URL>/user/company?x=1')
-    expect(locationShape('/api/v1/user/company', 'https://a.example/api/v1')).toBe('/api/v1/user/company')
+    expect(
+      locationShape('https://a.example/api/v1/user/company?x=1', 'https://a.example/api/v1'),
+    ).toBe('<base URL>/user/company?x=1')
+    expect(locationShape('/api/v1/user/company', 'https://a.example/api/v1')).toBe(
+      '/api/v1/user/company',
+    )
     // Behind a proxy, a redirect may name the internal host: a difference worth seeing.
-    expect(locationShape('http://10.0.0.7:8000/api/v1/user/company?x=1', 'https://a.example/api/v1')).toBe('<other origin>/api/v1/user/company?x=1')
+    expect(
+      locationShape('http://10.0.0.7:8000/api/v1/user/company?x=1', 'https://a.example/api/v1'),
+    ).toBe('<other origin>/api/v1/user/company?x=1')
   })
 })
 
@@ -56,12 +68,23 @@ describe('zones', () => {
 
 describe('what the probe sends and shows', () => {
   it('builds a static BR Code that the sandbox accepts as a payload', () => {
-    expect(parseBrCode(staticCode())).toMatchObject({ key: 'pix-sandbox-probe@example.com', amount: 100 })
+    expect(parseBrCode(staticCode())).toMatchObject({
+      key: 'pix-sandbox-probe@example.com',
+      amount: 100,
+    })
   })
 
   it('renders credentials as shell variables', () => {
-    const curl = curlFor({ method: 'POST', path: '/hub/transactions/in', auth: { kind: 'client' }, contentType: 'application/json', body: `{"d":"it's"}` })
-    expect(curl).toBe(`curl -i -X POST "$PIX_BASE_URL/hub/transactions/in" -u "$PIX_CLIENT_ID:$PIX_CLIENT_SECRET" -H 'content-type: application/json' --data-raw '{"d":"it'\\''s"}'`)
+    const curl = curlFor({
+      method: 'POST',
+      path: '/hub/transactions/in',
+      auth: { kind: 'client' },
+      contentType: 'application/json',
+      body: `{"d":"it's"}`,
+    })
+    expect(curl).toBe(
+      `curl -i -X POST "$PIX_BASE_URL/hub/transactions/in" -u "$PIX_CLIENT_ID:$PIX_CLIENT_SECRET" -H 'content-type: application/json' --data-raw '{"d":"it'\\''s"}'`,
+    )
   })
 
   it('scrubs a secret however it is echoed', () => {

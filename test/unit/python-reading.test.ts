@@ -38,7 +38,9 @@ describe("json.loads' errors: message and position (in code points)", () => {
   })
 
   it('reads NaN and the infinities, integers exactly, floats as floats, keys in order (the last value wins)', () => {
-    const parsed = parsePython('{"b":NaN,"1":-Infinity,"a":9007199254740993,"c":-0,"d":1e400,"b":100.0}')
+    const parsed = parsePython(
+      '{"b":NaN,"1":-Infinity,"a":9007199254740993,"c":-0,"d":1e400,"b":100.0}',
+    )
     expect('value' in parsed).toBe(true)
     const map = (parsed as { value: Map<string, unknown> }).value
     expect([...map.keys()]).toEqual(['b', '1', 'a', 'c', 'd'])
@@ -59,9 +61,20 @@ describe("json.loads' errors: message and position (in code points)", () => {
 
 describe('json.dumps of an echo', () => {
   it.each([
-    [100, '100.0'], [-0, '-0.0'], [1e20, '1e+20'], [1e16, '1e+16'], [1e15, '1000000000000000.0'], [1.2345678901234568e17, '1.2345678901234568e+17'],
-    [0.0001, '0.0001'], [1e-5, '1e-05'], [1.5e-7, '1.5e-07'], [1 / 3, '0.3333333333333333'], [9.223372036854776e18, '9.223372036854776e+18'],
-    [5e-324, '5e-324'], [1.7976931348623157e308, '1.7976931348623157e+308'], [-1.5e22, '-1.5e+22'],
+    [100, '100.0'],
+    [-0, '-0.0'],
+    [1e20, '1e+20'],
+    [1e16, '1e+16'],
+    [1e15, '1000000000000000.0'],
+    [1.2345678901234568e17, '1.2345678901234568e+17'],
+    [0.0001, '0.0001'],
+    [1e-5, '1e-05'],
+    [1.5e-7, '1.5e-07'],
+    [1 / 3, '0.3333333333333333'],
+    [9.223372036854776e18, '9.223372036854776e+18'],
+    [5e-324, '5e-324'],
+    [1.7976931348623157e308, '1.7976931348623157e+308'],
+    [-1.5e22, '-1.5e+22'],
     // biome-ignore lint/correctness/noPrecisionLoss: the literal Python reads, rounded as CPython rounds it
     [12345678901234567890, '1.2345678901234567e+19'],
   ])('repr(%d) is %s', (x, text) => {
@@ -69,8 +82,13 @@ describe('json.dumps of an echo', () => {
   })
 
   it('writes what was sent, and refuses what Python cannot write', () => {
-    const input = new Map<string, unknown>([['z', new PyInt('123456789012345678901234567890')], ['a', [new PyFloat(10), 'é\u2028"\u0001']]])
-    expect(pyDumps({ input })).toBe('{"input":{"z":123456789012345678901234567890,"a":[10.0,"é\u2028\\"\\u0001"]}}')
+    const input = new Map<string, unknown>([
+      ['z', new PyInt('123456789012345678901234567890')],
+      ['a', [new PyFloat(10), 'é\u2028"\u0001']],
+    ])
+    expect(pyDumps({ input })).toBe(
+      '{"input":{"z":123456789012345678901234567890,"a":[10.0,"é\u2028\\"\\u0001"]}}',
+    )
     expect(() => pyDumps(new PyFloat(NaN))).toThrow('Out of range float values')
     expect(() => pyDumps('\ud800')).toThrow('surrogates not allowed')
     expect(pyDumps('\ud83d\ude00')).toBe('"😀"')
@@ -79,31 +97,70 @@ describe('json.dumps of an echo', () => {
 
 describe("pydantic's lax int", () => {
   it.each([
-    ['"10."', 'int_parsing'], ['"10.0"', 10n], ['"10.00"', 10n], ['" 1_000 "', 1000n], ['"1__000"', 'int_parsing'], ['"_1000"', 'int_parsing'],
-    ['"+5"', 5n], ['"-0"', 0n], ['"0x10"', 'int_parsing'], ['"1e3"', 'int_parsing'], ['"00012"', 12n], ['"\\u0663"', 'int_parsing'],
-    ['"\\u00a0100\\u0085"', 100n], ['"\\ufeff100"', 'int_parsing'], ['"1 0"', 'int_parsing'], ['""', 'int_parsing'], ['"\\ud800"', 'string_unicode'],
-    ['"99999999999999999999999"', 99999999999999999999999n], [`"${'9'.repeat(4301)}"`, 'int_parsing_size'],
-    ['1e20', 'int_parsing_size'], ['9.223372036854776e18', 'int_parsing_size'], ['1e15', 1000000000000000n], ['10.5', 'int_from_float'],
-    ['1.5e-7', 'int_from_float'], ['NaN', 'finite_number'], ['-Infinity', 'finite_number'], ['true', 1n], ['false', 0n], ['null', 'int_type'],
-    ['[1]', 'int_type'], ['100000000000000000000000000000', 100000000000000000000000000000n],
+    ['"10."', 'int_parsing'],
+    ['"10.0"', 10n],
+    ['"10.00"', 10n],
+    ['" 1_000 "', 1000n],
+    ['"1__000"', 'int_parsing'],
+    ['"_1000"', 'int_parsing'],
+    ['"+5"', 5n],
+    ['"-0"', 0n],
+    ['"0x10"', 'int_parsing'],
+    ['"1e3"', 'int_parsing'],
+    ['"00012"', 12n],
+    ['"\\u0663"', 'int_parsing'],
+    ['"\\u00a0100\\u0085"', 100n],
+    ['"\\ufeff100"', 'int_parsing'],
+    ['"1 0"', 'int_parsing'],
+    ['""', 'int_parsing'],
+    ['"\\ud800"', 'string_unicode'],
+    ['"99999999999999999999999"', 99999999999999999999999n],
+    [`"${'9'.repeat(4301)}"`, 'int_parsing_size'],
+    ['1e20', 'int_parsing_size'],
+    ['9.223372036854776e18', 'int_parsing_size'],
+    ['1e15', 1000000000000000n],
+    ['10.5', 'int_from_float'],
+    ['1.5e-7', 'int_from_float'],
+    ['NaN', 'finite_number'],
+    ['-Infinity', 'finite_number'],
+    ['true', 1n],
+    ['false', 0n],
+    ['null', 'int_type'],
+    ['[1]', 'int_type'],
+    ['100000000000000000000000000000', 100000000000000000000000000000n],
   ])('%s', (json, expected) => {
     const value = (parsePython(json) as { value: Parameters<typeof pydanticInt>[0] }).value
-    expect(pydanticInt(value)).toEqual(typeof expected === 'bigint' ? { int: expected } : { error: expected })
+    expect(pydanticInt(value)).toEqual(
+      typeof expected === 'bigint' ? { int: expected } : { error: expected },
+    )
   })
 })
 
 describe("HTTPBasic's base64 (Python's b64decode, not validating)", () => {
   it.each([
     ['c2FuZGJveC1jbGllbnQ6c2FuZGJveC1zZWNyZXQ=XQ==', 'sandbox-client:sandbox-secret'],
-    ['YQ==YQ==', 'a'], ['Y!Q==', 'a'], ['=YQ==', 'a'], ['YW=Jj', 'abc'], ['YWJj====', 'abc'], ['YW Jj', 'abc'], ['YWJjZA===', 'abcd'], ['Y=Q==', 'a'],
-    ['YQ', null], ['YQ=', null], ['Y', null], ['YQé=', null],
+    ['YQ==YQ==', 'a'],
+    ['Y!Q==', 'a'],
+    ['=YQ==', 'a'],
+    ['YW=Jj', 'abc'],
+    ['YWJj====', 'abc'],
+    ['YW Jj', 'abc'],
+    ['YWJjZA===', 'abcd'],
+    ['Y=Q==', 'a'],
+    ['YQ', null],
+    ['YQ=', null],
+    ['Y', null],
+    ['YQé=', null],
   ])('%s', (token, decoded) => {
     expect(b64decode(token)?.toString('latin1') ?? null).toBe(decoded)
   })
 
   it('takes the token after the first space, stripped as Python strips, and wants ASCII', () => {
     const token = Buffer.from('sandbox-client:sandbox-secret').toString('base64')
-    expect(parseBasic(`basic  ${token}\xa0`)).toEqual({ clientId: 'sandbox-client', secret: 'sandbox-secret' })
+    expect(parseBasic(`basic  ${token}\xa0`)).toEqual({
+      clientId: 'sandbox-client',
+      secret: 'sandbox-secret',
+    })
     expect(parseBasic(`Basic\t${token}`)).toBeNull()
     expect(parseBasic(`Basic ${Buffer.from('cliént:x', 'latin1').toString('base64')}`)).toBeNull()
   })
@@ -111,8 +168,15 @@ describe("HTTPBasic's base64 (Python's b64decode, not validating)", () => {
 
 describe('how the body and the path are read', () => {
   it.each([
-    ['application/json', true], ['Application/Problem+JSON; charset=utf-8', true], [' application/json ', true], ['application/+json', true],
-    ['application / json', false], ['application/json, text/plain', false], ['text/json', false], ['application/jsonx', false], ['', false],
+    ['application/json', true],
+    ['Application/Problem+JSON; charset=utf-8', true],
+    [' application/json ', true],
+    ['application/+json', true],
+    ['application / json', false],
+    ['application/json, text/plain', false],
+    ['text/json', false],
+    ['application/jsonx', false],
+    ['', false],
   ])('content type %j is JSON: %s', (type, json) => {
     expect(isJsonContentType(type, true)).toBe(json)
   })
@@ -126,7 +190,9 @@ describe('how the body and the path are read', () => {
     const text = '{"a":"é😀"}'
     const le16 = Buffer.from(text, 'utf16le')
     expect(decodeJsonBytes(le16)).toBe(text)
-    expect(decodeJsonBytes(Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from(le16).swap16()]))).toBe(text)
+    expect(
+      decodeJsonBytes(Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from(le16).swap16()])),
+    ).toBe(text)
     const be32 = Buffer.alloc([...text].length * 4)
     ;[...text].forEach((c, i) => be32.writeUInt32BE(c.codePointAt(0)!, i * 4))
     expect(decodeJsonBytes(be32)).toBe(text)
@@ -137,7 +203,13 @@ describe('how the body and the path are read', () => {
   })
 
   it.each([
-    ['/a%2Fb', '/a/b'], ['/a%2fb%', '/a/b%'], ['/%ZZ%41', '/%ZZA'], ['/%C3%A9', '/é'], ['/%E9', '/\ufffd'], ['/%ED%A0%80', '/\ufffd\ufffd\ufffd'], ['/a%2', '/a%2'],
+    ['/a%2Fb', '/a/b'],
+    ['/a%2fb%', '/a/b%'],
+    ['/%ZZ%41', '/%ZZA'],
+    ['/%C3%A9', '/é'],
+    ['/%E9', '/\ufffd'],
+    ['/%ED%A0%80', '/\ufffd\ufffd\ufffd'],
+    ['/a%2', '/a%2'],
   ])("unquote(%j) is Python's %j", (path, decoded) => {
     expect(unquote(path)).toBe(decoded)
   })

@@ -5,14 +5,18 @@ import { describe, expect, it } from 'vitest'
 import { createRequestJournal, MAX_BODY } from '../../src/http/request-journal.js'
 import { createTextRing } from '../../src/http/text-ring.js'
 
-const all = (ring: ReturnType<typeof createTextRing>) => [...ring.newestFirst()].map((s) => ring.fields(s).slice(0, 2))
+const all = (ring: ReturnType<typeof createTextRing>) =>
+  [...ring.newestFirst()].map((s) => ring.fields(s).slice(0, 2))
 
 describe('text ring', () => {
   it('keeps null apart from empty text, and multi-byte text intact', () => {
     const ring = createTextRing(4, 1024, 2)
     ring.push(['', null])
     ring.push(['São Paulo ✓ 🇧🇷', 'x'])
-    expect(all(ring)).toEqual([['São Paulo ✓ 🇧🇷', 'x'], ['', null]])
+    expect(all(ring)).toEqual([
+      ['São Paulo ✓ 🇧🇷', 'x'],
+      ['', null],
+    ])
   })
 
   it('forgets the oldest record when the slots are full', () => {
@@ -34,7 +38,16 @@ describe('text ring', () => {
   it('matches a model of "the newest records that fit", for any sequence of pushes and drops', () => {
     fc.assert(
       fc.property(
-        fc.array(fc.oneof(fc.record({ text: fc.string({ maxLength: 12 }), other: fc.option(fc.string({ maxLength: 5 })) }), fc.nat(5)), { maxLength: 120 }),
+        fc.array(
+          fc.oneof(
+            fc.record({
+              text: fc.string({ maxLength: 12 }),
+              other: fc.option(fc.string({ maxLength: 5 })),
+            }),
+            fc.nat(5),
+          ),
+          { maxLength: 120 },
+        ),
         (ops) => {
           const ring = createTextRing(8, 100, 2)
           const model: { text: string; other: string | null; slot: number; dropped: boolean }[] = []
@@ -49,7 +62,11 @@ describe('text ring', () => {
           }
           const got = all(ring)
           // Whatever is listed is the newest records in order, intact, never a dropped one.
-          const expected = model.filter((m) => !m.dropped).reverse().slice(0, got.length).map((m) => [m.text, m.other])
+          const expected = model
+            .filter((m) => !m.dropped)
+            .reverse()
+            .slice(0, got.length)
+            .map((m) => [m.text, m.other])
           expect(got).toEqual(expected)
           // The newest record is always kept, and at least as many as surely fit.
           const newest = model[model.length - 1]
@@ -69,9 +86,21 @@ describe('text ring', () => {
 })
 
 describe('request journal storage', () => {
-  const entry = (n: number, extra: Partial<Parameters<ReturnType<typeof createRequestJournal>['record']>[0]> = {}) => ({
-    at: n, method: 'POST', path: '/p', query: '', status: 200, durationMs: 1.5, companyId: 'co',
-    rawHeaders: ['Content-Type', 'application/json', 'X-Dup', 'a', 'x-dup', 'b'], requestBody: `{"n":${n}}`, responseBody: null, ...extra,
+  const entry = (
+    n: number,
+    extra: Partial<Parameters<ReturnType<typeof createRequestJournal>['record']>[0]> = {},
+  ) => ({
+    at: n,
+    method: 'POST',
+    path: '/p',
+    query: '',
+    status: 200,
+    durationMs: 1.5,
+    companyId: 'co',
+    rawHeaders: ['Content-Type', 'application/json', 'X-Dup', 'a', 'x-dup', 'b'],
+    requestBody: `{"n":${n}}`,
+    responseBody: null,
+    ...extra,
   })
 
   it('keeps the newest LIMIT entries, with every field as recorded', () => {
@@ -80,13 +109,22 @@ describe('request journal storage', () => {
     const list = journal.list({}, 10)
     expect(list.map((e) => e.id)).toEqual([5, 4, 3])
     expect(list[0]).toEqual({
-      id: 5, at: 5, method: 'POST', path: '/p', query: '', status: 200, durationMs: 1.5, companyId: 'co',
-      headers: { 'content-type': 'application/json', 'x-dup': 'a, b' }, requestBody: '{"n":5}', responseBody: null,
+      id: 5,
+      at: 5,
+      method: 'POST',
+      path: '/p',
+      query: '',
+      status: 200,
+      durationMs: 1.5,
+      companyId: 'co',
+      headers: { 'content-type': 'application/json', 'x-dup': 'a, b' },
+      requestBody: '{"n":5}',
+      responseBody: null,
     })
     expect(journal.count({ method: 'post', path: '/p', status: 200 }, 'co')).toBe(3)
   })
 
-  it('cuts bodies over the limit, and a company\'s clear leaves the others', () => {
+  it("cuts bodies over the limit, and a company's clear leaves the others", () => {
     const journal = createRequestJournal([])
     journal.record(entry(1, { requestBody: 'x'.repeat(MAX_BODY + 10), companyId: 'other' }))
     journal.record(entry(2))

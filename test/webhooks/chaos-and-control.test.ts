@@ -15,16 +15,25 @@ afterEach(async () => {
 async function setup(overrides = {}) {
   const sb = await startTestSandbox({ seed: 'chaos-seed', ...overrides })
   const rx = await startReceiver()
-  cleanup.push(() => sb.close(), () => rx.close())
+  cleanup.push(
+    () => sb.close(),
+    () => rx.close(),
+  )
   return { sb, rx }
 }
 const payNew = async (sb: TestSandbox, amount = 1000) => {
-  const c = (await sb.request('POST', '/api/v1/hub/transactions/in', { auth: AUTH.main, json: { amount } })).body
+  const c = (
+    await sb.request('POST', '/api/v1/hub/transactions/in', { auth: AUTH.main, json: { amount } })
+  ).body
   return (await sb.admin('POST', `/charges/${c.transaction_id}/pay`)).body
 }
 const verifies = (secret: string, m: Received) => {
   try {
-    new Webhook(secret).verify(m.body, { 'webhook-id': m.headers['webhook-id'] as string, 'webhook-timestamp': m.headers['webhook-timestamp'] as string, 'webhook-signature': m.headers['webhook-signature'] as string })
+    new Webhook(secret).verify(m.body, {
+      'webhook-id': m.headers['webhook-id'] as string,
+      'webhook-timestamp': m.headers['webhook-timestamp'] as string,
+      'webhook-signature': m.headers['webhook-signature'] as string,
+    })
     return true
   } catch {
     return false
@@ -124,16 +133,30 @@ describe('subscriptions', () => {
   it('validate their body and keep companies apart', async () => {
     const { sb, rx } = await setup()
     sb.apply({ companies: [tenantDoc('other')] })
-    for (const body of [{}, { url: 'ftp://x' }, { url: rx.url, events: ['charge.created'] }, { url: rx.url, format: 'xml' }, { url: rx.url, secret: 'plain' }]) {
+    for (const body of [
+      {},
+      { url: 'ftp://x' },
+      { url: rx.url, events: ['charge.created'] },
+      { url: rx.url, format: 'xml' },
+      { url: rx.url, secret: 'plain' },
+    ]) {
       expect((await sb.admin('POST', '/webhooks', body)).status).toBe(422)
     }
-    const mine = (await sb.request('POST', '/_sandbox/webhooks', { auth: AUTH.main, json: { url: rx.url } })).body
+    const mine = (
+      await sb.request('POST', '/_sandbox/webhooks', { auth: AUTH.main, json: { url: rx.url } })
+    ).body
     expect(mine.company_id).toBe('loja-exemplo')
     const other = basic('other', 'other-secret')
-    expect((await sb.request('GET', `/_sandbox/webhooks/${mine.id}`, { auth: other })).status).toBe(404)
+    expect((await sb.request('GET', `/_sandbox/webhooks/${mine.id}`, { auth: other })).status).toBe(
+      404,
+    )
     expect((await sb.request('GET', '/_sandbox/webhooks', { auth: other })).body.data).toEqual([])
-    expect((await sb.request('DELETE', `/_sandbox/webhooks/${mine.id}`, { auth: other })).status).toBe(404)
-    expect((await sb.request('DELETE', `/_sandbox/webhooks/${mine.id}`, { auth: AUTH.main })).status).toBe(204)
+    expect(
+      (await sb.request('DELETE', `/_sandbox/webhooks/${mine.id}`, { auth: other })).status,
+    ).toBe(404)
+    expect(
+      (await sb.request('DELETE', `/_sandbox/webhooks/${mine.id}`, { auth: AUTH.main })).status,
+    ).toBe(204)
   })
 
   it('accept a given whsec_ secret', async () => {
@@ -159,8 +182,13 @@ describe('subscriptions', () => {
 
   it('with WEBHOOK_ALLOWED_HOSTS, only listed hosts can be subscribed', async () => {
     const { sb, rx } = await setup({ webhookAllowedHosts: ['hooks.internal'] })
-    expect(await sb.admin('POST', '/webhooks', { url: rx.url })).toMatchObject({ status: 422, body: { detail: `url: host 127.0.0.1:${rx.port} is not in WEBHOOK_ALLOWED_HOSTS` } })
-    expect((await sb.admin('POST', '/webhooks', { url: 'http://hooks.internal:9000/x' })).status).toBe(201)
+    expect(await sb.admin('POST', '/webhooks', { url: rx.url })).toMatchObject({
+      status: 422,
+      body: { detail: `url: host 127.0.0.1:${rx.port} is not in WEBHOOK_ALLOWED_HOSTS` },
+    })
+    expect(
+      (await sb.admin('POST', '/webhooks', { url: 'http://hooks.internal:9000/x' })).status,
+    ).toBe(201)
   })
 
   it('WEBHOOK_ALLOWED_HOSTS is checked at every send: a subscription made before it was set is refused, at once', async () => {
@@ -181,7 +209,15 @@ describe('subscriptions', () => {
     await payNew(second)
     await second.admin('POST', '/clock/advance', { seconds: 700 })
     const paid = (await second.admin('GET', '/webhooks/deliveries?status=failed')).body.data
-    expect(paid.map((d: { event_type: string; attempts: unknown[] }) => [d.event_type, d.attempts.length])).toEqual([['charge.paid', 1], ['webhook.test', 1]])
+    expect(
+      paid.map((d: { event_type: string; attempts: unknown[] }) => [
+        d.event_type,
+        d.attempts.length,
+      ]),
+    ).toEqual([
+      ['charge.paid', 1],
+      ['webhook.test', 1],
+    ])
     expect(rx.received).toHaveLength(0)
   })
 

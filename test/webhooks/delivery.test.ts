@@ -16,9 +16,15 @@ afterEach(async () => {
   await rx.close()
 })
 
-const charge = async (amount = 1000) => (await sb.request('POST', '/api/v1/hub/transactions/in', { auth: AUTH.main, json: { amount } })).body
-const pay = (id: string) => sb.admin('POST', `/charges/${id}/pay`, { payer: { name: 'Maria Souza', document: '52998224725' } })
-const deliveries = async (query = '') => (await sb.admin('GET', `/webhooks/deliveries${query}`)).body.data
+const charge = async (amount = 1000) =>
+  (await sb.request('POST', '/api/v1/hub/transactions/in', { auth: AUTH.main, json: { amount } }))
+    .body
+const pay = (id: string) =>
+  sb.admin('POST', `/charges/${id}/pay`, {
+    payer: { name: 'Maria Souza', document: '52998224725' },
+  })
+const deliveries = async (query = '') =>
+  (await sb.admin('GET', `/webhooks/deliveries${query}`)).body.data
 
 describe('standard format', () => {
   it('delivers charge.paid signed so that the standardwebhooks package verifies it', async () => {
@@ -33,30 +39,84 @@ describe('standard format', () => {
       'webhook-timestamp': msg!.headers['webhook-timestamp'] as string,
       'webhook-signature': msg!.headers['webhook-signature'] as string,
     }) as { type: string; timestamp: string; data: Record<string, unknown> }
-    expect(verified).toMatchObject({ type: 'charge.paid', timestamp: '2026-03-01T12:00:00.000Z', data: { transaction_id: c.transaction_id, amount: 1999, company_id: 'loja-exemplo', payer: { name: 'Maria Souza' } } })
+    expect(verified).toMatchObject({
+      type: 'charge.paid',
+      timestamp: '2026-03-01T12:00:00.000Z',
+      data: {
+        transaction_id: c.transaction_id,
+        amount: 1999,
+        company_id: 'loja-exemplo',
+        payer: { name: 'Maria Souza' },
+      },
+    })
     expect(msg!.headers['webhook-id']).toMatch(/^evt_/)
   })
 
   it('transfer.* webhooks carry what was sent (amount, pix_key, pix_type, description), at creation and at settlement', async () => {
-    await sb.admin('POST', '/webhooks', { url: rx.url, events: ['transfer.pending', 'transfer.succeeded'] })
-    const sent = { amount: 1500, pix_key: 'pending@pix.example', pix_type: 'EMAIL', description: 'Pedido 42' }
-    const t = (await sb.request('POST', '/api/v1/hub/transactions/out', { auth: AUTH.main, json: sent })).body
+    await sb.admin('POST', '/webhooks', {
+      url: rx.url,
+      events: ['transfer.pending', 'transfer.succeeded'],
+    })
+    const sent = {
+      amount: 1500,
+      pix_key: 'pending@pix.example',
+      pix_type: 'EMAIL',
+      description: 'Pedido 42',
+    }
+    const t = (
+      await sb.request('POST', '/api/v1/hub/transactions/out', { auth: AUTH.main, json: sent })
+    ).body
     await sb.admin('POST', `/transfers/${t.transaction_id}/settle`, { status: 'success' })
     const messages = await rx.waitFor(2)
     expect(messages.map((m) => m.json)).toEqual([
-      { type: 'transfer.pending', timestamp: expect.any(String), data: { transaction_id: t.transaction_id, ...sent, status: 'pending', message: t.message, company_id: 'loja-exemplo' } },
-      { type: 'transfer.succeeded', timestamp: expect.any(String), data: { transaction_id: t.transaction_id, ...sent, status: 'success', message: expect.any(String), company_id: 'loja-exemplo' } },
+      {
+        type: 'transfer.pending',
+        timestamp: expect.any(String),
+        data: {
+          transaction_id: t.transaction_id,
+          ...sent,
+          status: 'pending',
+          message: t.message,
+          company_id: 'loja-exemplo',
+        },
+      },
+      {
+        type: 'transfer.succeeded',
+        timestamp: expect.any(String),
+        data: {
+          transaction_id: t.transaction_id,
+          ...sent,
+          status: 'success',
+          message: expect.any(String),
+          company_id: 'loja-exemplo',
+        },
+      },
     ])
   })
 
   it('delivers only the subscribed event types of the subscribed company', async () => {
-    await sb.admin('POST', '/webhooks', { url: rx.url, events: ['transfer.failed'], company_id: 'loja-exemplo' })
-    await sb.request('POST', '/api/v1/hub/transactions/out', { auth: AUTH.main, json: { amount: 666, pix_key: 'a@b.co', pix_type: 'EMAIL' } })
-    await sb.request('POST', '/api/v1/hub/transactions/out', { auth: AUTH.main, json: { amount: 100, pix_key: 'a@b.co', pix_type: 'EMAIL' } })
+    await sb.admin('POST', '/webhooks', {
+      url: rx.url,
+      events: ['transfer.failed'],
+      company_id: 'loja-exemplo',
+    })
+    await sb.request('POST', '/api/v1/hub/transactions/out', {
+      auth: AUTH.main,
+      json: { amount: 666, pix_key: 'a@b.co', pix_type: 'EMAIL' },
+    })
+    await sb.request('POST', '/api/v1/hub/transactions/out', {
+      auth: AUTH.main,
+      json: { amount: 100, pix_key: 'a@b.co', pix_type: 'EMAIL' },
+    })
     await pay((await charge()).transaction_id)
-    await sb.request('POST', '/api/v1/hub/transactions/out', { auth: AUTH.inactive, json: { amount: 666, pix_key: 'a@b.co', pix_type: 'EMAIL' } })
+    await sb.request('POST', '/api/v1/hub/transactions/out', {
+      auth: AUTH.inactive,
+      json: { amount: 666, pix_key: 'a@b.co', pix_type: 'EMAIL' },
+    })
     // Deliveries are queued in the transaction of their event: this list is complete.
-    expect((await deliveries()).map((d: { event_type: string }) => d.event_type)).toEqual(['transfer.failed'])
+    expect((await deliveries()).map((d: { event_type: string }) => d.event_type)).toEqual([
+      'transfer.failed',
+    ])
     await recorded(sb, 1)
     expect(rx.received.map((m) => m.json.type)).toEqual(['transfer.failed'])
   })
@@ -133,7 +193,9 @@ describe('standard format', () => {
     const sub = (await sb.admin('POST', '/webhooks', { url: rx.url })).body
     await pay((await charge()).transaction_id)
     await recorded(sb, 1)
-    expect((await sb.admin('GET', `/webhooks/${sub.id}`)).body).toMatchObject({ disabled_reason: 'the receiver answered 410 Gone' })
+    expect((await sb.admin('GET', `/webhooks/${sub.id}`)).body).toMatchObject({
+      disabled_reason: 'the receiver answered 410 Gone',
+    })
     await pay((await charge()).transaction_id)
     await sb.admin('POST', '/clock/advance', { seconds: 700 })
     expect(rx.received).toHaveLength(1)
@@ -146,7 +208,10 @@ describe('standard format', () => {
     for (let i = 0; i < 5; i++) {
       const c = await charge()
       const started = performance.now()
-      await sb.request('POST', '/api/v1/hub/transactions/out', { auth: AUTH.main, json: { amount: 100, pix_key: 'a@b.co', pix_type: 'EMAIL' } })
+      await sb.request('POST', '/api/v1/hub/transactions/out', {
+        auth: AUTH.main,
+        json: { amount: 100, pix_key: 'a@b.co', pix_type: 'EMAIL' },
+      })
       await pay(c.transaction_id)
       times.push(performance.now() - started)
     }
@@ -161,7 +226,10 @@ describe('bcb format', () => {
     await sb.admin('POST', '/webhooks', { url: `${rx.url}/webhook/`, format: 'bcb' })
     const c = await charge(2550)
     const paid = (await pay(c.transaction_id)).body
-    await sb.request('POST', '/api/v1/hub/transactions/out', { auth: AUTH.main, json: { amount: 666, pix_key: 'a@b.co', pix_type: 'EMAIL' } })
+    await sb.request('POST', '/api/v1/hub/transactions/out', {
+      auth: AUTH.main,
+      json: { amount: 666, pix_key: 'a@b.co', pix_type: 'EMAIL' },
+    })
     // Deliveries are queued in the transaction of their event: one, for the paid charge only.
     expect(await deliveries()).toHaveLength(1)
     const [msg] = await rx.waitFor(1)

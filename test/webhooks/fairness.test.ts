@@ -4,7 +4,11 @@
 import { afterEach, beforeEach, expect, it } from 'vitest'
 import { AUTH, basic, startTestSandbox, tenantDoc, type TestSandbox } from '../harness.js'
 import { subscribe as subscribeOp } from '../../src/operations/webhooks.js'
-import { MAX_IN_FLIGHT_PER_COMPANY, MAX_IN_FLIGHT_PER_SUBSCRIPTION, MAX_SUBSCRIPTIONS } from '../../src/webhooks/limits.js'
+import {
+  MAX_IN_FLIGHT_PER_COMPANY,
+  MAX_IN_FLIGHT_PER_SUBSCRIPTION,
+  MAX_SUBSCRIPTIONS,
+} from '../../src/webhooks/limits.js'
 import { startReceiver, startSilentReceiver, type Receiver } from './receiver.js'
 import { recorded } from './settle.js'
 
@@ -24,9 +28,12 @@ afterEach(async () => {
   await rx.close()
 })
 
-const subscribe = async (auth: string, url: string) => (await sb.request('POST', '/_sandbox/webhooks', { auth, json: { url } })).body
+const subscribe = async (auth: string, url: string) =>
+  (await sb.request('POST', '/_sandbox/webhooks', { auth, json: { url } })).body
 const payCharge = async (auth: string) => {
-  const c = (await sb.request('POST', '/api/v1/hub/transactions/in', { auth, json: { amount: 1000 } })).body
+  const c = (
+    await sb.request('POST', '/api/v1/hub/transactions/in', { auth, json: { amount: 1000 } })
+  ).body
   return sb.admin('POST', `/charges/${c.transaction_id}/pay`)
 }
 /**
@@ -70,10 +77,17 @@ it('a subscription holds at most its own slots; the rest of its queue waits its 
 
 it("a test message held 60 s by one company's chaos does not hold another company's test", async () => {
   const slow = await subscribe(AUTH.main, rx.url)
-  await sb.request('PUT', `/_sandbox/webhooks/${slow.id}/chaos`, { auth: AUTH.main, json: { delay_ms: 60_000 } })
+  await sb.request('PUT', `/_sandbox/webhooks/${slow.id}/chaos`, {
+    auth: AUTH.main,
+    json: { delay_ms: 60_000 },
+  })
   const mine = await subscribe(OTHER, rx.url)
   const aborted = new AbortController()
-  const slowTest = fetch(`${sb.url}/_sandbox/webhooks/${slow.id}/test`, { method: 'POST', headers: { authorization: AUTH.main }, signal: aborted.signal }).catch(() => undefined)
+  const slowTest = fetch(`${sb.url}/_sandbox/webhooks/${slow.id}/test`, {
+    method: 'POST',
+    headers: { authorization: AUTH.main },
+    signal: aborted.signal,
+  }).catch(() => undefined)
   await new Promise((r) => setTimeout(r, 100))
   const started = Date.now()
   const test = await sb.request('POST', `/_sandbox/webhooks/${mine.id}/test`, { auth: OTHER })
@@ -94,15 +108,20 @@ it('advance runs the retries that became due before it answers, but not a send h
   // Both 500s recorded, so both retries are due and not in flight when the advance's round runs.
   await recorded(sb, 2)
   rx.fallback = { status: 200 }
-  await sb.request('PUT', `/_sandbox/webhooks/${held.id}/chaos`, { auth: AUTH.main, json: { delay_ms: 60_000 } })
+  await sb.request('PUT', `/_sandbox/webhooks/${held.id}/chaos`, {
+    auth: AUTH.main,
+    json: { delay_ms: 60_000 },
+  })
   const started = Date.now()
   await sb.admin('POST', '/clock/advance', { seconds: 2 })
   expect(Date.now() - started).toBeLessThan(NOT_HELD_MS)
-  expect(rx.received.map((m) => m.path)).toEqual(expect.arrayContaining(['/held', '/other', '/other']))
+  expect(rx.received.map((m) => m.path)).toEqual(
+    expect.arrayContaining(['/held', '/other', '/other']),
+  )
   expect(rx.received).toHaveLength(3)
 })
 
-it('a test message goes ahead of its subscription\'s backlog, in the next slot that frees', async () => {
+it("a test message goes ahead of its subscription's backlog, in the next slot that frees", async () => {
   rx.fallback = { status: 200, delayMs: 1000 }
   const sub = await subscribe(AUTH.main, rx.url)
   for (let i = 0; i < 20; i++) await payCharge(AUTH.main)
@@ -118,7 +137,9 @@ it('a test message goes ahead of its subscription\'s backlog, in the next slot t
 it('a round looks only at subscriptions with deliveries due, however many other companies subscribe', async () => {
   // 300 subscriptions of fifteen other companies, none with anything to send.
   sb.apply({ companies: Array.from({ length: 15 }, (_, i) => tenantDoc(`idle-${i}`)) })
-  for (let i = 0; i < 15; i++) for (let k = 0; k < MAX_SUBSCRIPTIONS; k++) subscribeStore(`idle-${i}`, `http://127.0.0.1:9/idle/${k}`)
+  for (let i = 0; i < 15; i++)
+    for (let k = 0; k < MAX_SUBSCRIPTIONS; k++)
+      subscribeStore(`idle-${i}`, `http://127.0.0.1:9/idle/${k}`)
   await subscribe(AUTH.main, rx.url)
   const { webhooks } = sb.sandbox.store
   const dueFor = webhooks.dueFor
@@ -137,4 +158,5 @@ it('a round looks only at subscriptions with deliveries due, however many other 
   }
 })
 
-const subscribeStore = (companyId: string, url: string) => subscribeOp(sb.sandbox, { url, companyId })
+const subscribeStore = (companyId: string, url: string) =>
+  subscribeOp(sb.sandbox, { url, companyId })

@@ -4,7 +4,15 @@ import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 
 /** What Node's fetch adds to every request on its own; the attempts record the rest. */
-export const TRANSPORT_HEADERS = ['host', 'content-length', 'connection', 'accept', 'accept-encoding', 'accept-language', 'sec-fetch-mode']
+export const TRANSPORT_HEADERS = [
+  'host',
+  'content-length',
+  'connection',
+  'accept',
+  'accept-encoding',
+  'accept-language',
+  'sec-fetch-mode',
+]
 
 /** The headers a request arrived with, less those fetch added: what the sandbox set, and recorded. */
 export const setBySandbox = (headers: http.IncomingHttpHeaders) =>
@@ -65,7 +73,8 @@ export async function startReceiver(port = 0): Promise<Receiver> {
     async waitFor(n, timeoutMs = 10_000) {
       const until = Date.now() + timeoutMs
       while (rx.received.length < n) {
-        if (Date.now() > until) throw new Error(`expected ${n} webhook requests, got ${rx.received.length}`)
+        if (Date.now() > until)
+          throw new Error(`expected ${n} webhook requests, got ${rx.received.length}`)
         await new Promise((r) => setTimeout(r, 20))
       }
       return rx.received
@@ -80,7 +89,12 @@ export async function startReceiver(port = 0): Promise<Receiver> {
 }
 
 /** A receiver that takes every request and never answers: what a hung integrator's app does. */
-export async function startSilentReceiver(): Promise<{ url: string; count: () => number; waitFor(n: number): Promise<void>; close(): Promise<void> }> {
+export async function startSilentReceiver(): Promise<{
+  url: string
+  count: () => number
+  waitFor(n: number): Promise<void>
+  close(): Promise<void>
+}> {
   let n = 0
   const server = http.createServer(() => void n++)
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
@@ -90,7 +104,8 @@ export async function startSilentReceiver(): Promise<{ url: string; count: () =>
     async waitFor(want) {
       const until = Date.now() + 10_000
       while (n < want) {
-        if (Date.now() > until) throw new Error(`expected ${want} requests to the silent receiver, got ${n}`)
+        if (Date.now() > until)
+          throw new Error(`expected ${want} requests to the silent receiver, got ${n}`)
         await new Promise((r) => setTimeout(r, 20))
       }
     },

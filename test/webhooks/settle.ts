@@ -10,9 +10,14 @@ export interface DeliveryRead {
   [field: string]: unknown
 }
 
-async function poll(sb: TestSandbox, done: (all: DeliveryRead[]) => boolean, what: (all: DeliveryRead[]) => string): Promise<any[]> {
+async function poll(
+  sb: TestSandbox,
+  done: (all: DeliveryRead[]) => boolean,
+  what: (all: DeliveryRead[]) => string,
+): Promise<any[]> {
   for (const until = Date.now() + 10_000; ; ) {
-    const all = (await sb.admin('GET', '/webhooks/deliveries?limit=100')).body.data as DeliveryRead[]
+    const all = (await sb.admin('GET', '/webhooks/deliveries?limit=100')).body
+      .data as DeliveryRead[]
     if (done(all)) return all
     if (Date.now() > until) throw new Error(what(all))
     await new Promise((r) => setTimeout(r, 10))
@@ -23,11 +28,19 @@ const attempts = (all: DeliveryRead[]) => all.reduce((sum, d) => sum + d.attempt
 
 /** Waits until the sandbox has recorded `n` attempts in all; resolves with the deliveries, newest first. */
 export const recorded = (sb: TestSandbox, n: number) =>
-  poll(sb, (all) => attempts(all) >= n, (all) => `expected ${n} recorded attempts, got ${attempts(all)}`)
+  poll(
+    sb,
+    (all) => attempts(all) >= n,
+    (all) => `expected ${n} recorded attempts, got ${attempts(all)}`,
+  )
 
 /** Waits until every delivery due now has been tried: delivered, or waiting for a later retry. */
 export async function settled(sb: TestSandbox): Promise<DeliveryRead[]> {
   const { now } = (await sb.admin('GET', '/clock')).body as { now: string }
   const due = (d: DeliveryRead) => d.status === 'pending' && (d.next_attempt_at ?? '') <= now
-  return poll(sb, (all) => !all.some(due), (all) => `deliveries still due at ${now}: ${JSON.stringify(all.filter(due))}`)
+  return poll(
+    sb,
+    (all) => !all.some(due),
+    (all) => `deliveries still due at ${now}: ${JSON.stringify(all.filter(due))}`,
+  )
 }

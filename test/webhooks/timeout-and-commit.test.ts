@@ -16,7 +16,13 @@ afterEach(async () => {
   await rx.close()
 })
 
-const charge = async () => (await sb.request('POST', '/api/v1/hub/transactions/in', { auth: AUTH.main, json: { amount: 1000 } })).body.transaction_id as string
+const charge = async () =>
+  (
+    await sb.request('POST', '/api/v1/hub/transactions/in', {
+      auth: AUTH.main,
+      json: { amount: 1000 },
+    })
+  ).body.transaction_id as string
 const deliveries = async () => (await sb.admin('GET', '/webhooks/deliveries')).body.data
 
 describe('the webhook timeout', () => {
@@ -28,7 +34,10 @@ describe('the webhook timeout', () => {
     rx.fallback = { status: 200, delayMs: 5_000 }
     await sb.admin('POST', '/webhooks', { url: rx.url })
     await sb.admin('POST', `/charges/${await charge()}/pay`)
-    await vi.waitFor(async () => expect((await deliveries())[0]?.attempts).toHaveLength(1), { timeout: 10_000, interval: 50 })
+    await vi.waitFor(async () => expect((await deliveries())[0]?.attempts).toHaveLength(1), {
+      timeout: 10_000,
+      interval: 50,
+    })
     const [d] = await deliveries()
     expect(d.attempts[0]).toMatchObject({ status_code: null, error: 'no answer within 15 s' })
     expect(asked).toEqual([15_000])
@@ -54,10 +63,15 @@ describe('deliveries of uncommitted events', () => {
     expect((await sb.admin('POST', `/charges/${committed}/pay`)).status).toBe(200)
     // Deliveries go out in queue order: once the committed one has arrived, an earlier one would have too.
     await rx.waitFor(1)
-    expect(sb.sandbox.store.charges.byId(rolledBack)).toMatchObject({ status: 'pending', paidAt: null })
+    expect(sb.sandbox.store.charges.byId(rolledBack)).toMatchObject({
+      status: 'pending',
+      paidAt: null,
+    })
     // Retries, had there been anything to retry, fall due within a minute.
     await sb.admin('POST', '/clock/advance', { seconds: 60 })
     expect(rx.received.map((m) => m.json.data.transaction_id)).toEqual([committed])
-    expect((await deliveries()).map((d: { event_type: string }) => d.event_type)).toEqual(['charge.paid'])
+    expect((await deliveries()).map((d: { event_type: string }) => d.event_type)).toEqual([
+      'charge.paid',
+    ])
   })
 })

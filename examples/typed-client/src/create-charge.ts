@@ -16,4 +16,10 @@ if (error) {
   console.error(`${response.status}: ${JSON.stringify(error.detail)}`)
   process.exit(1)
 }
-console.log(JSON.stringify({ transaction_id: data.transaction_id, status: data.status, qr_code: data.qr_code }))
+console.log(
+  JSON.stringify({
+    transaction_id: data.transaction_id,
+    status: data.status,
+    qr_code: data.qr_code,
+  }),
+)

@@ -14,11 +14,15 @@ const companyRoute = (path: string) =>
     method: 'get',
     path,
     tags: ['Company'],
-    summary: 'The caller\'s company',
-    description: 'Answers even when the company\'s API access is not active, so the caller can see `api_active: false`.',
+    summary: "The caller's company",
+    description:
+      "Answers even when the company's API access is not active, so the caller can see `api_active: false`.",
     security: [{ basicAuth: [] }],
     responses: {
-      200: { description: 'The company.', content: { 'application/json': { schema: CompanyResponse } } },
+      200: {
+        description: 'The company.',
+        content: { 'application/json': { schema: CompanyResponse } },
+      },
       ...errorResponses([401]),
     },
   })
@@ -32,13 +36,22 @@ const bodies = new WeakMap<Company, JsonText>()
 const bodyOf = (company: Company): JsonText => {
   let body = bodies.get(company)
   if (!body) {
-    body = new JsonText(JSON.stringify({ api_active: company.apiActive, created_at: isoMicros(company.createdAt), updated_at: isoMicros(company.updatedAt) }))
+    body = new JsonText(
+      JSON.stringify({
+        api_active: company.apiActive,
+        created_at: isoMicros(company.createdAt),
+        updated_at: isoMicros(company.updatedAt),
+      }),
+    )
     bodies.set(company, body)
   }
   return body
 }
 
 export function mountCompany(app: OpenAPIHono<AppEnv>, deps: HttpDeps, edge: Edge): void {
-  const handler = contractEndpoint(deps, edge, { op: null, handle: (c, who) => c.json(bodyOf(who.company) as never, 200) })
+  const handler = contractEndpoint(deps, edge, {
+    op: null,
+    handle: (c, who) => c.json(bodyOf(who.company) as never, 200),
+  })
   for (const route of companyRoutes) mount(app, route, handler)
 }

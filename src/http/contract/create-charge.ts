@@ -18,29 +18,46 @@ export const createChargeRoute = createRoute({
   security: [{ basicAuth: [] }],
   request: { body: { required: true, content: { 'application/json': { schema: ChargeRequest } } } },
   responses: {
-    200: { description: 'The charge was created.', content: { 'application/json': { schema: ChargeResponse } } },
+    200: {
+      description: 'The charge was created.',
+      content: { 'application/json': { schema: ChargeResponse } },
+    },
     ...errorResponses([401, 403, 422, 501]),
   },
 })
 
 // The parsed body is the operation's input as it is, with no copy on the hot path: a field of
 // one that the other has not got (added to the schema and not to the use case) fails here.
-type SameKeys<A, B> = [keyof A] extends [keyof B] ? ([keyof B] extends [keyof A] ? true : false) : false
+type SameKeys<A, B> = [keyof A] extends [keyof B]
+  ? [keyof B] extends [keyof A]
+    ? true
+    : false
+  : false
 const bodyIsTheInput: SameKeys<NewCharge, z.output<typeof ChargeRequest>> = true
 void bodyIsTheInput
 
 export function mountCreateCharge(app: OpenAPIHono<AppEnv>, deps: HttpDeps, edge: Edge): void {
   const body = { schema: ChargeRequest, laxIntFields: LAX_INT_FIELDS }
-  const handler = contractEndpoint(deps, edge, { op: 'charge', body, handle: (c, who, input) => {
-    assertProvider(who, 'charge')
-    const charge = createCharge(deps.sandbox, who, input as z.output<typeof ChargeRequest>)
-    return c.json({
-      status: charge.status,
-      transaction_id: charge.id,
-      qr_code: charge.qrCode,
-      qr_code_name: charge.qrCodeName,
-      expiration_date: localDateTime(charge.expiresAt, deps.sandbox.store.setup.settings().timezone),
-    }, 200)
-  } })
+  const handler = contractEndpoint(deps, edge, {
+    op: 'charge',
+    body,
+    handle: (c, who, input) => {
+      assertProvider(who, 'charge')
+      const charge = createCharge(deps.sandbox, who, input as z.output<typeof ChargeRequest>)
+      return c.json(
+        {
+          status: charge.status,
+          transaction_id: charge.id,
+          qr_code: charge.qrCode,
+          qr_code_name: charge.qrCodeName,
+          expiration_date: localDateTime(
+            charge.expiresAt,
+            deps.sandbox.store.setup.settings().timezone,
+          ),
+        },
+        200,
+      )
+    },
+  })
   mount(app, createChargeRoute, handler)
 }

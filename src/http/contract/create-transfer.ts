@@ -19,11 +19,16 @@ export const createTransferRoute = createRoute({
   path: '/hub/transactions/out',
   tags: ['Transactions'],
   summary: 'Send a transfer (PIX cash-out)',
-  description: 'Sends money from the user\'s balance to a PIX key.',
+  description: "Sends money from the user's balance to a PIX key.",
   security: [{ basicAuth: [] }],
-  request: { body: { required: true, content: { 'application/json': { schema: TransferRequest } } } },
+  request: {
+    body: { required: true, content: { 'application/json': { schema: TransferRequest } } },
+  },
   responses: {
-    200: { description: 'The transfer was recorded with its status.', content: { 'application/json': { schema: TransferResponse } } },
+    200: {
+      description: 'The transfer was recorded with its status.',
+      content: { 'application/json': { schema: TransferResponse } },
+    },
     ...errorResponses([401, 403, 422, 501], ['insufficient_balance']),
   },
 })
@@ -33,25 +38,35 @@ function headerOutcome(value: string | undefined, honoured: boolean): TransferOu
   if (!honoured || value === undefined) return undefined
   const status = value.trim().toLowerCase()
   if (!(TRANSFER_STATUSES as readonly string[]).includes(status)) {
-    throw new AppError('invalid_input', `X-Sandbox-Outcome: must be one of ${TRANSFER_STATUSES.join(', ')}`)
+    throw new AppError(
+      'invalid_input',
+      `X-Sandbox-Outcome: must be one of ${TRANSFER_STATUSES.join(', ')}`,
+    )
   }
   return { status: status as TransferOutcome['status'] }
 }
 
 export function mountCreateTransfer(app: OpenAPIHono<AppEnv>, deps: HttpDeps, edge: Edge): void {
   const body = { schema: TransferRequest, laxIntFields: LAX_INT_FIELDS }
-  const handler = contractEndpoint(deps, edge, { op: 'transfer', body, handle: (c, who, input) => {
-    assertProvider(who, 'transfer')
-    const request = input as z.output<typeof TransferRequest>
-    const settings = deps.sandbox.store.setup.settings()
-    const transfer = createTransfer(deps.sandbox, who, {
-      amount: request.amount,
-      pixKey: request.pix_key,
-      pixType: request.pix_type,
-      description: request.description,
-      headerOutcome: headerOutcome(header(c, OUTCOME_HEADER), settings.outcome_header),
-    })
-    return c.json({ status: transfer.status, transaction_id: transfer.id, message: transfer.message }, 200)
-  } })
+  const handler = contractEndpoint(deps, edge, {
+    op: 'transfer',
+    body,
+    handle: (c, who, input) => {
+      assertProvider(who, 'transfer')
+      const request = input as z.output<typeof TransferRequest>
+      const settings = deps.sandbox.store.setup.settings()
+      const transfer = createTransfer(deps.sandbox, who, {
+        amount: request.amount,
+        pixKey: request.pix_key,
+        pixType: request.pix_type,
+        description: request.description,
+        headerOutcome: headerOutcome(header(c, OUTCOME_HEADER), settings.outcome_header),
+      })
+      return c.json(
+        { status: transfer.status, transaction_id: transfer.id, message: transfer.message },
+        200,
+      )
+    },
+  })
   mount(app, createTransferRoute, handler)
 }

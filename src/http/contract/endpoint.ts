@@ -65,7 +65,11 @@ function dropConnection(c: Context<AppEnv>, span: Span, res: Response): Response
 }
 
 /** The handler of one contract route. */
-export function contractEndpoint(deps: HttpDeps, edge: Edge, endpoint: Endpoint): (c: Context<AppEnv>) => Answer {
+export function contractEndpoint(
+  deps: HttpDeps,
+  edge: Edge,
+  endpoint: Endpoint,
+): (c: Context<AppEnv>) => Answer {
   const { store } = deps.sandbox
   const { op, body, handle } = endpoint
   const faultOp = op ?? 'company'
@@ -112,7 +116,12 @@ export function contractEndpoint(deps: HttpDeps, edge: Edge, endpoint: Endpoint)
    * Holds the call `delayMs`, noting when the client gives up (closes the connection) meanwhile:
    * readiness judges a transfer sent again from that moment, even while this one is still held.
    */
-  const hold = (c: Context<AppEnv>, span: Span, companyId: string, delayMs: number): Promise<void> => {
+  const hold = (
+    c: Context<AppEnv>,
+    span: Span,
+    companyId: string,
+    delayMs: number,
+  ): Promise<void> => {
     deps.sandbox.readiness?.held(companyId, delayMs)
     const socket = socketOf(c)
     const closed = () => void (span.closedMs ??= performance.now())
@@ -143,23 +152,35 @@ export function contractEndpoint(deps: HttpDeps, edge: Edge, endpoint: Endpoint)
 
   const withBody = (c: Context<AppEnv>, span: Span): Answer =>
     guarded(c, span, () =>
-      after(edge.refuseImplicitHead(c) ?? refuseLargeBody(c, MAX_BODY_BYTES), (refused) =>
-        refused ??
-        after(readBody(c), (bytes) => {
-          let raw: RawBody | undefined
-          try {
-            raw = readFastApiBody(bytes, header(c, 'content-type'), store.setup.settings().strict_content_type)
-          } finally {
-            // The decoded text when there is one (no second decode); the journal's reading otherwise.
-            span.requestBody = raw && 'text' in raw && raw.text !== undefined ? raw.text : bytes.toString('utf8')
-          }
-          return after(checked(c, span, raw), (res) => committed(res))
-        }),
+      after(
+        edge.refuseImplicitHead(c) ?? refuseLargeBody(c, MAX_BODY_BYTES),
+        (refused) =>
+          refused ??
+          after(readBody(c), (bytes) => {
+            let raw: RawBody | undefined
+            try {
+              raw = readFastApiBody(
+                bytes,
+                header(c, 'content-type'),
+                store.setup.settings().strict_content_type,
+              )
+            } finally {
+              // The decoded text when there is one (no second decode); the journal's reading otherwise.
+              span.requestBody =
+                raw && 'text' in raw && raw.text !== undefined ? raw.text : bytes.toString('utf8')
+            }
+            return after(checked(c, span, raw), (res) => committed(res))
+          }),
       ),
     )
 
   const withoutBody = (c: Context<AppEnv>, span: Span): Answer =>
-    guarded(c, span, () => edge.refuseImplicitHead(c) ?? after(checked(c, span, undefined), (res) => committed(res)))
+    guarded(
+      c,
+      span,
+      () =>
+        edge.refuseImplicitHead(c) ?? after(checked(c, span, undefined), (res) => committed(res)),
+    )
 
   return journaled(edge.journaling, body ? withBody : withoutBody)
 }

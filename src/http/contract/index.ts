@@ -27,7 +27,8 @@ export function contractDocument(app: OpenAPIHono<AppEnv>, version: string) {
     info: {
       title: 'PIX hub API',
       version,
-      description: 'The PIX collection-and-transfer contract, as served by pix-sandbox. Money is integer cents.',
+      description:
+        'The PIX collection-and-transfer contract, as served by pix-sandbox. Money is integer cents.',
     },
     // Relative, so it resolves against the address the document was read from: /docs works
     // whichever host it was opened on (an absolute localhost URL failed at 127.0.0.1, cross-origin).

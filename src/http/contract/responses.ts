@@ -9,9 +9,9 @@ type Status = 401 | 403 | 422 | 501
 
 const DESCRIPTIONS: Record<Status, string> = {
   401: 'Missing, malformed, unknown, revoked or wrong-environment credentials (`WWW-Authenticate: Basic`).',
-  403: 'The company\'s API access is not active, or the user lacks the permission.',
+  403: "The company's API access is not active, or the user lacks the permission.",
   422: 'Invalid body, or no Provider configured.',
-  501: 'The user\'s Provider does not support this operation.',
+  501: "The user's Provider does not support this operation.",
 }
 
 /** The errors behind each status, for every operation; an operation adds its business rules to 422. */
@@ -24,18 +24,22 @@ const CODES: Record<Status, ErrorCode[]> = {
 
 const SUMMARIES: Partial<Record<ErrorCode, string>> = {
   not_authenticated: 'Wrong or missing credentials',
-  api_inactive: 'The company\'s API access is not active',
+  api_inactive: "The company's API access is not active",
   not_enough_permissions: 'The user lacks the permission',
   no_provider: 'The user has no Provider',
   insufficient_balance: 'The balance does not cover the amount',
   provider_unsupported: 'The Provider does not support the operation',
 }
 
-const example = (code: ErrorCode) => [code, { summary: SUMMARIES[code], value: { detail: ERRORS[code].detail } }] as const
+const example = (code: ErrorCode) =>
+  [code, { summary: SUMMARIES[code], value: { detail: ERRORS[code].detail } }] as const
 
 function examplesOf(status: Status, rules: ErrorCode[]) {
   const codes = status === 422 ? [...CODES[status], ...rules] : CODES[status]
-  const invalid = status === 422 ? [['invalid_body', { summary: 'An invalid body', value: INVALID_BODY_EXAMPLE }] as const] : []
+  const invalid =
+    status === 422
+      ? [['invalid_body', { summary: 'An invalid body', value: INVALID_BODY_EXAMPLE }] as const]
+      : []
   return Object.fromEntries([...invalid, ...codes.map(example)])
 }
 
@@ -45,9 +49,20 @@ export function errorResponses<S extends Status>(statuses: S[], rules: ErrorCode
     statuses.map((s) => [
       s,
       {
-        description: s === 422 && rules.length ? 'Invalid body, no Provider configured, or a business rule (e.g. insufficient balance).' : DESCRIPTIONS[s],
-        content: { 'application/json': { schema: s === 422 ? ValidationError : ErrorResponse, examples: examplesOf(s, rules) } },
+        description:
+          s === 422 && rules.length
+            ? 'Invalid body, no Provider configured, or a business rule (e.g. insufficient balance).'
+            : DESCRIPTIONS[s],
+        content: {
+          'application/json': {
+            schema: s === 422 ? ValidationError : ErrorResponse,
+            examples: examplesOf(s, rules),
+          },
+        },
       },
     ]),
-  ) as unknown as Record<S, { description: string; content: { 'application/json': { schema: typeof ErrorResponse } } }>
+  ) as unknown as Record<
+    S,
+    { description: string; content: { 'application/json': { schema: typeof ErrorResponse } } }
+  >
 }

@@ -14,13 +14,20 @@ const codePoints = (s: string) => [...s].length
 /** Fields that pydantic coerces leniently in the fastapi style ("100" -> 100). */
 export const LAX_INT_FIELDS = ['amount'] as const
 
-const valueError = (msg: string): IssueParams => ({ type: 'value_error', msg: `Value error, ${msg}`, ctx: { error: {} } })
+const valueError = (msg: string): IssueParams => ({
+  type: 'value_error',
+  msg: `Value error, ${msg}`,
+  ctx: { error: {} },
+})
 
 const amount = z
   .number({ error: AMOUNT_RULE })
   .refine(Number.isInteger, {
     error: AMOUNT_RULE,
-    params: { type: 'int_from_float', msg: 'Input should be a valid integer, got a number with a fractional part' },
+    params: {
+      type: 'int_from_float',
+      msg: 'Input should be a valid integer, got a number with a fractional part',
+    },
   })
   .gt(0, { error: AMOUNT_RULE })
   .lte(MAX_AMOUNT, { error: `must be at most ${MAX_AMOUNT}` })
@@ -31,15 +38,26 @@ const description = z
   // A lone surrogate (`"\ud800"`) is no text to pydantic's constrained strings.
   .refine((s) => !hasLoneSurrogate(s), {
     error: 'must be a string',
-    params: { type: 'string_unicode', msg: 'Input should be a valid string, unable to parse raw data as a unicode string' },
+    params: {
+      type: 'string_unicode',
+      msg: 'Input should be a valid string, unable to parse raw data as a unicode string',
+    },
   })
   .refine((s) => codePoints(s) <= 140, {
     error: 'must be at most 140 characters',
-    params: { type: 'string_too_long', msg: 'String should have at most 140 characters', ctx: { max_length: 140 } },
+    params: {
+      type: 'string_too_long',
+      msg: 'String should have at most 140 characters',
+      ctx: { max_length: 140 },
+    },
   })
   .nullable()
   .optional()
-  .openapi({ maxLength: 140, description: 'Message to the payer, at most 140 characters.', example: 'Pedido 1234' })
+  .openapi({
+    maxLength: 140,
+    description: 'Message to the payer, at most 140 characters.',
+    example: 'Pedido 1234',
+  })
 
 export const ChargeRequest = z
   .object({
@@ -49,14 +67,19 @@ export const ChargeRequest = z
       .string({ error: 'must be a string' })
       .nullable()
       .optional()
-      .openapi({ description: 'A BR Code to reuse as the charge\'s code; it must be valid.' }),
+      .openapi({ description: "A BR Code to reuse as the charge's code; it must be valid." }),
   })
   .superRefine((body, ctx) => {
     // Like a pydantic model validator, it runs only on a body whose fields all passed.
     if (ctx.issues.length || typeof body.payload !== 'string') return
     const code = parseBrCode(body.payload)
     if (!code) {
-      ctx.addIssue({ code: 'custom', path: ['payload'], message: 'must be a valid BR Code (format and CRC)', params: valueError('invalid BR Code') })
+      ctx.addIssue({
+        code: 'custom',
+        path: ['payload'],
+        message: 'must be a valid BR Code (format and CRC)',
+        params: valueError('invalid BR Code'),
+      })
     } else if (code.amount !== undefined && code.amount !== body.amount) {
       const message = 'the BR Code amount (field 54) differs from amount'
       ctx.addIssue({ code: 'custom', path: ['payload'], message, params: valueError(message) })
@@ -89,7 +112,9 @@ export const ChargeResponse = z
     transaction_id: z.string().openapi({ example: 'k3Jd9QmZ0aLx7VbN2cYt5WsR8eUo1PfG' }),
     qr_code: z.string().openapi({ description: 'BR Code "copia e cola" (EMV MPM).' }),
     qr_code_name: z.string(),
-    expiration_date: z.string().openapi({ example: '2026-03-01T10:30:45', description: 'YYYY-MM-DDTHH:MM:SS, local time.' }),
+    expiration_date: z
+      .string()
+      .openapi({ example: '2026-03-01T10:30:45', description: 'YYYY-MM-DDTHH:MM:SS, local time.' }),
   })
   .openapi('ChargeResponse', { example: CHARGE_RESPONSE_EXAMPLE })
 
@@ -103,9 +128,22 @@ export const TransferRequest = z
   .superRefine((body, ctx) => {
     if (ctx.issues.length) return
     const problem = pixKeyProblem(body.pix_type, body.pix_key)
-    if (problem) ctx.addIssue({ code: 'custom', path: ['pix_key'], message: problem, params: valueError(`pix_key ${problem}`) })
+    if (problem)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['pix_key'],
+        message: problem,
+        params: valueError(`pix_key ${problem}`),
+      })
   })
-  .openapi('TransferRequest', { example: { amount: 2500, pix_key: 'maria@example.com', pix_type: 'EMAIL', description: 'Pagamento fornecedor' } })
+  .openapi('TransferRequest', {
+    example: {
+      amount: 2500,
+      pix_key: 'maria@example.com',
+      pix_type: 'EMAIL',
+      description: 'Pagamento fornecedor',
+    },
+  })
 
 export const TransferResponse = z
   .object({
@@ -113,7 +151,13 @@ export const TransferResponse = z
     transaction_id: z.string().openapi({ example: 'E00000000202603011230aB3dE5fG7hJ' }),
     message: z.string(),
   })
-  .openapi('TransferResponse', { example: { status: 'success', transaction_id: 'E0000000020260301120000000aQfLk8', message: 'Transfer completed' } })
+  .openapi('TransferResponse', {
+    example: {
+      status: 'success',
+      transaction_id: 'E0000000020260301120000000aQfLk8',
+      message: 'Transfer completed',
+    },
+  })
 
 export const CompanyResponse = z
   .object({
@@ -121,9 +165,17 @@ export const CompanyResponse = z
     created_at: z.string().openapi({ example: '2026-03-01T12:30:45.123456Z' }),
     updated_at: z.string().openapi({ example: '2026-03-01T12:30:45.123456Z' }),
   })
-  .openapi('Company', { example: { api_active: true, created_at: '2026-03-01T12:00:00.000000Z', updated_at: '2026-03-01T12:00:00.000000Z' } })
+  .openapi('Company', {
+    example: {
+      api_active: true,
+      created_at: '2026-03-01T12:00:00.000000Z',
+      updated_at: '2026-03-01T12:00:00.000000Z',
+    },
+  })
 
-export const ErrorResponse = z.object({ detail: z.string() }).openapi('Error', { example: { detail: 'Not authenticated' } })
+export const ErrorResponse = z
+  .object({ detail: z.string() })
+  .openapi('Error', { example: { detail: 'Not authenticated' } })
 
 /** What a charge or a transfer of amount 0 is answered (the default `validation_errors` style). */
 export const INVALID_BODY_EXAMPLE = { detail: 'amount: must be an integer greater than 0' }

@@ -14,7 +14,8 @@ const one = { 200: jsonAnswer('The charge.', ChargeRecord) }
 
 export function mountCharges(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
   const ctx = deps.sandbox
-  const visible = (scope: AppEnv['Variables']['scope'], id: string) => visibleTo(scope, ctx.store.charges.byId(id), 'Charge')
+  const visible = (scope: AppEnv['Variables']['scope'], id: string) =>
+    visibleTo(scope, ctx.store.charges.byId(id), 'Charge')
 
   controlRoute(
     app,
@@ -28,17 +29,30 @@ export function mountCharges(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
     }),
     'scoped',
     (c, { query: q }) => {
-      const result = ctx.store.charges.list({ ...q, companyId: companyFilter(c.get('scope'), q.company_id) })
-      return c.json({ data: result.data.map((ch) => chargeRecord(ctx, ch)), next_cursor: result.nextCursor }, 200)
+      const result = ctx.store.charges.list({
+        ...q,
+        companyId: companyFilter(c.get('scope'), q.company_id),
+      })
+      return c.json(
+        { data: result.data.map((ch) => chargeRecord(ctx, ch)), next_cursor: result.nextCursor },
+        200,
+      )
     },
   )
 
   controlRoute(
     app,
     deps,
-    createRoute({ method: 'get', path: '/charges/{transaction_id}', summary: 'Read a charge', request: { params }, responses: one }),
+    createRoute({
+      method: 'get',
+      path: '/charges/{transaction_id}',
+      summary: 'Read a charge',
+      request: { params },
+      responses: one,
+    }),
     'scoped',
-    (c, { params }) => c.json(chargeRecord(ctx, visible(c.get('scope'), params.transaction_id)), 200),
+    (c, { params }) =>
+      c.json(chargeRecord(ctx, visible(c.get('scope'), params.transaction_id)), 200),
   )
 
   controlRoute(
@@ -48,8 +62,22 @@ export function mountCharges(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
       method: 'post',
       path: '/charges/{transaction_id}/pay',
       summary: 'Confirm the payment of a pending charge',
-      description: 'Goes through the provider-webhook path: `paid`, balance credited. 409 unless pending.',
-      request: { params, body: jsonBody(z.object({ payer: Payer.optional().openapi({ description: 'Who pays (default: a generated payer).' }) }).strict().openapi({ example: { payer: { name: 'Maria Souza', document: '52998224725' } } }), false) },
+      description:
+        'Goes through the provider-webhook path: `paid`, balance credited. 409 unless pending.',
+      request: {
+        params,
+        body: jsonBody(
+          z
+            .object({
+              payer: Payer.optional().openapi({
+                description: 'Who pays (default: a generated payer).',
+              }),
+            })
+            .strict()
+            .openapi({ example: { payer: { name: 'Maria Souza', document: '52998224725' } } }),
+          false,
+        ),
+      },
       responses: one,
     }),
     'scoped',
@@ -61,7 +89,10 @@ export function mountCharges(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
     },
   )
 
-  for (const [action, reason] of [['expire', 'expired'], ['cancel', 'cancelled']] as const) {
+  for (const [action, reason] of [
+    ['expire', 'expired'],
+    ['cancel', 'cancelled'],
+  ] as const) {
     controlRoute(
       app,
       deps,

@@ -17,9 +17,15 @@ const afterOf = (cursor: string | undefined): string | null => {
 
 const CompanyPage = z
   .object({
-    data: z.array(CompanyListing).openapi({ description: 'This page\'s companies, oldest first.' }),
-    next_cursor: z.string().nullable().openapi({ description: 'Pass as `cursor` for the next page; null on the last one.' }),
-    total: z.int().openapi({ description: 'How many companies you can see in all: every one for the admin token, your own for company credentials.' }),
+    data: z.array(CompanyListing).openapi({ description: "This page's companies, oldest first." }),
+    next_cursor: z
+      .string()
+      .nullable()
+      .openapi({ description: 'Pass as `cursor` for the next page; null on the last one.' }),
+    total: z.int().openapi({
+      description:
+        'How many companies you can see in all: every one for the admin token, your own for company credentials.',
+    }),
   })
   .openapi({ example: { data: [COMPANY_LISTING_EXAMPLE], next_cursor: null, total: 1 } })
 
@@ -32,7 +38,8 @@ export function mountCompanies(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
       method: 'get',
       path: '/companies',
       summary: 'List companies, with their users, balances, Providers and credential ids',
-      description: 'Oldest first. Company credentials see their own company only. Secrets are stored hashed: none is listed.',
+      description:
+        'Oldest first. Company credentials see their own company only. Secrets are stored hashed: none is listed.',
       request: {
         query: z
           .object({
@@ -46,9 +53,19 @@ export function mountCompanies(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
     'scoped',
     (c, { query: q }) => {
       const own = companyFilter(c.get('scope'), undefined)
-      const { companies, next } = store.directory.companies(own ?? null, { after: afterOf(q.cursor), limit: q.limit })
+      const { companies, next } = store.directory.companies(own ?? null, {
+        after: afterOf(q.cursor),
+        limit: q.limit,
+      })
       const total = own === undefined ? store.identity.companyCount() : companies.length
-      return c.json({ data: companies.map(companyListing), next_cursor: next === null ? null : cursorOf(next), total }, 200)
+      return c.json(
+        {
+          data: companies.map(companyListing),
+          next_cursor: next === null ? null : cursorOf(next),
+          total,
+        },
+        200,
+      )
     },
   )
 }

@@ -12,25 +12,60 @@ import { notFound } from '../../domain/errors.js'
 import { ERRORS as DETAILS } from '../errors.js'
 import { ADMIN_ONLY, controlScope } from './scope.js'
 
-const one = (name: string, summary: string, detail: string) => ({ [name]: { summary, value: { detail } } })
+const one = (name: string, summary: string, detail: string) => ({
+  [name]: { summary, value: { detail } },
+})
 
 /** The record an id in a path names, by the collection it sits in. */
-const RECORD_OF: Record<string, string> = { charges: 'Charge', transfers: 'Transfer', webhooks: 'Webhook', deliveries: 'Delivery', companies: 'Company', users: 'User' }
+const RECORD_OF: Record<string, string> = {
+  charges: 'Charge',
+  transfers: 'Transfer',
+  webhooks: 'Webhook',
+  deliveries: 'Delivery',
+  companies: 'Company',
+  users: 'User',
+}
 
 /** What a route's 404 says: its record's "not found", or, without an id in the path, a `company_id` of another company's. */
 function notFoundAnswer(path: string) {
   const collection = [...path.matchAll(/\/(\w+)\/\{\w+\}/g)].pop()?.[1]
   const what = (collection && RECORD_OF[collection]) ?? 'Company'
-  const summary = collection ? `An unknown ${what.toLowerCase()} (or another company's)` : 'A company_id of another company'
-  return jsonAnswer('Unknown id, or an id of another company.', Detail, one('not_found', summary, notFound(what).detail!))
+  const summary = collection
+    ? `An unknown ${what.toLowerCase()} (or another company's)`
+    : 'A company_id of another company'
+  return jsonAnswer(
+    'Unknown id, or an id of another company.',
+    Detail,
+    one('not_found', summary, notFound(what).detail!),
+  )
 }
 
 // Each with one answer the sandbox gives, as an example of the kind.
 const ERRORS = {
-  401: jsonAnswer('Missing or wrong credentials.', Detail, one('not_authenticated', 'Wrong or missing credentials', DETAILS.not_authenticated.detail)),
-  403: jsonAnswer('A global operation called with company credentials.', Detail, one('admin_only', 'Company credentials on a global operation', ADMIN_ONLY)),
-  409: jsonAnswer('The state does not allow this transition.', Detail, one('charge_paid', 'Paying a charge already paid', 'Charge is paid')),
-  422: jsonAnswer('A bad body or query.', Detail, one('invalid_body', 'A company without a name', 'name: Too small: expected string to have >=1 characters')),
+  401: jsonAnswer(
+    'Missing or wrong credentials.',
+    Detail,
+    one('not_authenticated', 'Wrong or missing credentials', DETAILS.not_authenticated.detail),
+  ),
+  403: jsonAnswer(
+    'A global operation called with company credentials.',
+    Detail,
+    one('admin_only', 'Company credentials on a global operation', ADMIN_ONLY),
+  ),
+  409: jsonAnswer(
+    'The state does not allow this transition.',
+    Detail,
+    one('charge_paid', 'Paying a charge already paid', 'Charge is paid'),
+  ),
+  422: jsonAnswer(
+    'A bad body or query.',
+    Detail,
+    one(
+      'invalid_body',
+      'A company without a name',
+      'name: Too small: expected string to have >=1 characters',
+    ),
+  ),
 }
 
 /** Adds the shared error responses and the security schemes to a declaration. */
@@ -44,8 +79,13 @@ export function declare<R extends RouteConfig>(route: R): R {
 }
 
 export type Output<S> = S extends z.ZodType ? z.output<S> : Record<string, never>
-type Part<R extends RouteConfig, K extends 'params' | 'query'> = R['request'] extends Record<K, infer S> ? Output<S> : Record<string, never>
-type Body<R extends RouteConfig> = R['request'] extends { body: { content: { 'application/json': { schema: infer S } } } } ? Output<S> : Record<string, never>
+type Part<R extends RouteConfig, K extends 'params' | 'query'> =
+  R['request'] extends Record<K, infer S> ? Output<S> : Record<string, never>
+type Body<R extends RouteConfig> = R['request'] extends {
+  body: { content: { 'application/json': { schema: infer S } } }
+}
+  ? Output<S>
+  : Record<string, never>
 
 /** A request's input as its declaration validated it. */
 export interface ControlInput<R extends RouteConfig> {
@@ -80,9 +120,15 @@ export function controlRoute<R extends RouteConfig>(
   mount(app, declared, (c) => {
     authorize(c)
     // A typed response is a Response at run time; its type only carries the declared schema.
-    return after(validate(c), () => store.answering(() => handler(c, c.get('input') as ControlInput<R>) as unknown as Response | Promise<Response>))
+    return after(validate(c), () =>
+      store.answering(
+        () =>
+          handler(c, c.get('input') as ControlInput<R>) as unknown as Response | Promise<Response>,
+      ),
+    )
   })
 }
 
 /** A 204 as its declaration types it (Hono types `c.body(null, 204)` as a null body, the declaration as none). */
-export const noContent = (c: Context<AppEnv>) => c.body(null, 204) as unknown as TypedResponse<{}, 204, string>
+export const noContent = (c: Context<AppEnv>) =>
+  c.body(null, 204) as unknown as TypedResponse<{}, 204, string>

@@ -27,9 +27,23 @@ export function sandboxApp(deps: HttpDeps): OpenAPIHono<AppEnv> {
   app.openAPIRegistry.registerComponent('securitySchemes', 'basicAuth', {
     type: 'http',
     scheme: 'basic',
-    description: 'A company\'s own credentials: that company only.',
+    description: "A company's own credentials: that company only.",
   })
-  for (const mount of [mountHealth, mountObserve, mountScenarios, mountScenarioInForce, mountCompanies, mountTenants, mountCharges, mountPay, mountTransfers, mountQueues, mountClock, mountWebhooks, mountReadiness]) {
+  for (const mount of [
+    mountHealth,
+    mountObserve,
+    mountScenarios,
+    mountScenarioInForce,
+    mountCompanies,
+    mountTenants,
+    mountCharges,
+    mountPay,
+    mountTransfers,
+    mountQueues,
+    mountClock,
+    mountWebhooks,
+    mountReadiness,
+  ]) {
     mount(app, deps)
   }
   return app
@@ -41,7 +55,8 @@ export function sandboxDocument(app: OpenAPIHono<AppEnv>, version: string) {
     info: {
       title: 'pix-sandbox control plane',
       version,
-      description: 'Drive the sandbox: reset, scenarios, tenants, payments, clock, faults, journal, readiness.',
+      description:
+        'Drive the sandbox: reset, scenarios, tenants, payments, clock, faults, journal, readiness.',
     },
     // Relative, so it resolves against the address the document was read from: /docs works
     // whichever host it was opened on (an absolute localhost URL failed at 127.0.0.1, cross-origin).

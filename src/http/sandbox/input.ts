@@ -16,23 +16,32 @@ function check(schema: z.ZodType | undefined, value: unknown, where: string): un
   if (parsed.success) return parsed.data
   const issue = closestIssues(parsed.error.issues)[0]!
   const field = issue.path.length ? issue.path.join('.') : where
-  throw new AppError('invalid_input', `${field}: ${issue.code === 'unrecognized_keys' ? `unknown field(s) ${issue.keys.join(', ')}` : issue.message}`)
+  throw new AppError(
+    'invalid_input',
+    `${field}: ${issue.code === 'unrecognized_keys' ? `unknown field(s) ${issue.keys.join(', ')}` : issue.message}`,
+  )
 }
 
 /** Validates the request's params, query and body, and sets them as `input`; waits only for a body still on its way. */
 export function inputValidator(route: RouteConfig): (c: Context<AppEnv>) => void | Promise<void> {
   const req = route.request
-  const bodySchema = (req?.body?.content?.['application/json'] as { schema?: z.ZodType } | undefined)?.schema
+  const bodySchema = (
+    req?.body?.content?.['application/json'] as { schema?: z.ZodType } | undefined
+  )?.schema
   const bodyRequired = req?.body?.required === true
   const bodyOf = (c: Context<AppEnv>, schema: z.ZodType, text: string): unknown => {
     const raw = parseRawBody(c, text)
     rejectInvalidJson(raw, 'simple')
-    return raw.kind === 'empty' && !bodyRequired ? check(schema, {}, 'body') : validateBody(schema, raw, 'simple')
+    return raw.kind === 'empty' && !bodyRequired
+      ? check(schema, {}, 'body')
+      : validateBody(schema, raw, 'simple')
   }
   return (c) => {
     const params = check(req?.params as z.ZodType | undefined, c.req.param(), 'path')
     const query = check(req?.query as z.ZodType | undefined, c.req.query(), 'query')
     if (!bodySchema) return c.set('input', { params, query, body: {} })
-    return after(readBodyText(c), (text) => c.set('input', { params, query, body: bodyOf(c, bodySchema, text) }))
+    return after(readBodyText(c), (text) =>
+      c.set('input', { params, query, body: bodyOf(c, bodySchema, text) }),
+    )
   }
 }

@@ -18,9 +18,18 @@ const SCENARIO_EXAMPLE = {
   rules: {
     charges: [{ when: { amount: 4242 }, then: { auto_pay_after_seconds: 5 } }],
     transfers: [
-      { when: { pix_key: 'pending@pix.example' }, then: { status: 'pending', settle_after_seconds: 60, final_status: 'success' } },
-      { when: { amount: 666 }, then: { status: 'failed', message: 'Transfer rejected by the receiving institution' } },
-      { when: { amount: 777 }, then: { status: 'pending', settle_after_seconds: 30, final_status: 'failed' } },
+      {
+        when: { pix_key: 'pending@pix.example' },
+        then: { status: 'pending', settle_after_seconds: 60, final_status: 'success' },
+      },
+      {
+        when: { amount: 666 },
+        then: { status: 'failed', message: 'Transfer rejected by the receiving institution' },
+      },
+      {
+        when: { amount: 777 },
+        then: { status: 'pending', settle_after_seconds: 30, final_status: 'failed' },
+      },
     ],
   },
   inactive_keys: [{ key: 'failed@pix.example', type: 'EMAIL' }],
@@ -28,17 +37,35 @@ const SCENARIO_EXAMPLE = {
 
 const ScenarioInForce = z
   .object({
-    name: z.string().nullable().openapi({ description: 'The scenario the state started from (the last reset\'s); null before any. Scenarios applied on top since add to what follows.' }),
-    settings: settingsInForceSchema.openapi('Settings', { description: 'Every setting, as in force.' }),
+    name: z.string().nullable().openapi({
+      description:
+        "The scenario the state started from (the last reset's); null before any. Scenarios applied on top since add to what follows.",
+    }),
+    settings: settingsInForceSchema.openapi('Settings', {
+      description: 'Every setting, as in force.',
+    }),
     rules: z
       .object({
-        charges: z.array(chargeRuleSchema.openapi('ChargeRule')).openapi({ description: 'Charge rules: the first whose `when` matches applies.' }),
-        transfers: z.array(transferRuleSchema.openapi('TransferRule')).openapi({ description: 'Transfer rules: the first whose `when` matches applies.' }),
+        charges: z
+          .array(chargeRuleSchema.openapi('ChargeRule'))
+          .openapi({ description: 'Charge rules: the first whose `when` matches applies.' }),
+        transfers: z
+          .array(transferRuleSchema.openapi('TransferRule'))
+          .openapi({ description: 'Transfer rules: the first whose `when` matches applies.' }),
       })
       .openapi({ description: 'The rules, in the order they are tried.' }),
     inactive_keys: z
-      .array(z.object({ key: z.string().openapi({ description: 'The PIX key.' }), type: pixType.openapi({ description: 'Its type.' }) }).openapi('InactiveKey'))
-      .openapi({ description: `Keys of the key directory that transfers fail on ("Pix key not found or inactive"), at most ${INACTIVE_KEYS_SHOWN}.` }),
+      .array(
+        z
+          .object({
+            key: z.string().openapi({ description: 'The PIX key.' }),
+            type: pixType.openapi({ description: 'Its type.' }),
+          })
+          .openapi('InactiveKey'),
+      )
+      .openapi({
+        description: `Keys of the key directory that transfers fail on ("Pix key not found or inactive"), at most ${INACTIVE_KEYS_SHOWN}.`,
+      }),
   })
   .openapi('ScenarioInForce', { example: SCENARIO_EXAMPLE })
 
@@ -55,11 +82,14 @@ export function mountScenarioInForce(app: OpenAPIHono<AppEnv>, deps: HttpDeps): 
     }),
     'scoped',
     (c) =>
-      c.json({
-        name: store.setup.meta.get<string>('scenario') ?? null,
-        settings: store.setup.settings(),
-        rules: store.setup.rules(),
-        inactive_keys: store.directory.inactiveKeys(INACTIVE_KEYS_SHOWN),
-      }, 200),
+      c.json(
+        {
+          name: store.setup.meta.get<string>('scenario') ?? null,
+          settings: store.setup.settings(),
+          rules: store.setup.rules(),
+          inactive_keys: store.directory.inactiveKeys(INACTIVE_KEYS_SHOWN),
+        },
+        200,
+      ),
   )
 }

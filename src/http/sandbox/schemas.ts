@@ -13,12 +13,21 @@ export const maybeIso = (us: number | null): string | null => (us === null ? nul
 export const amount = z.int().min(1).max(MAX_AMOUNT)
 export const pixType = z.enum(PIX_TYPES)
 
-export const Detail = z.object({ detail: z.string().openapi({ description: 'What was refused and why.' }) }).openapi('SandboxError')
+export const Detail = z
+  .object({ detail: z.string().openapi({ description: 'What was refused and why.' }) })
+  .openapi('SandboxError')
 
 /** A declaration's JSON request body (required unless `required` is false). */
-export const jsonBody = <S extends z.ZodType>(schema: S, required = true) => ({ required, content: { 'application/json': { schema } } })
+export const jsonBody = <S extends z.ZodType>(schema: S, required = true) => ({
+  required,
+  content: { 'application/json': { schema } },
+})
 /** A declaration's JSON answer; `examples` (by name) where the schema's own example does not say what this answer is. */
-export const jsonAnswer = <S extends z.ZodType>(description: string, schema: S, examples?: Record<string, { summary: string; value: unknown }>) => ({
+export const jsonAnswer = <S extends z.ZodType>(
+  description: string,
+  schema: S,
+  examples?: Record<string, { summary: string; value: unknown }>,
+) => ({
   description,
   content: { 'application/json': { schema, ...(examples && { examples }) } },
 })
@@ -35,21 +44,36 @@ export const listQuery = z
 export const page = <T extends z.ZodType>(item: T, example: unknown) =>
   z
     .object({
-      data: z.array(item).openapi({ description: 'This page\'s items.' }),
-      next_cursor: z.string().nullable().openapi({ description: 'Pass as `cursor` for the next page; null on the last one.' }),
+      data: z.array(item).openapi({ description: "This page's items." }),
+      next_cursor: z
+        .string()
+        .nullable()
+        .openapi({ description: 'Pass as `cursor` for the next page; null on the last one.' }),
     })
     .openapi({ example: { data: [example], next_cursor: null } })
 
 export const Payer = z
   .object({
-    name: z.string().min(1).max(140).openapi({ description: 'The payer\'s name.', example: 'Maria Souza' }),
-    document: z.string().regex(/^\d{11}$|^\d{14}$/, 'must be a CPF (11 digits) or a CNPJ (14 digits)').openapi({ description: 'The payer\'s CPF (11 digits) or CNPJ (14 digits).', example: '52998224725' }),
+    name: z
+      .string()
+      .min(1)
+      .max(140)
+      .openapi({ description: "The payer's name.", example: 'Maria Souza' }),
+    document: z
+      .string()
+      .regex(/^\d{11}$|^\d{14}$/, 'must be a CPF (11 digits) or a CNPJ (14 digits)')
+      .openapi({
+        description: "The payer's CPF (11 digits) or CNPJ (14 digits).",
+        example: '52998224725',
+      }),
   })
   .openapi('Payer')
 
 /** The fields charges and transfers share. */
 export const moneyRecord = {
-  transaction_id: z.string().openapi({ description: 'The id the contract answered (`transaction_id`); the path id of this record.' }),
+  transaction_id: z.string().openapi({
+    description: 'The id the contract answered (`transaction_id`); the path id of this record.',
+  }),
   company_id: z.string().openapi({ description: 'The company that created it.' }),
   user_id: z.string().openapi({ description: 'The user whose credentials created it.' }),
   amount: z.int().openapi({ description: 'Cents (1000 = R$ 10,00).' }),
@@ -65,4 +89,5 @@ export const orNull = <T extends z.ZodType>(schema: T) => z.union([schema, z.nul
 export const Provider = providerSchema.openapi('Provider')
 export const Outcome = transferOutcomeSchema
 
-export const idParam = <N extends string>(name: N) => z.object({ [name]: z.string().min(1).max(200) } as Record<N, z.ZodString>)
+export const idParam = <N extends string>(name: N) =>
+  z.object({ [name]: z.string().min(1).max(200) } as Record<N, z.ZodString>)

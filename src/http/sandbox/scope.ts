@@ -25,15 +25,23 @@ const CHALLENGES = ['Basic', 'Bearer'] as const
 export const IN_PROCESS_SCOPE = Symbol('in-process scope')
 
 /** Whether `token` is the admin token (compared in constant time). */
-export const isAdminToken = (deps: Pick<HttpDeps, 'adminToken'>, token: string): boolean => sameSecret(token, deps.adminToken)
+export const isAdminToken = (deps: Pick<HttpDeps, 'adminToken'>, token: string): boolean =>
+  sameSecret(token, deps.adminToken)
 
 /** The scope of a company's authenticated credentials: that company only. */
-export const companyScope = (principal: Principal): Scope => ({ admin: false, companyId: principal.company.id, principal })
+export const companyScope = (principal: Principal): Scope => ({
+  admin: false,
+  companyId: principal.company.id,
+  principal,
+})
 
 export const ADMIN_ONLY = 'This operation needs the admin token (Authorization: Bearer <token>)'
 
 /** Sets the request's scope from its credentials, or throws the refusal (401, or 403 for `admin`). */
-export function controlScope(deps: HttpDeps, access: 'admin' | 'scoped'): (c: Context<AppEnv>) => void {
+export function controlScope(
+  deps: HttpDeps,
+  access: 'admin' | 'scoped',
+): (c: Context<AppEnv>) => void {
   return (c) => {
     c.set('challenges', CHALLENGES)
     const scope = scopeOf(deps, c)
@@ -51,7 +59,8 @@ function scopeOf(deps: HttpDeps, c: Context<AppEnv>): Scope {
   const auth = header(c, 'authorization') ?? ''
   const space = auth.indexOf(' ')
   const scheme = auth.slice(0, space).toLowerCase()
-  if (scheme === 'bearer' && isAdminToken(deps, auth.slice(space + 1).trim())) return { admin: true }
+  if (scheme === 'bearer' && isAdminToken(deps, auth.slice(space + 1).trim()))
+    return { admin: true }
   if (scheme === 'basic') return companyScope(authenticateRequest(c, deps.authenticate))
   throw new AppError('not_authenticated')
 }
@@ -59,12 +68,17 @@ function scopeOf(deps: HttpDeps, c: Context<AppEnv>): Scope {
 /** The company a request may see: its own for company credentials; any (or the asked one) for admin. */
 export function companyFilter(scope: Scope, asked: string | undefined): string | undefined {
   if (scope.admin) return asked
-  if (asked !== undefined && asked !== scope.companyId) throw new AppError('not_found', 'Company not found')
+  if (asked !== undefined && asked !== scope.companyId)
+    throw new AppError('not_found', 'Company not found')
   return scope.companyId
 }
 
 /** The record, if it exists and the caller may see it; 404 otherwise (the same answer for both). */
-export function visibleTo<T extends { companyId: string | null }>(scope: Scope, record: T | undefined, what: string): T {
+export function visibleTo<T extends { companyId: string | null }>(
+  scope: Scope,
+  record: T | undefined,
+  what: string,
+): T {
   if (!record || (!scope.admin && record.companyId !== scope.companyId)) throw notFound(what)
   return record
 }

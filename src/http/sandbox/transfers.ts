@@ -13,7 +13,8 @@ const one = { 200: jsonAnswer('The transfer.', TransferRecord) }
 
 export function mountTransfers(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
   const ctx = deps.sandbox
-  const visible = (scope: AppEnv['Variables']['scope'], id: string) => visibleTo(scope, ctx.store.transfers.byId(id), 'Transfer')
+  const visible = (scope: AppEnv['Variables']['scope'], id: string) =>
+    visibleTo(scope, ctx.store.transfers.byId(id), 'Transfer')
 
   controlRoute(
     app,
@@ -23,11 +24,16 @@ export function mountTransfers(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
       path: '/transfers',
       summary: 'List transfers, newest first',
       request: { query: listQuery.extend({ status: z.enum(TRANSFER_STATUSES).optional() }) },
-      responses: { 200: jsonAnswer('A page of transfers.', page(TransferRecord, TRANSFER_EXAMPLE)) },
+      responses: {
+        200: jsonAnswer('A page of transfers.', page(TransferRecord, TRANSFER_EXAMPLE)),
+      },
     }),
     'scoped',
     (c, { query: q }) => {
-      const result = ctx.store.transfers.list({ ...q, companyId: companyFilter(c.get('scope'), q.company_id) })
+      const result = ctx.store.transfers.list({
+        ...q,
+        companyId: companyFilter(c.get('scope'), q.company_id),
+      })
       return c.json({ data: result.data.map(transferRecord), next_cursor: result.nextCursor }, 200)
     },
   )
@@ -35,7 +41,13 @@ export function mountTransfers(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
   controlRoute(
     app,
     deps,
-    createRoute({ method: 'get', path: '/transfers/{transaction_id}', summary: 'Read a transfer', request: { params }, responses: one }),
+    createRoute({
+      method: 'get',
+      path: '/transfers/{transaction_id}',
+      summary: 'Read a transfer',
+      request: { params },
+      responses: one,
+    }),
     'scoped',
     (c, { params }) => c.json(transferRecord(visible(c.get('scope'), params.transaction_id)), 200),
   )
@@ -50,13 +62,19 @@ export function mountTransfers(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
       description: '`failed` refunds the amount with a reversing ledger entry. 409 unless pending.',
       request: {
         params,
-        body: jsonBody(z
-          .object({
-            status: z.enum(SETTLED_STATUSES).openapi({ description: 'What it settles as; failed refunds.' }),
-            message: z.string().min(1).max(200).optional().openapi({ description: 'The message it settles with (default: the status\'s own).' }),
-          })
-          .strict()
-          .openapi({ example: { status: 'success' } })),
+        body: jsonBody(
+          z
+            .object({
+              status: z
+                .enum(SETTLED_STATUSES)
+                .openapi({ description: 'What it settles as; failed refunds.' }),
+              message: z.string().min(1).max(200).optional().openapi({
+                description: "The message it settles with (default: the status's own).",
+              }),
+            })
+            .strict()
+            .openapi({ example: { status: 'success' } }),
+        ),
       },
       responses: one,
     }),

@@ -24,14 +24,22 @@ export function mountWebhookDeliveries(app: OpenAPIHono<AppEnv>, deps: HttpDeps)
       request: {
         query: z
           .object({
-            webhook_id: z.string().optional().openapi({ description: 'Only this subscription\'s deliveries.' }),
-            status: z.enum(DELIVERY_STATUSES).optional().openapi({ description: 'Only deliveries in this state.' }),
+            webhook_id: z
+              .string()
+              .optional()
+              .openapi({ description: "Only this subscription's deliveries." }),
+            status: z
+              .enum(DELIVERY_STATUSES)
+              .optional()
+              .openapi({ description: 'Only deliveries in this state.' }),
             limit: z.coerce.number().int().min(1).max(500).default(50),
             cursor: z.string().optional(),
           })
           .strict(),
       },
-      responses: { 200: jsonAnswer('A page of deliveries.', page(DeliveryRecord, DELIVERY_EXAMPLE)) },
+      responses: {
+        200: jsonAnswer('A page of deliveries.', page(DeliveryRecord, DELIVERY_EXAMPLE)),
+      },
     }),
     'scoped',
     (c, { query: q }) => {
@@ -63,7 +71,8 @@ export function mountWebhookDeliveries(app: OpenAPIHono<AppEnv>, deps: HttpDeps)
       const id = params.delivery_id
       const d = visibleTo(c.get('scope'), store.webhooks.delivery(id), 'Delivery')
       const sub = store.webhooks.get(d.webhookId)
-      if (sub?.disabledAt != null) throw new AppError('conflict', `Webhook is disabled: ${sub.disabledReason}`)
+      if (sub?.disabledAt != null)
+        throw new AppError('conflict', `Webhook is disabled: ${sub.disabledReason}`)
       deps.webhooks.retryNow(id)
       await deps.webhooks.deliver(id)
       return c.json(deliveryView(store.webhooks.delivery(id)!), 200)

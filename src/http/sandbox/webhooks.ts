@@ -26,26 +26,47 @@ const NewWebhook = z
       .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
       .max(MAX_URL_LENGTH, `must be at most ${MAX_URL_LENGTH} characters`)
       // fetch refuses such a URL, so it could never be sent; and every list would show the password.
-      .refine((u) => !URL.canParse(u) || !hasUserInfo(new URL(u)), 'must not contain a user or password (user:password@)')
-      .openapi({ description: 'Where to POST deliveries (the bcb format posts to `<url>/pix`); no `user:password@`.' }),
+      .refine(
+        (u) => !URL.canParse(u) || !hasUserInfo(new URL(u)),
+        'must not contain a user or password (user:password@)',
+      )
+      .openapi({
+        description:
+          'Where to POST deliveries (the bcb format posts to `<url>/pix`); no `user:password@`.',
+      }),
     events: z
       .array(z.enum(WEBHOOK_EVENTS))
       .min(1)
-      .max(WEBHOOK_EVENTS.length, `must list each event at most once (${WEBHOOK_EVENTS.length} events)`)
+      .max(
+        WEBHOOK_EVENTS.length,
+        `must list each event at most once (${WEBHOOK_EVENTS.length} events)`,
+      )
       .refine((e) => new Set(e).size === e.length, 'must list each event at most once')
       .optional()
       .openapi({ description: 'The event types to receive (default: all).' }),
-    format: z.enum(['standard', 'bcb']).default('standard').openapi({ description: 'standard: Standard Webhooks, signed; bcb: the BCB API Pix body, charge.paid only.' }),
+    format: z.enum(['standard', 'bcb']).default('standard').openapi({
+      description:
+        'standard: Standard Webhooks, signed; bcb: the BCB API Pix body, charge.paid only.',
+    }),
     secret: z
       .string()
       .max(MAX_SECRET_LENGTH, `must be at most ${MAX_SECRET_LENGTH} characters`)
       .refine(isValidSecret, 'must be whsec_ followed by at least 16 bytes in base64')
       .optional()
       .openapi({ description: 'The signing secret (default: a generated one).' }),
-    company_id: z.string().max(200).optional().openapi({ description: 'Admin token only: whose events (default: every company\'s).' }),
+    company_id: z
+      .string()
+      .max(200)
+      .optional()
+      .openapi({ description: "Admin token only: whose events (default: every company's)." }),
   })
   .strict()
-  .openapi('NewWebhook', { example: { url: 'http://127.0.0.1:3000/webhooks/pix', events: ['charge.paid', 'transfer.failed'] } })
+  .openapi('NewWebhook', {
+    example: {
+      url: 'http://127.0.0.1:3000/webhooks/pix',
+      events: ['charge.paid', 'transfer.failed'],
+    },
+  })
 
 export function mountWebhooks(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
   const ctx = deps.sandbox
@@ -64,7 +85,9 @@ export function mountWebhooks(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
       summary: 'Subscribe a URL to events',
       description: `At most ${MAX_SUBSCRIPTIONS} subscriptions per company (the admin's global ones have their own ${MAX_SUBSCRIPTIONS}); \`url\` at most ${MAX_URL_LENGTH} characters. Events: ${WEBHOOK_EVENTS.join(', ')} (default all). \`standard\` signs with Standard Webhooks; \`bcb\` posts \`{"pix":[...]}\` to \`<url>/pix\` (charge.paid only). Without \`company_id\`, the admin token subscribes to every company.`,
       request: { body: jsonBody(NewWebhook) },
-      responses: { 201: jsonAnswer('Subscribed; keep the secret to verify signatures.', WebhookRecord) },
+      responses: {
+        201: jsonAnswer('Subscribed; keep the secret to verify signatures.', WebhookRecord),
+      },
     }),
     'scoped',
     (c, { body: b }) => {
@@ -72,7 +95,18 @@ export function mountWebhooks(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
       const refused = hostRefusal(b.url, deps.webhookAllowedHosts)
       if (refused) throw new AppError('invalid_input', `url: ${refused}`)
       const companyId = scope.admin ? (b.company_id ?? null) : companyFilter(scope, b.company_id)!
-      return c.json(webhookRecord(subscribe(ctx, { url: b.url, events: b.events, format: b.format, secret: b.secret, companyId })), 201)
+      return c.json(
+        webhookRecord(
+          subscribe(ctx, {
+            url: b.url,
+            events: b.events,
+            format: b.format,
+            secret: b.secret,
+            companyId,
+          }),
+        ),
+        201,
+      )
     },
   )
 
@@ -84,12 +118,24 @@ export function mountWebhooks(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
       path: '/webhooks',
       tags: ['Webhooks'],
       summary: 'List subscriptions, oldest first',
-      request: { query: listQuery.extend({ status: z.enum(['active', 'disabled']).optional().openapi({ description: 'Only active or only disabled subscriptions.' }) }) },
-      responses: { 200: jsonAnswer('A page of subscriptions.', page(WebhookRecord, WEBHOOK_EXAMPLE)) },
+      request: {
+        query: listQuery.extend({
+          status: z
+            .enum(['active', 'disabled'])
+            .optional()
+            .openapi({ description: 'Only active or only disabled subscriptions.' }),
+        }),
+      },
+      responses: {
+        200: jsonAnswer('A page of subscriptions.', page(WebhookRecord, WEBHOOK_EXAMPLE)),
+      },
     }),
     'scoped',
     (c, { query: q }) => {
-      const result = store.webhooks.list({ ...q, companyId: companyFilter(c.get('scope'), q.company_id) })
+      const result = store.webhooks.list({
+        ...q,
+        companyId: companyFilter(c.get('scope'), q.company_id),
+      })
       return c.json({ data: result.data.map(webhookRecord), next_cursor: result.nextCursor }, 200)
     },
   )
@@ -100,7 +146,14 @@ export function mountWebhooks(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
   controlRoute(
     app,
     deps,
-    createRoute({ method: 'get', path: '/webhooks/{webhook_id}', tags: ['Webhooks'], summary: 'Read a subscription', request: { params }, responses: one }),
+    createRoute({
+      method: 'get',
+      path: '/webhooks/{webhook_id}',
+      tags: ['Webhooks'],
+      summary: 'Read a subscription',
+      request: { params },
+      responses: one,
+    }),
     'scoped',
     (c, { params }) => c.json(webhookRecord(visible(c.get('scope'), params.webhook_id)), 200),
   )
@@ -108,7 +161,14 @@ export function mountWebhooks(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
   controlRoute(
     app,
     deps,
-    createRoute({ method: 'delete', path: '/webhooks/{webhook_id}', tags: ['Webhooks'], summary: 'Unsubscribe (pending deliveries are dropped)', request: { params }, responses: { 204: { description: 'Removed.' } } }),
+    createRoute({
+      method: 'delete',
+      path: '/webhooks/{webhook_id}',
+      tags: ['Webhooks'],
+      summary: 'Unsubscribe (pending deliveries are dropped)',
+      request: { params },
+      responses: { 204: { description: 'Removed.' } },
+    }),
     'scoped',
     (c, { params }) => {
       unsubscribe(ctx, visible(c.get('scope'), params.webhook_id).id)
@@ -143,7 +203,8 @@ export function mountWebhooks(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
       method: 'post',
       path: '/webhooks/{webhook_id}/check',
       tags: ['Webhooks', 'Readiness'],
-      summary: 'Check the receiver: does it verify signatures, refuse stale timestamps, take duplicates?',
+      summary:
+        'Check the receiver: does it verify signatures, refuse stale timestamps, take duplicates?',
       description:
         'Sends a fixed battery of test messages (`"test": true` in `data`) to the subscription\'s own URL, signed with its secret, and answers how the receiver took each: `valid` and `duplicate` (the same webhook-id again) want 2xx, `bad_signature` and `stale_timestamp` (10 minutes old) want 4xx, `unknown_type` wants 2xx; each within 5 s. Redirects are never followed; WEBHOOK_ALLOWED_HOSTS applies. Failures become readiness findings. Standard format only: a bcb subscription answers 422.',
       request: { params },
@@ -153,7 +214,10 @@ export function mountWebhooks(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
     async (c, { params }) => {
       const sub = visible(c.get('scope'), params.webhook_id)
       if (sub.format !== 'standard') {
-        throw new AppError('invalid_input', 'format: the receiver check is for standard subscriptions; bcb deliveries are authenticated by mutual TLS, not signatures')
+        throw new AppError(
+          'invalid_input',
+          'format: the receiver check is for standard subscriptions; bcb deliveries are authenticated by mutual TLS, not signatures',
+        )
       }
       const result = await checkReceiver({
         url: sub.url,
@@ -177,18 +241,30 @@ export function mountWebhooks(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
       path: '/webhooks/{webhook_id}/chaos',
       tags: ['Webhooks'],
       summary: 'Misbehave on purpose: drop, duplicate, bad signature, delay, reorder',
-      description: '`drop`, `duplicate` and `bad_signature` are probabilities per attempt (0..1); `reorder` holds messages 2 s (virtual) and sends them newest first. Deterministic under SEED.',
+      description:
+        '`drop`, `duplicate` and `bad_signature` are probabilities per attempt (0..1); `reorder` holds messages 2 s (virtual) and sends them newest first. Deterministic under SEED.',
       request: { params, body: jsonBody(chaosSchema.openapi({ example: { duplicate: 0.5 } })) },
       responses: one,
     }),
     'scoped',
-    (c, { params, body }) => c.json(webhookRecord(setChaos(ctx, visible(c.get('scope'), params.webhook_id).id, body)), 200),
+    (c, { params, body }) =>
+      c.json(
+        webhookRecord(setChaos(ctx, visible(c.get('scope'), params.webhook_id).id, body)),
+        200,
+      ),
   )
 
   controlRoute(
     app,
     deps,
-    createRoute({ method: 'delete', path: '/webhooks/{webhook_id}/chaos', tags: ['Webhooks'], summary: 'Behave again', request: { params }, responses: { 204: { description: 'Cleared.' } } }),
+    createRoute({
+      method: 'delete',
+      path: '/webhooks/{webhook_id}/chaos',
+      tags: ['Webhooks'],
+      summary: 'Behave again',
+      request: { params },
+      responses: { 204: { description: 'Cleared.' } },
+    }),
     'scoped',
     (c, { params }) => {
       setChaos(ctx, visible(c.get('scope'), params.webhook_id).id, null)

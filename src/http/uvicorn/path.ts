@@ -22,7 +22,7 @@ export function unquote(path: string): string {
   const bytes: number[] = []
   for (let i = 0; i < path.length; i++) {
     const hex = path.charCodeAt(i) === 0x25 ? path.slice(i + 1, i + 3) : ''
-    if (/^[0-9a-fA-F]{2}$/.test(hex)) (bytes.push(parseInt(hex, 16)), (i += 2))
+    if (/^[0-9a-fA-F]{2}$/.test(hex)) bytes.push(parseInt(hex, 16)), (i += 2)
     else bytes.push(path.charCodeAt(i) & 0xff)
   }
   return lossy.decode(Uint8Array.from(bytes))

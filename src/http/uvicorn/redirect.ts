@@ -5,7 +5,8 @@
 import type { IncomingMessage } from 'node:http'
 import { targetOf } from './path.js'
 
-const HOST = /^(?:[a-z0-9._~%!$&'()*+,;=-]+|\[(?:([a-f0-9]*:[a-f0-9.:]+)|v[a-f0-9]+\.[a-z0-9._~!$&'()*+,;=:-]+)\])(?::([0-9]+))?$/i
+const HOST =
+  /^(?:[a-z0-9._~%!$&'()*+,;=-]+|\[(?:([a-f0-9]*:[a-f0-9.:]+)|v[a-f0-9]+\.[a-z0-9._~!$&'()*+,;=:-]+)\])(?::([0-9]+))?$/i
 const FORWARDED_SCHEMES = new Set(['http', 'https', 'ws', 'wss'])
 // quote(url, safe=":/%#?=@[]!$&'()*+,;"): everything else outside [A-Za-z0-9_.~-] as %XX of UTF-8.
 const UNSAFE = /[^A-Za-z0-9_.~\-:/%#?=@[\]!$&'()*+,;]+/g
@@ -28,7 +29,9 @@ function hostOf(value: string | undefined): string | undefined {
   if (!m) return undefined
   if (m[1] !== undefined && !isIPv6(m[1])) return undefined
   const port = m[2]?.replace(/^0+/, '')
-  return port === undefined || (port.length <= 5 && Number(port || '0') <= 65535) ? value : undefined
+  return port === undefined || (port.length <= 5 && Number(port || '0') <= 65535)
+    ? value
+    : undefined
 }
 
 const isIPv6 = (s: string) => {
@@ -49,7 +52,9 @@ export function redirectLocation(incoming: IncomingMessage, path: string): strin
   }
   let netloc = hostOf(lastHeader(incoming.rawHeaders, 'host', true))
   if (netloc === undefined) {
-    const host = socket.localAddress?.includes(':') ? `[${socket.localAddress}]` : socket.localAddress
+    const host = socket.localAddress?.includes(':')
+      ? `[${socket.localAddress}]`
+      : socket.localAddress
     const standard = (scheme === 'https' || scheme === 'wss' ? 443 : 80) === socket.localPort
     netloc = standard ? host : `${host}:${socket.localPort}`
   }

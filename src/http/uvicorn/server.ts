@@ -4,7 +4,14 @@
 // the app (a 404 or 405 there, not a closed connection or a 400), and what h11 refuses that Node
 // takes (no Host in HTTP/1.1, two Hosts, an HTTP/0.9 request line) is refused as h11 refuses
 // it. What Node's parser refuses that h11 takes is listed in docs/CONTRACT.md#deviations.
-import { createServer, ServerResponse, type IncomingMessage, type RequestListener, type Server, type ServerOptions } from 'node:http'
+import {
+  createServer,
+  ServerResponse,
+  type IncomingMessage,
+  type RequestListener,
+  type Server,
+  type ServerOptions,
+} from 'node:http'
 import type { Socket } from 'node:net'
 import { TARGET } from './path.js'
 
@@ -19,7 +26,10 @@ function usableHost(host: string): boolean {
   if (SIMPLE_HOST.test(host)) return true
   try {
     const { hostname } = new URL(`http://${host}/`)
-    return hostname.length === host.length || hostname === (host.includes(':') ? host.replace(/:\d+$/, '') : host).toLowerCase()
+    return (
+      hostname.length === host.length ||
+      hostname === (host.includes(':') ? host.replace(/:\d+$/, '') : host).toLowerCase()
+    )
   } catch {
     return false
   }
@@ -30,7 +40,8 @@ function refusedByH11(req: IncomingMessage): boolean {
   // Node reads a request line without a version as HTTP/0.9, which h11 does not speak.
   if (req.httpVersionMajor === 0) return true
   let hosts = 0
-  for (let i = 0; i < req.rawHeaders.length; i += 2) if (req.rawHeaders[i]!.length === 4 && req.rawHeaders[i]!.toLowerCase() === 'host') hosts++
+  for (let i = 0; i < req.rawHeaders.length; i += 2)
+    if (req.rawHeaders[i]!.length === 4 && req.rawHeaders[i]!.toLowerCase() === 'host') hosts++
   return hosts > 1 || (hosts === 0 && req.httpVersionMinor === 1)
 }
 
@@ -44,7 +55,10 @@ function standIn(req: IncomingMessage & { [TARGET]?: string }): void {
   const url = req.url ?? ''
   const q = url.indexOf('?')
   const backslash = url.indexOf('\\')
-  const odd = url.charCodeAt(0) === 0x2f ? backslash >= 0 && (q < 0 || backslash < q) : !/^https?:\/\//i.test(url)
+  const odd =
+    url.charCodeAt(0) === 0x2f
+      ? backslash >= 0 && (q < 0 || backslash < q)
+      : !/^https?:\/\//i.test(url)
   const host = req.headers.host
   if (odd || (host !== undefined && !usableHost(host))) {
     req[TARGET] = url
@@ -54,7 +68,9 @@ function standIn(req: IncomingMessage & { [TARGET]?: string }): void {
 
 function handle(req: IncomingMessage, res: ServerResponse, listener: RequestListener): void {
   if (refusedByH11(req)) {
-    res.writeHead(400, { 'content-type': 'text/plain; charset=utf-8', connection: 'close' }).end(INVALID)
+    res
+      .writeHead(400, { 'content-type': 'text/plain; charset=utf-8', connection: 'close' })
+      .end(INVALID)
     return
   }
   standIn(req)
@@ -63,9 +79,12 @@ function handle(req: IncomingMessage, res: ServerResponse, listener: RequestList
 
 /** Node's own answer to a client error it did not parse: uvicorn's 400, as h11 refuses such input too. */
 function onClientError(err: NodeJS.ErrnoException, socket: Socket): void {
-  const busy = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent === true
+  const busy =
+    (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent ===
+    true
   if (!socket.writable || busy) return void socket.destroy()
-  if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') return void socket.end('HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n')
+  if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT')
+    return void socket.end('HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n')
   if (err.code?.startsWith('HPE_')) return void socket.end(INVALID_ANSWER)
   socket.destroy()
 }
@@ -76,10 +95,14 @@ function onClientError(err: NodeJS.ErrnoException, socket: Socket): void {
  */
 export const uvicornLikeServer = ((options: ServerOptions, listener: RequestListener): Server => {
   // The missing Host is answered as h11 answers it (handle), not by Node.
-  const server = createServer({ ...options, requireHostHeader: false }, (req, res) => handle(req, res, listener))
+  const server = createServer({ ...options, requireHostHeader: false }, (req, res) =>
+    handle(req, res, listener),
+  )
   server.on('clientError', onClientError)
   // An Expect other than 100-continue: h11 ignores it, where Node answers 417.
-  server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => handle(req, res, listener))
+  server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) =>
+    handle(req, res, listener),
+  )
   // CONNECT is a request like any other to uvicorn (a 404 or a 405 from the app); Node hands
   // over the socket, and the answer is written to it and the connection closed.
   server.on('connect', (req: IncomingMessage, socket: Socket) => {

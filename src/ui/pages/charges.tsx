@@ -4,7 +4,21 @@
 import { raw } from 'hono/html'
 import QRCode from 'qrcode'
 import { CHARGE_STATUSES } from '../../domain/enums.js'
-import { Action, Badge, Card, CompanyFilter, CopyButton, Empty, Filters, Id, Money, Pager, Select, Table, Time } from '../components.js'
+import {
+  Action,
+  Badge,
+  Card,
+  CompanyFilter,
+  CopyButton,
+  Empty,
+  Filters,
+  Id,
+  Money,
+  Pager,
+  Select,
+  Table,
+  Time,
+} from '../components.js'
 import { filters } from '../fields.js'
 import { isoToMicros } from '../format.js'
 import type { Ui } from '../router.js'
@@ -23,9 +37,17 @@ export function PayACode() {
       <form method="post" action={`${UI_BASE}/pay`} class="stack">
         <label>
           A copy-and-paste BR Code (as a payer's bank would read it)
-          <textarea name="qr_code" class="code" required maxlength={600} placeholder="000201010212..."></textarea>
+          <textarea
+            name="qr_code"
+            class="code"
+            required
+            maxlength={600}
+            placeholder="000201010212..."
+          ></textarea>
         </label>
-        <button type="submit" class="primary">Pay</button>
+        <button type="submit" class="primary">
+          Pay
+        </button>
       </form>
     </Card>
   )
@@ -38,7 +60,14 @@ export function mountCharges(ui: Ui): void {
   ui.page('/charges', '/charges', async (view, c) => {
     const { status, company_id: company, cursor } = filters(c, 'status', 'company_id', 'cursor')
     const [page, choices] = await Promise.all([
-      read(view, '/charges', { query: { status: status as Answer<'/charges'>['data'][number]['status'] | undefined, company_id: company, cursor, limit: PAGE } }),
+      read(view, '/charges', {
+        query: {
+          status: status as Answer<'/charges'>['data'][number]['status'] | undefined,
+          company_id: company,
+          cursor,
+          limit: PAGE,
+        },
+      }),
       companyChoices(view),
     ])
     return {
@@ -46,34 +75,54 @@ export function mountCharges(ui: Ui): void {
       body: (
         <>
           <Filters path="/charges">
-            <Select label="Status" name="status" options={[['', 'any'], ...CHARGE_STATUSES]} selected={status} />
+            <Select
+              label="Status"
+              name="status"
+              options={[['', 'any'], ...CHARGE_STATUSES]}
+              selected={status}
+            />
             <CompanyFilter admin={view.scope.admin} choices={choices} selected={company} />
           </Filters>
           <Card id="charges" live="charge">
             {page.data.length === 0 ? (
-              <Empty text={cursor ? 'No older charges.' : 'No charges yet: create one with'} command={cursor ? undefined : curl(view)} />
+              <Empty
+                text={cursor ? 'No older charges.' : 'No charges yet: create one with'}
+                command={cursor ? undefined : curl(view)}
+              />
             ) : (
-              <Table head={['Charge (transaction_id)', ['Amount', 'num'], 'Status', ...(view.scope.admin ? [['Company', 'hide-narrow'] as [string, string]] : []), ['Created', 'hide-narrow']]}>
-                    {page.data.map((ch) => (
-                      <tr data-id={ch.transaction_id}>
-                        <td>
-                          <Id value={ch.transaction_id} href={chargeHref(ch.transaction_id)} />
-                        </td>
-                        <td class="num">
-                          <Money cents={ch.amount} />
-                        </td>
-                        <td>
-                          <Badge value={ch.status} />
-                        </td>
-                        {view.scope.admin && <td class="hide-narrow">{ch.company_id}</td>}
-                        <td class="hide-narrow">
-                          <Time iso={ch.created_at} tz={view.tz} />
-                        </td>
-                      </tr>
-                    ))}
+              <Table
+                head={[
+                  'Charge (transaction_id)',
+                  ['Amount', 'num'],
+                  'Status',
+                  ...(view.scope.admin ? [['Company', 'hide-narrow'] as [string, string]] : []),
+                  ['Created', 'hide-narrow'],
+                ]}
+              >
+                {page.data.map((ch) => (
+                  <tr data-id={ch.transaction_id}>
+                    <td>
+                      <Id value={ch.transaction_id} href={chargeHref(ch.transaction_id)} />
+                    </td>
+                    <td class="num">
+                      <Money cents={ch.amount} />
+                    </td>
+                    <td>
+                      <Badge value={ch.status} />
+                    </td>
+                    {view.scope.admin && <td class="hide-narrow">{ch.company_id}</td>}
+                    <td class="hide-narrow">
+                      <Time iso={ch.created_at} tz={view.tz} />
+                    </td>
+                  </tr>
+                ))}
               </Table>
             )}
-            <Pager base="/charges" next={page.next_cursor} params={{ status, company_id: company, cursor }} />
+            <Pager
+              base="/charges"
+              next={page.next_cursor}
+              params={{ status, company_id: company, cursor }}
+            />
           </Card>
           <PayACode />
         </>
@@ -82,9 +131,19 @@ export function mountCharges(ui: Ui): void {
   })
 
   ui.page('/charges/:id', '/charges', async (view, c) => {
-    const ch = await read(view, '/charges/{transaction_id}', { path: { transaction_id: c.req.param('id') ?? '' } })
-    const svg = await QRCode.toString(ch.qr_code, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 })
-    const events = (await read(view, '/events', { query: { transaction_id: ch.transaction_id, company_id: ch.company_id, limit: TIMELINE } })).data
+    const ch = await read(view, '/charges/{transaction_id}', {
+      path: { transaction_id: c.req.param('id') ?? '' },
+    })
+    const svg = await QRCode.toString(ch.qr_code, {
+      type: 'svg',
+      errorCorrectionLevel: 'M',
+      margin: 2,
+    })
+    const events = (
+      await read(view, '/events', {
+        query: { transaction_id: ch.transaction_id, company_id: ch.company_id, limit: TIMELINE },
+      })
+    ).data
     const here = chargeHref(ch.transaction_id)
     const expiresMs = Math.floor(isoToMicros(ch.expiration) / 1000)
     return {
@@ -102,7 +161,8 @@ export function mountCharges(ui: Ui): void {
                 <dl class="facts">
                   <dt>Status</dt>
                   <dd>
-                    <Badge value={ch.status} /> {ch.cancel_reason && <span class="muted">({ch.cancel_reason})</span>}
+                    <Badge value={ch.status} />{' '}
+                    {ch.cancel_reason && <span class="muted">({ch.cancel_reason})</span>}
                   </dd>
                   <dt>Amount</dt>
                   <dd class="amount">
@@ -130,7 +190,12 @@ export function mountCharges(ui: Ui): void {
                   <dd>
                     <Time iso={ch.expiration} tz={view.tz} />{' '}
                     {ch.status === 'pending' && (
-                      <span class="badge info countdown" data-expires={String(expiresMs)} data-now={String(Math.floor(view.nowUs / 1000))} data-frozen={String(view.frozen)}></span>
+                      <span
+                        class="badge info countdown"
+                        data-expires={String(expiresMs)}
+                        data-now={String(Math.floor(view.nowUs / 1000))}
+                        data-frozen={String(view.frozen)}
+                      ></span>
                     )}
                   </dd>
                   {ch.paid_at && (
@@ -140,7 +205,9 @@ export function mountCharges(ui: Ui): void {
                         <Time iso={ch.paid_at} tz={view.tz} />
                       </dd>
                       <dt>Payer</dt>
-                      <dd class="payer">{ch.payer ? `${ch.payer.name} (${ch.payer.document})` : '—'}</dd>
+                      <dd class="payer">
+                        {ch.payer ? `${ch.payer.name} (${ch.payer.document})` : '—'}
+                      </dd>
                       <dt>end_to_end_id</dt>
                       <dd>
                         <Id value={ch.end_to_end_id} />
@@ -150,9 +217,23 @@ export function mountCharges(ui: Ui): void {
                 </dl>
                 {ch.status === 'pending' && (
                   <div class="row" id="charge-actions">
-                    <Action path={`/charges/${ch.transaction_id}/pay`} label="Pay" tone="primary" back={here} />
-                    <Action path={`/charges/${ch.transaction_id}/expire`} label="Expire" back={here} />
-                    <Action path={`/charges/${ch.transaction_id}/cancel`} label="Cancel" tone="danger" back={here} />
+                    <Action
+                      path={`/charges/${ch.transaction_id}/pay`}
+                      label="Pay"
+                      tone="primary"
+                      back={here}
+                    />
+                    <Action
+                      path={`/charges/${ch.transaction_id}/expire`}
+                      label="Expire"
+                      back={here}
+                    />
+                    <Action
+                      path={`/charges/${ch.transaction_id}/cancel`}
+                      label="Cancel"
+                      tone="danger"
+                      back={here}
+                    />
                   </div>
                 )}
               </div>
@@ -187,7 +268,8 @@ export function mountCharges(ui: Ui): void {
     ui.action(`/charges/:id/${action}`, (_form, _view, c) => ({
       method: 'POST',
       path: `/charges/${encodeURIComponent(c.req.param('id')!)}/${action}`,
-      ok: (r) => `Charge ${r.body.status}${r.body.cancel_reason ? ` (${r.body.cancel_reason})` : ''}`,
+      ok: (r) =>
+        `Charge ${r.body.status}${r.body.cancel_reason ? ` (${r.body.cancel_reason})` : ''}`,
       page: chargeHref(c.req.param('id')!),
     }))
   }
@@ -200,4 +282,3 @@ export function mountCharges(ui: Ui): void {
     goTo: (r) => chargeHref(r.body.transaction_id),
   }))
 }
-

@@ -16,28 +16,53 @@ interface Attempt {
 /** The headers as they go on the wire, one `name: value` a line. */
 const Headers = ({ headers }: { headers: Record<string, string> | null }) =>
   headers ? (
-    <pre class="body headers">{Object.entries(headers).map(([name, value]) => `${name}: ${value}`).join('\n')}</pre>
+    <pre class="body headers">
+      {Object.entries(headers)
+        .map(([name, value]) => `${name}: ${value}`)
+        .join('\n')}
+    </pre>
   ) : (
-    <p class="muted">No headers recorded: nothing was sent, or the attempt is older than the store's record of them.</p>
+    <p class="muted">
+      No headers recorded: nothing was sent, or the attempt is older than the store's record of
+      them.
+    </p>
   )
 
 /** One attempt: its outcome as the summary, the headers it sent inside; `openKey` keeps it open across live refreshes. */
 const AttemptRow = ({ a, openKey }: { a: Attempt; openKey: string }) => (
   <details class="attempt" data-key={openKey}>
     <summary>
-      {a.status_code !== null ? <Badge value={String(a.status_code)} /> : <span>{a.error ?? '—'}</span>} <span class="muted">{a.latency_ms ?? '?'} ms</span>{' '}
-      {a.chaos && <Badge value={a.chaos} />}
+      {a.status_code !== null ? (
+        <Badge value={String(a.status_code)} />
+      ) : (
+        <span>{a.error ?? '—'}</span>
+      )}{' '}
+      <span class="muted">{a.latency_ms ?? '?'} ms</span> {a.chaos && <Badge value={a.chaos} />}
     </summary>
     <Headers headers={a.headers} />
   </details>
 )
 
-export const DeliveriesCard = ({ view, deliveries, cursor }: { view: View; deliveries: Answer<'/webhooks/deliveries'>; cursor?: string }) => (
+export const DeliveriesCard = ({
+  view,
+  deliveries,
+  cursor,
+}: {
+  view: View
+  deliveries: Answer<'/webhooks/deliveries'>
+  cursor?: string
+}) => (
   <Card title="Deliveries" id="deliveries" live="event delivery webhook">
     {deliveries.data.length === 0 ? (
-      <p class="muted">No deliveries yet: they appear when a subscribed event happens (pay a charge), or with Send test.</p>
+      <p class="muted">
+        No deliveries yet: they appear when a subscribed event happens (pay a charge), or with Send
+        test.
+      </p>
     ) : (
-      <Table class="stacked" head={['Delivery', 'Event', 'Status', 'Attempts (open one for its headers)', '']}>
+      <Table
+        class="stacked"
+        head={['Delivery', 'Event', 'Status', 'Attempts (open one for its headers)', '']}
+      >
         {deliveries.data.map((d) => (
           <tr data-id={d.id}>
             <Cell label="Delivery">

@@ -2,7 +2,21 @@
 // response as journaled, redacted), Events (the log, latest first) and Faults (add, clear).
 import { query } from '../control.js'
 import { filters, numberField as num } from '../fields.js'
-import { Action, Badge, Card, Cell, Empty, Filters, ForCompany, Id, Json, Pager, Select, Table, Time } from '../components.js'
+import {
+  Action,
+  Badge,
+  Card,
+  Cell,
+  Empty,
+  Filters,
+  ForCompany,
+  Id,
+  Json,
+  Pager,
+  Select,
+  Table,
+  Time,
+} from '../components.js'
 import type { Form, Ui } from '../router.js'
 import { UI_BASE } from '../session.js'
 import { companyChoices, read } from '../view.js'
@@ -12,24 +26,29 @@ const LATEST_EVENTS = 100
 export function mountObserve(ui: Ui): void {
   ui.page('/requests', '/requests', async (view, c) => {
     const { path, status, cursor } = filters(c, 'path', 'status', 'cursor')
-    const page = await read(view, '/requests', { query: { path, status: status === undefined ? undefined : Number(status), cursor, limit: 25 } })
+    const page = await read(view, '/requests', {
+      query: { path, status: status === undefined ? undefined : Number(status), cursor, limit: 25 },
+    })
     return {
       title: 'Requests',
       body: (
         <>
           <Filters path="/requests">
-              <label>
-                Path (exact)
-                <input name="path" value={path ?? ''} placeholder="/api/v1/hub/transactions/in" />
-              </label>
-              <label>
-                Status
-                <input name="status" value={status ?? ''} size={4} inputmode="numeric" />
-              </label>
+            <label>
+              Path (exact)
+              <input name="path" value={path ?? ''} placeholder="/api/v1/hub/transactions/in" />
+            </label>
+            <label>
+              Status
+              <input name="status" value={status ?? ''} size={4} inputmode="numeric" />
+            </label>
           </Filters>
           <Card id="requests" live="request">
             {page.data.length === 0 ? (
-              <Empty text="No requests yet: they appear here as your application calls the sandbox, e.g." command={`curl -s -u sandbox-client:sandbox-secret ${view.publicUrl}/api/v1/user/company`} />
+              <Empty
+                text="No requests yet: they appear here as your application calls the sandbox, e.g."
+                command={`curl -s -u sandbox-client:sandbox-secret ${view.publicUrl}/api/v1/user/company`}
+              />
             ) : (
               <Table class="stacked" head={['When', 'Request', 'Status', ['ms', 'num'], 'Company']}>
                 {page.data.map((r) => (
@@ -75,21 +94,25 @@ export function mountObserve(ui: Ui): void {
     const { type, cursor, order: asked } = filters(c, 'type', 'cursor', 'order')
     // Newest first from the log's end, unless read from its start (then each page is still shown newest first).
     const order = asked === 'oldest' ? 'oldest' : 'newest'
-    const page = await read(view, '/events', { query: { type, cursor, order, limit: LATEST_EVENTS } })
+    const page = await read(view, '/events', {
+      query: { type, cursor, order, limit: LATEST_EVENTS },
+    })
     const rows = order === 'newest' ? page.data : [...page.data].reverse()
     return {
       title: 'Events',
       body: (
         <>
           <Filters path="/events">
-              <label>
-                Type
-                <input name="type" value={type ?? ''} placeholder="charge.paid" />
-              </label>
+            <label>
+              Type
+              <input name="type" value={type ?? ''} placeholder="charge.paid" />
+            </label>
           </Filters>
           <Card id="events" live="event">
             {page.data.length === 0 ? (
-              <p class="muted">No recent events. Events are written as charges, transfers and balances change.</p>
+              <p class="muted">
+                No recent events. Events are written as charges, transfers and balances change.
+              </p>
             ) : (
               <Table class="stacked events" head={['At (virtual)', 'Type', 'Data', 'Event id']}>
                 {rows.map((e) => (
@@ -122,7 +145,10 @@ export function mountObserve(ui: Ui): void {
                 </a>
               )}
               {page.next_cursor && (
-                <a class="button" href={`${UI_BASE}/events${query({ type, order, cursor: page.next_cursor })}`}>
+                <a
+                  class="button"
+                  href={`${UI_BASE}/events${query({ type, order, cursor: page.next_cursor })}`}
+                >
                   {order === 'newest' ? 'Older →' : 'Newer →'}
                 </a>
               )}
@@ -134,29 +160,37 @@ export function mountObserve(ui: Ui): void {
   })
 
   ui.page('/faults', '/faults', async (view) => {
-    const [faults, choices] = await Promise.all([read(view, '/faults', { query: { limit: 100 } }), companyChoices(view)])
+    const [faults, choices] = await Promise.all([
+      read(view, '/faults', { query: { limit: 100 } }),
+      companyChoices(view),
+    ])
     return {
       title: 'Faults',
       body: (
         <>
           <Card id="faults" live="fault">
             {faults.data.length === 0 ? (
-              <p class="muted">No faults: the contract answers normally. Add one below to make its operations fail or slow down.</p>
+              <p class="muted">
+                No faults: the contract answers normally. Add one below to make its operations fail
+                or slow down.
+              </p>
             ) : (
               <div class="scroll">
-                <Table head={['Operation', 'Status', ['Delay', 'num'], 'Calls left', 'Company', 'Since']}>
-                    {faults.data.map((f) => (
-                      <tr>
-                        <td>{f.operation}</td>
-                        <td>{f.status ? <Badge value={String(f.status)} /> : '—'}</td>
-                        <td class="num">{f.delay_ms} ms</td>
-                        <td>{f.times ?? 'until cleared'}</td>
-                        <td>{f.company_id ?? 'every company'}</td>
-                        <td>
-                          <Time iso={f.created_at} tz={view.tz} />
-                        </td>
-                      </tr>
-                    ))}
+                <Table
+                  head={['Operation', 'Status', ['Delay', 'num'], 'Calls left', 'Company', 'Since']}
+                >
+                  {faults.data.map((f) => (
+                    <tr>
+                      <td>{f.operation}</td>
+                      <td>{f.status ? <Badge value={String(f.status)} /> : '—'}</td>
+                      <td class="num">{f.delay_ms} ms</td>
+                      <td>{f.times ?? 'until cleared'}</td>
+                      <td>{f.company_id ?? 'every company'}</td>
+                      <td>
+                        <Time iso={f.created_at} tz={view.tz} />
+                      </td>
+                    </tr>
+                  ))}
                 </Table>
                 <Action path="/faults/clear" label="Remove all faults" tone="danger" />
               </div>
@@ -164,8 +198,17 @@ export function mountObserve(ui: Ui): void {
           </Card>
           <Card title="Add a fault">
             <form method="post" action={`${UI_BASE}/faults`} class="row">
-              <Select label="Operation" name="operation" options={['charge', 'transfer', 'company']} />
-              <Select label="Status" name="status" options={[['', 'none (delay only)'], '500', '501', '503']} selected="500" />
+              <Select
+                label="Operation"
+                name="operation"
+                options={['charge', 'transfer', 'company']}
+              />
+              <Select
+                label="Status"
+                name="status"
+                options={[['', 'none (delay only)'], '500', '501', '503']}
+                selected="500"
+              />
               <label>
                 Delay (ms)
                 <input name="delay_ms" size={6} value="0" inputmode="numeric" />
@@ -175,7 +218,9 @@ export function mountObserve(ui: Ui): void {
                 <input name="times" size={6} inputmode="numeric" />
               </label>
               <ForCompany admin={view.scope.admin} choices={choices} />
-              <button type="submit" class="primary">Add fault</button>
+              <button type="submit" class="primary">
+                Add fault
+              </button>
             </form>
           </Card>
         </>
@@ -195,5 +240,9 @@ export function mountObserve(ui: Ui): void {
     },
     ok: () => 'Fault added',
   }))
-  ui.action('/faults/clear', () => ({ method: 'DELETE', path: '/faults', ok: () => 'Faults removed' }))
+  ui.action('/faults/clear', () => ({
+    method: 'DELETE',
+    path: '/faults',
+    ok: () => 'Faults removed',
+  }))
 }

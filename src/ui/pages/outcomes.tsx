@@ -30,54 +30,65 @@ export function CheatSheet({ scenario }: { scenario: Answer<'/scenario'> }) {
       ) : (
         <div class="scroll">
           <Table head={['When', 'Then']}>
-              {inactive.map((k) => (
-                <tr>
-                  <td>
-                    transfer to {k.type} <code>{k.key}</code>
-                  </td>
-                  <td>
-                    <Badge value="failed" /> {KEY_NOT_FOUND} (an inactive key)
-                  </td>
-                </tr>
-              ))}
-              {rejectUnknown && (
-                <tr>
-                  <td>transfer to a key not in the scenario's key directory</td>
-                  <td>
-                    <Badge value="failed" /> {KEY_NOT_FOUND}
-                  </td>
-                </tr>
-              )}
-              {rules.transfers.map((r) => (
-                <tr>
-                  <td>transfer {when(r.when)}</td>
-                  <td>
-                    <Badge value={r.then.status} /> {r.then.message}
-                    {r.then.settle_after_seconds !== undefined && ` → ${r.then.final_status ?? 'success'} after ${r.then.settle_after_seconds} s (virtual)`}
-                  </td>
-                </tr>
-              ))}
-              {rules.charges.map((r) => (
-                <tr>
-                  <td>charge {when(r.when)}</td>
-                  <td>
-                    {r.then.auto_pay_after_seconds !== undefined && `paid after ${r.then.auto_pay_after_seconds} s (virtual)`}
-                    {r.then.auto_cancel_after_seconds !== undefined && `cancelled after ${r.then.auto_cancel_after_seconds} s (virtual)`}
-                  </td>
-                </tr>
-              ))}
+            {inactive.map((k) => (
+              <tr>
+                <td>
+                  transfer to {k.type} <code>{k.key}</code>
+                </td>
+                <td>
+                  <Badge value="failed" /> {KEY_NOT_FOUND} (an inactive key)
+                </td>
+              </tr>
+            ))}
+            {rejectUnknown && (
+              <tr>
+                <td>transfer to a key not in the scenario's key directory</td>
+                <td>
+                  <Badge value="failed" /> {KEY_NOT_FOUND}
+                </td>
+              </tr>
+            )}
+            {rules.transfers.map((r) => (
+              <tr>
+                <td>transfer {when(r.when)}</td>
+                <td>
+                  <Badge value={r.then.status} /> {r.then.message}
+                  {r.then.settle_after_seconds !== undefined &&
+                    ` → ${r.then.final_status ?? 'success'} after ${r.then.settle_after_seconds} s (virtual)`}
+                </td>
+              </tr>
+            ))}
+            {rules.charges.map((r) => (
+              <tr>
+                <td>charge {when(r.when)}</td>
+                <td>
+                  {r.then.auto_pay_after_seconds !== undefined &&
+                    `paid after ${r.then.auto_pay_after_seconds} s (virtual)`}
+                  {r.then.auto_cancel_after_seconds !== undefined &&
+                    `cancelled after ${r.then.auto_cancel_after_seconds} s (virtual)`}
+                </td>
+              </tr>
+            ))}
           </Table>
         </div>
       )}
-      <p class="muted">A request may also pick its outcome with the header X-Sandbox-Outcome: success | pending | failed.</p>
+      <p class="muted">
+        A request may also pick its outcome with the header X-Sandbox-Outcome: success | pending |
+        failed.
+      </p>
     </Card>
   )
 }
 
 /** What a queued outcome applies to, in words. */
 const matching = (m: { pix_key?: string; pix_type?: string; amount?: number }) =>
-  [m.pix_key !== undefined && `key ${m.pix_key}`, m.pix_type !== undefined && `type ${m.pix_type}`, m.amount !== undefined && `amount ${m.amount} (${brl(m.amount)})`].filter(Boolean).join(', ') ||
-  'any transfer'
+  [
+    m.pix_key !== undefined && `key ${m.pix_key}`,
+    m.pix_type !== undefined && `type ${m.pix_type}`,
+    m.amount !== undefined && `amount ${m.amount} (${brl(m.amount)})`,
+  ]
+    .filter(Boolean)
+    .join(', ') || 'any transfer'
 
 export async function Outcomes({ view, choices }: { view: View; choices: string[] | undefined }) {
   const queued = await read(view, '/outcomes', { query: { limit: 100 } })
@@ -88,18 +99,31 @@ export async function Outcomes({ view, choices }: { view: View; choices: string[
           <p class="muted">None queued: transfers follow the rules and magic values.</p>
         ) : (
           <>
-            <Table class="stacked" head={['Next transfer', 'Matching', ['Times left', 'num'], ...(view.scope.admin ? ['Company'] : [])]}>
+            <Table
+              class="stacked"
+              head={[
+                'Next transfer',
+                'Matching',
+                ['Times left', 'num'],
+                ...(view.scope.admin ? ['Company'] : []),
+              ]}
+            >
               {queued.data.map((o) => (
                 <tr data-id={String(o.id)}>
                   <Cell label="Next transfer">
                     <Badge value={o.status} /> {o.message ?? ''}
-                    {o.settle_after_seconds !== undefined && ` → ${o.final_status ?? 'success'} after ${o.settle_after_seconds} s (virtual)`}
+                    {o.settle_after_seconds !== undefined &&
+                      ` → ${o.final_status ?? 'success'} after ${o.settle_after_seconds} s (virtual)`}
                   </Cell>
                   <Cell label="Matching">{matching(o.match)}</Cell>
                   <Cell label="Times left" class="num">
                     {o.times}
                   </Cell>
-                  {view.scope.admin && <Cell label="Company">{o.company_id ?? <span class="muted">every company</span>}</Cell>}
+                  {view.scope.admin && (
+                    <Cell label="Company">
+                      {o.company_id ?? <span class="muted">every company</span>}
+                    </Cell>
+                  )}
                 </tr>
               ))}
             </Table>
@@ -116,7 +140,11 @@ export async function Outcomes({ view, choices }: { view: View; choices: string[
             Settle after (s)
             <input name="settle_after_seconds" size={6} inputmode="numeric" />
           </label>
-          <Select label="Final status" name="final_status" options={[['', '—'], ...SETTLED_STATUSES]} />
+          <Select
+            label="Final status"
+            name="final_status"
+            options={[['', '—'], ...SETTLED_STATUSES]}
+          />
           <label>
             Only for key
             <input name="pix_key" />
@@ -126,7 +154,9 @@ export async function Outcomes({ view, choices }: { view: View; choices: string[
             <input name="times" size={4} value="1" inputmode="numeric" />
           </label>
           <ForCompany admin={view.scope.admin} choices={choices} />
-          <button type="submit" class="primary">Queue</button>
+          <button type="submit" class="primary">
+            Queue
+          </button>
         </form>
       </div>
     </Card>
@@ -142,7 +172,9 @@ export function mountOutcomes(ui: Ui): void {
       body: {
         status: form.status,
         ...(text(form.message) && { message: text(form.message) }),
-        ...(num(form.settle_after_seconds) !== undefined && { settle_after_seconds: num(form.settle_after_seconds) }),
+        ...(num(form.settle_after_seconds) !== undefined && {
+          settle_after_seconds: num(form.settle_after_seconds),
+        }),
         ...(text(form.final_status) && { final_status: text(form.final_status) }),
         ...(num(form.times) !== undefined && { times: num(form.times) }),
         ...(text(form.company_id) && { company_id: text(form.company_id) }),
@@ -151,5 +183,9 @@ export function mountOutcomes(ui: Ui): void {
       ok: () => 'Outcome queued',
     }
   })
-  ui.action('/outcomes/clear', () => ({ method: 'DELETE', path: '/outcomes', ok: () => 'Queued outcomes cleared' }))
+  ui.action('/outcomes/clear', () => ({
+    method: 'DELETE',
+    path: '/outcomes',
+    ok: () => 'Queued outcomes cleared',
+  }))
 }

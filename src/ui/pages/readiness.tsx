@@ -28,11 +28,32 @@ interface Hook {
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`
 
 /** The button (or form) that sets a behaviour up, when the control plane can. */
-function SetUp({ id, setup, view, hooks, companyId, back }: { id: string; setup: Setup | undefined; view: View; hooks: Hook[]; companyId?: string; back: string }) {
+function SetUp({
+  id,
+  setup,
+  view,
+  hooks,
+  companyId,
+  back,
+}: {
+  id: string
+  setup: Setup | undefined
+  view: View
+  hooks: Hook[]
+  companyId?: string
+  back: string
+}) {
   if (!setup) return null
   if ('call' in setup) {
     if (setup.adminOnly && !view.scope.admin) return null
-    return <Action path="/readiness/setup" label={setup.label} fields={{ behaviour: id, ...(companyId && { company_id: companyId }) }} back={back} />
+    return (
+      <Action
+        path="/readiness/setup"
+        label={setup.label}
+        fields={{ behaviour: id, ...(companyId && { company_id: companyId }) }}
+        back={back}
+      />
+    )
   }
   if (hooks.length === 0) return <a href={`${UI_BASE}/webhooks`}>Subscribe a receiver first</a>
   return (
@@ -63,8 +84,12 @@ export function mountReadiness(ui: Ui): void {
       companyChoices(view),
     ])
     const hooks: Hook[] = subs.data.filter((w) => w.format === 'standard' && !w.disabled_at)
-    const setups = new Map<string, Setup | undefined>(BEHAVIOURS.map((b) => [b.id, 'setup' in b ? b.setup : undefined]))
-    const counts = ['error', 'warning', 'info'].map((s) => [s, report.findings.filter((f) => f.severity === s).length] as const).filter(([, n]) => n > 0)
+    const setups = new Map<string, Setup | undefined>(
+      BEHAVIOURS.map((b) => [b.id, 'setup' in b ? b.setup : undefined]),
+    )
+    const counts = ['error', 'warning', 'info']
+      .map((s) => [s, report.findings.filter((f) => f.severity === s).length] as const)
+      .filter(([, n]) => n > 0)
     return {
       title: 'Readiness',
       body: (
@@ -82,12 +107,24 @@ export function mountReadiness(ui: Ui): void {
                 </strong>{' '}
                 behaviours met ({report.coverage.percent}%)
               </p>
-              <progress class="coverage-bar" max={report.coverage.total} value={report.coverage.met} aria-label="Behaviours met">
+              <progress
+                class="coverage-bar"
+                max={report.coverage.total}
+                value={report.coverage.met}
+                aria-label="Behaviours met"
+              >
                 {report.coverage.percent}%
               </progress>
               <p class="muted">
-                {companyId ? `Company ${companyId}` : view.scope.admin ? 'Every company' : view.scope.principal.company.name}, since <Time iso={report.since} tz={view.tz} /> ·{' '}
-                {report.findings.length ? `${plural(report.findings.length, 'finding')}: ${counts.map(([s, n]) => `${n} ${s}`).join(', ')}` : 'no findings'}
+                {companyId
+                  ? `Company ${companyId}`
+                  : view.scope.admin
+                    ? 'Every company'
+                    : view.scope.principal.company.name}
+                , since <Time iso={report.since} tz={view.tz} /> ·{' '}
+                {report.findings.length
+                  ? `${plural(report.findings.length, 'finding')}: ${counts.map(([s, n]) => `${n} ${s}`).join(', ')}`
+                  : 'no findings'}
               </p>
             </div>
           </Card>
@@ -99,14 +136,19 @@ export function mountReadiness(ui: Ui): void {
                 {report.findings.map((f: any) => (
                   <li data-id={f.id}>
                     <div class="row">
-                      <Badge value={f.severity} /> <code>{f.id}</code> <span class="muted">seen {plural(f.count, 'time')}</span>
+                      <Badge value={f.severity} /> <code>{f.id}</code>{' '}
+                      <span class="muted">seen {plural(f.count, 'time')}</span>
                     </div>
                     <p class="seen">
                       <code class="wrap">
                         {f.example.method} {f.example.path}
                       </code>{' '}
-                      at <Time iso={f.example.time} tz={view.tz} /> (wall clock <Time iso={f.example.wall_time} tz={view.tz} />
-                      {f.example.company_id && !companyId && view.scope.admin ? `, ${f.example.company_id}` : ''}): {f.example.seen}
+                      at <Time iso={f.example.time} tz={view.tz} /> (wall clock{' '}
+                      <Time iso={f.example.wall_time} tz={view.tz} />
+                      {f.example.company_id && !companyId && view.scope.admin
+                        ? `, ${f.example.company_id}`
+                        : ''}
+                      ): {f.example.seen}
                     </p>
                     <p class="advice">{f.advice}</p>
                   </li>
@@ -124,7 +166,8 @@ export function mountReadiness(ui: Ui): void {
                       <code class="wrap">{r.url}</code> at <Time iso={r.wall_time} tz={view.tz} />
                       {r.failed.map((f) => (
                         <p class="seen">
-                          <code>{f.id}</code>: expected {f.expected}, {f.error ?? `answered ${f.status}`}. {f.advice}
+                          <code>{f.id}</code>: expected {f.expected},{' '}
+                          {f.error ?? `answered ${f.status}`}. {f.advice}
                         </p>
                       ))}
                     </li>
@@ -136,7 +179,10 @@ export function mountReadiness(ui: Ui): void {
             {GROUPS.map(([prefix, title]) => (
               <>
                 <h3>{title}</h3>
-                <Table class="stacked checklist" head={['Status', 'Behaviour', ['Times', 'num'], 'How to meet it', 'Set up']}>
+                <Table
+                  class="stacked checklist"
+                  head={['Status', 'Behaviour', ['Times', 'num'], 'How to meet it', 'Set up']}
+                >
                   {report.behaviours
                     .filter((b: any) => b.id.startsWith(prefix))
                     .map((b: any) => (
@@ -154,7 +200,14 @@ export function mountReadiness(ui: Ui): void {
                           {b.how}
                         </Cell>
                         <Cell label="Set up">
-                          <SetUp id={b.id} setup={setups.get(b.id)} view={view} hooks={hooks} companyId={companyId} back={back} />
+                          <SetUp
+                            id={b.id}
+                            setup={setups.get(b.id)}
+                            view={view}
+                            hooks={hooks}
+                            companyId={companyId}
+                            back={back}
+                          />
                         </Cell>
                       </tr>
                     ))}
@@ -163,7 +216,9 @@ export function mountReadiness(ui: Ui): void {
             ))}
           </Card>
           <Card title="What the sandbox cannot see" id="readiness-not-seen">
-            <p class="muted">No report, green or not, says anything about these: test them yourself.</p>
+            <p class="muted">
+              No report, green or not, says anything about these: test them yourself.
+            </p>
             <ul>
               {report.not_seen.map((n) => (
                 <li data-id={n.id}>{n.what}</li>
@@ -179,15 +234,41 @@ export function mountReadiness(ui: Ui): void {
   ui.action('/readiness/setup', (form: Form) => {
     const behaviour = BEHAVIOURS.find((b) => b.id === form.behaviour)
     const setup = behaviour && 'setup' in behaviour ? (behaviour.setup as Setup) : undefined
-    if (!setup) throw new Refused({ ok: false, status: 422, body: { detail: `behaviour: ${form.behaviour ?? ''} cannot be set up from here` } })
+    if (!setup)
+      throw new Refused({
+        ok: false,
+        status: 422,
+        body: { detail: `behaviour: ${form.behaviour ?? ''} cannot be set up from here` },
+      })
     const done = `${setup.label}: done. ${behaviour!.id} is met when your integration goes through it.`
     if ('call' in setup) {
       // Faults and outcomes take the company the admin is looking at; the clock is everyone's.
-      const forCompany = form.company_id && (setup.call.path === '/faults' || setup.call.path === '/outcomes') ? { company_id: form.company_id } : {}
-      return { method: setup.call.method, path: setup.call.path, body: { ...setup.call.body, ...forCompany }, ok: () => done, page: '/readiness' }
+      const forCompany =
+        form.company_id && (setup.call.path === '/faults' || setup.call.path === '/outcomes')
+          ? { company_id: form.company_id }
+          : {}
+      return {
+        method: setup.call.method,
+        path: setup.call.path,
+        body: { ...setup.call.body, ...forCompany },
+        ok: () => done,
+        page: '/readiness',
+      }
     }
     const hook = encodeURIComponent(form.webhook_id ?? '')
-    if (setup.webhook === 'check') return { method: 'POST', path: `/webhooks/${hook}/check`, ok: (r) => checkFlash(r.body), page: '/readiness' }
-    return { method: 'PUT', path: `/webhooks/${hook}/chaos`, body: setup.body, ok: () => `${done} Clear the chaos on the Webhooks page.`, page: '/readiness' }
+    if (setup.webhook === 'check')
+      return {
+        method: 'POST',
+        path: `/webhooks/${hook}/check`,
+        ok: (r) => checkFlash(r.body),
+        page: '/readiness',
+      }
+    return {
+      method: 'PUT',
+      path: `/webhooks/${hook}/chaos`,
+      body: setup.body,
+      ok: () => `${done} Clear the chaos on the Webhooks page.`,
+      page: '/readiness',
+    }
   })
 }

@@ -1,7 +1,20 @@
 // Transfers: the list, a transfer's page with its ledger entries and Settle buttons while it is
 // pending; with the queue of next outcomes and the magic values (outcomes.tsx).
 import { SETTLED_STATUSES, TRANSFER_STATUSES } from '../../domain/enums.js'
-import { Action, Badge, Card, CompanyFilter, Empty, Filters, Id, Money, Pager, Select, Table, Time } from '../components.js'
+import {
+  Action,
+  Badge,
+  Card,
+  CompanyFilter,
+  Empty,
+  Filters,
+  Id,
+  Money,
+  Pager,
+  Select,
+  Table,
+  Time,
+} from '../components.js'
 import { filters, textField as text } from '../fields.js'
 import type { Form, Ui } from '../router.js'
 import { UI_BASE } from '../session.js'
@@ -17,7 +30,14 @@ export function mountTransfers(ui: Ui): void {
   ui.page('/transfers', '/transfers', async (view, c) => {
     const { status, company_id: company, cursor } = filters(c, 'status', 'company_id', 'cursor')
     const [page, choices, scenario] = await Promise.all([
-      read(view, '/transfers', { query: { status: status as Answer<'/transfers'>['data'][number]['status'] | undefined, company_id: company, cursor, limit: PAGE } }),
+      read(view, '/transfers', {
+        query: {
+          status: status as Answer<'/transfers'>['data'][number]['status'] | undefined,
+          company_id: company,
+          cursor,
+          limit: PAGE,
+        },
+      }),
       companyChoices(view),
       read(view, '/scenario'),
     ])
@@ -27,38 +47,58 @@ export function mountTransfers(ui: Ui): void {
       body: (
         <>
           <Filters path="/transfers">
-              <Select label="Status" name="status" options={[['', 'any'], ...TRANSFER_STATUSES]} selected={status} />
-              <CompanyFilter admin={view.scope.admin} choices={choices} selected={company} />
+            <Select
+              label="Status"
+              name="status"
+              options={[['', 'any'], ...TRANSFER_STATUSES]}
+              selected={status}
+            />
+            <CompanyFilter admin={view.scope.admin} choices={choices} selected={company} />
           </Filters>
           <Card id="transfers" live="transfer">
             {page.data.length === 0 ? (
-              <Empty text={cursor ? 'No older transfers.' : 'No transfers yet: send one with'} command={cursor ? undefined : curl} />
+              <Empty
+                text={cursor ? 'No older transfers.' : 'No transfers yet: send one with'}
+                command={cursor ? undefined : curl}
+              />
             ) : (
               <div class="scroll">
-                <Table head={['Transfer (transaction_id)', ['Amount', 'num'], 'Status', ['Key', 'hide-narrow'], ['Created', 'hide-narrow']]}>
-                    {page.data.map((t) => (
-                      <tr data-id={t.transaction_id}>
-                        <td>
-                          <Id value={t.transaction_id} href={transferHref(t.transaction_id)} />
-                        </td>
-                        <td class="num">
-                          <Money cents={t.amount} />
-                        </td>
-                        <td>
-                          <Badge value={t.status} />
-                        </td>
-                        <td class="hide-narrow">
-                          <code>{t.pix_key}</code> <span class="muted">{t.pix_type}</span>
-                        </td>
-                        <td class="hide-narrow">
-                          <Time iso={t.created_at} tz={view.tz} />
-                        </td>
-                      </tr>
-                    ))}
+                <Table
+                  head={[
+                    'Transfer (transaction_id)',
+                    ['Amount', 'num'],
+                    'Status',
+                    ['Key', 'hide-narrow'],
+                    ['Created', 'hide-narrow'],
+                  ]}
+                >
+                  {page.data.map((t) => (
+                    <tr data-id={t.transaction_id}>
+                      <td>
+                        <Id value={t.transaction_id} href={transferHref(t.transaction_id)} />
+                      </td>
+                      <td class="num">
+                        <Money cents={t.amount} />
+                      </td>
+                      <td>
+                        <Badge value={t.status} />
+                      </td>
+                      <td class="hide-narrow">
+                        <code>{t.pix_key}</code> <span class="muted">{t.pix_type}</span>
+                      </td>
+                      <td class="hide-narrow">
+                        <Time iso={t.created_at} tz={view.tz} />
+                      </td>
+                    </tr>
+                  ))}
                 </Table>
               </div>
             )}
-            <Pager base="/transfers" next={page.next_cursor} params={{ status, company_id: company, cursor }} />
+            <Pager
+              base="/transfers"
+              next={page.next_cursor}
+              params={{ status, company_id: company, cursor }}
+            />
           </Card>
           <Outcomes view={view} choices={choices} />
           <CheatSheet scenario={scenario} />
@@ -68,8 +108,19 @@ export function mountTransfers(ui: Ui): void {
   })
 
   ui.page('/transfers/:id', '/transfers', async (view, c) => {
-    const t = await read(view, '/transfers/{transaction_id}', { path: { transaction_id: c.req.param('id') ?? '' } })
-    const entries = (await read(view, '/events', { query: { transaction_id: t.transaction_id, company_id: t.company_id, type: 'balance.changed', limit: 100 } })).data
+    const t = await read(view, '/transfers/{transaction_id}', {
+      path: { transaction_id: c.req.param('id') ?? '' },
+    })
+    const entries = (
+      await read(view, '/events', {
+        query: {
+          transaction_id: t.transaction_id,
+          company_id: t.company_id,
+          type: 'balance.changed',
+          limit: 100,
+        },
+      })
+    ).data
     const here = transferHref(t.transaction_id)
     return {
       title: `Transfer ${t.transaction_id}`,
@@ -121,7 +172,13 @@ export function mountTransfers(ui: Ui): void {
             {t.status === 'pending' && (
               <div class="row" id="transfer-actions">
                 {SETTLED_STATUSES.map((status) => (
-                  <Action path={`/transfers/${t.transaction_id}/settle`} label={`Settle ${status}`} fields={{ status }} tone={status === 'failed' ? 'danger' : 'primary'} back={here} />
+                  <Action
+                    path={`/transfers/${t.transaction_id}/settle`}
+                    label={`Settle ${status}`}
+                    fields={{ status }}
+                    tone={status === 'failed' ? 'danger' : 'primary'}
+                    back={here}
+                  />
                 ))}
               </div>
             )}
@@ -131,20 +188,20 @@ export function mountTransfers(ui: Ui): void {
               <p class="muted">No ledger entry for this transfer.</p>
             ) : (
               <Table head={['When', 'Kind', ['Amount', 'num'], ['Balance after', 'num']]}>
-                  {entries.map((e) => (
-                    <tr>
-                      <td>
-                        <Time iso={e.at} tz={view.tz} />
-                      </td>
-                      <td>{String(e.data.kind)}</td>
-                      <td class="num">
-                        <Money cents={Number(e.data.amount)} />
-                      </td>
-                      <td class="num">
-                        <Money cents={Number(e.data.balance)} />
-                      </td>
-                    </tr>
-                  ))}
+                {entries.map((e) => (
+                  <tr>
+                    <td>
+                      <Time iso={e.at} tz={view.tz} />
+                    </td>
+                    <td>{String(e.data.kind)}</td>
+                    <td class="num">
+                      <Money cents={Number(e.data.amount)} />
+                    </td>
+                    <td class="num">
+                      <Money cents={Number(e.data.balance)} />
+                    </td>
+                  </tr>
+                ))}
               </Table>
             )}
           </Card>

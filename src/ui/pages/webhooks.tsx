@@ -8,26 +8,40 @@ import { checkFlash } from '../receiver-check.js'
 import { DeliveriesCard } from './deliveries.js'
 import { read } from '../view.js'
 
-const EVENTS = ['charge.paid', 'charge.cancelled', 'transfer.succeeded', 'transfer.failed', 'transfer.pending']
+const EVENTS = [
+  'charge.paid',
+  'charge.cancelled',
+  'transfer.succeeded',
+  'transfer.failed',
+  'transfer.pending',
+]
 
 export function mountWebhooks(ui: Ui): void {
   ui.page('/webhooks', '/webhooks', async (view, c) => {
     const { cursor } = filters(c, 'cursor')
-    const [subs, deliveries] = await Promise.all([read(view, '/webhooks', { query: { limit: 100 } }), read(view, '/webhooks/deliveries', { query: { cursor, limit: 25 } })])
+    const [subs, deliveries] = await Promise.all([
+      read(view, '/webhooks', { query: { limit: 100 } }),
+      read(view, '/webhooks/deliveries', { query: { cursor, limit: 25 } }),
+    ])
     return {
       title: 'Webhooks',
       body: (
         <>
           <Card title="Subscriptions" id="subscriptions" live="webhook">
             {subs.data.length === 0 ? (
-              <Empty text="No subscriptions yet: add one below, or with" command={`curl -s -H "Authorization: Bearer $SANDBOX_ADMIN_TOKEN" -H 'content-type: application/json' -d '{"url": "http://127.0.0.1:3000/webhooks"}' ${view.publicUrl}/_sandbox/webhooks`} />
+              <Empty
+                text="No subscriptions yet: add one below, or with"
+                command={`curl -s -H "Authorization: Bearer $SANDBOX_ADMIN_TOKEN" -H 'content-type: application/json' -d '{"url": "http://127.0.0.1:3000/webhooks"}' ${view.publicUrl}/_sandbox/webhooks`}
+              />
             ) : (
               subs.data.map((w) => (
                 <div class="card" data-id={w.id}>
                   <dl class="facts">
                     <dt>Id</dt>
                     <dd>
-                      <Id value={w.id} /> {w.disabled_at ? <Badge value="disabled" /> : <Badge value="active" />} {w.disabled_reason}
+                      <Id value={w.id} />{' '}
+                      {w.disabled_at ? <Badge value="disabled" /> : <Badge value="active" />}{' '}
+                      {w.disabled_reason}
                     </dd>
                     <dt>URL</dt>
                     <dd>
@@ -45,12 +59,22 @@ export function mountWebhooks(ui: Ui): void {
                       </details>
                     </dd>
                     <dt>Chaos</dt>
-                    <dd>{w.chaos ? <code>{JSON.stringify(w.chaos)}</code> : <span class="muted">none</span>}</dd>
+                    <dd>
+                      {w.chaos ? (
+                        <code>{JSON.stringify(w.chaos)}</code>
+                      ) : (
+                        <span class="muted">none</span>
+                      )}
+                    </dd>
                   </dl>
                   <div class="row">
                     <Action path={`/webhooks/${w.id}/test`} label="Send test" />
-                    {w.format === 'standard' && <Action path={`/webhooks/${w.id}/check`} label="Check receiver" />}
-                    {w.chaos && <Action path={`/webhooks/${w.id}/chaos/clear`} label="Clear chaos" />}
+                    {w.format === 'standard' && (
+                      <Action path={`/webhooks/${w.id}/check`} label="Check receiver" />
+                    )}
+                    {w.chaos && (
+                      <Action path={`/webhooks/${w.id}/chaos/clear`} label="Clear chaos" />
+                    )}
                     <Action path={`/webhooks/${w.id}/delete`} label="Delete" tone="danger" />
                   </div>
                   <form method="post" action={`${UI_BASE}/webhooks/${w.id}/chaos`} class="row">
@@ -72,7 +96,12 @@ export function mountWebhooks(ui: Ui): void {
                     </label>
                     <label>
                       reorder
-                      <input type="checkbox" name="reorder" value="true" checked={w.chaos?.reorder === true} />
+                      <input
+                        type="checkbox"
+                        name="reorder"
+                        value="true"
+                        checked={w.chaos?.reorder === true}
+                      />
                     </label>
                     <button type="submit">Set chaos</button>
                   </form>
@@ -93,7 +122,9 @@ export function mountWebhooks(ui: Ui): void {
                   </label>
                 ))}
               </fieldset>
-              <button type="submit" class="primary">Subscribe</button>
+              <button type="submit" class="primary">
+                Subscribe
+              </button>
             </form>
           </Card>
           <DeliveriesCard view={view} deliveries={deliveries} cursor={cursor} />
@@ -108,10 +139,18 @@ export function mountWebhooks(ui: Ui): void {
       method: 'POST',
       path: '/webhooks',
       body: { url: (form.url ?? '').trim(), format: form.format, ...(events.length && { events }) },
-      ok: (r) => ({ kind: 'ok', text: `Subscribed ${r.body.id}. Its signing secret:`, reveal: [['secret', r.body.secret]] }),
+      ok: (r) => ({
+        kind: 'ok',
+        text: `Subscribed ${r.body.id}. Its signing secret:`,
+        reveal: [['secret', r.body.secret]],
+      }),
     }
   })
-  ui.action('/webhooks/:id/delete', (_f, _v, c) => ({ method: 'DELETE', path: `/webhooks/${encodeURIComponent(c.req.param('id') ?? '')}`, ok: () => 'Subscription deleted' }))
+  ui.action('/webhooks/:id/delete', (_f, _v, c) => ({
+    method: 'DELETE',
+    path: `/webhooks/${encodeURIComponent(c.req.param('id') ?? '')}`,
+    ok: () => 'Subscription deleted',
+  }))
   ui.action('/webhooks/:id/test', (_f, _v, c) => ({
     method: 'POST',
     path: `/webhooks/${encodeURIComponent(c.req.param('id') ?? '')}/test`,
@@ -124,11 +163,21 @@ export function mountWebhooks(ui: Ui): void {
   }))
   ui.action('/webhooks/:id/chaos', (form: Form, _v, c) => {
     const body: Record<string, unknown> = {}
-    for (const k of ['drop', 'duplicate', 'bad_signature', 'delay_ms']) if (prob(form[k]) !== undefined) body[k] = prob(form[k])
+    for (const k of ['drop', 'duplicate', 'bad_signature', 'delay_ms'])
+      if (prob(form[k]) !== undefined) body[k] = prob(form[k])
     if (form.reorder === 'true') body.reorder = true
-    return { method: 'PUT', path: `/webhooks/${encodeURIComponent(c.req.param('id') ?? '')}/chaos`, body, ok: () => 'Chaos set' }
+    return {
+      method: 'PUT',
+      path: `/webhooks/${encodeURIComponent(c.req.param('id') ?? '')}/chaos`,
+      body,
+      ok: () => 'Chaos set',
+    }
   })
-  ui.action('/webhooks/:id/chaos/clear', (_f, _v, c) => ({ method: 'DELETE', path: `/webhooks/${encodeURIComponent(c.req.param('id') ?? '')}/chaos`, ok: () => 'Chaos cleared' }))
+  ui.action('/webhooks/:id/chaos/clear', (_f, _v, c) => ({
+    method: 'DELETE',
+    path: `/webhooks/${encodeURIComponent(c.req.param('id') ?? '')}/chaos`,
+    ok: () => 'Chaos cleared',
+  }))
   ui.action('/webhooks/deliveries/:id/retry', (_f, _v, c) => ({
     method: 'POST',
     path: `/webhooks/deliveries/${encodeURIComponent(c.req.param('id') ?? '')}/retry`,

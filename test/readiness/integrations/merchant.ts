@@ -85,7 +85,8 @@ export class Receiver {
       req.on('end', () => {
         if (!this.verified(body, req.headers)) return void res.writeHead(401).end()
         const id = String(req.headers['webhook-id'])
-        if (this.told.has(id)) return void res.writeHead(this.bugs.rejectDuplicates ? 409 : 204).end()
+        if (this.told.has(id))
+          return void res.writeHead(this.bugs.rejectDuplicates ? 409 : 204).end()
         const event = JSON.parse(body) as Told
         this.told.set(id, { type: event.type, data: event.data })
         res.writeHead(204).end()
@@ -104,11 +105,17 @@ export class Receiver {
 
   /** The events of `type` whose data matches `match`. */
   events(type: string, match: Record<string, unknown> = {}): Told[] {
-    return [...this.told.values()].filter((e) => e.type === type && Object.entries(match).every(([k, v]) => e.data[k] === v))
+    return [...this.told.values()].filter(
+      (e) => e.type === type && Object.entries(match).every(([k, v]) => e.data[k] === v),
+    )
   }
 
   /** Waits up to `ms` for an event of one of `types` matching `match`. */
-  async waitFor(types: string[], match: Record<string, unknown>, ms = 3000): Promise<Told | undefined> {
+  async waitFor(
+    types: string[],
+    match: Record<string, unknown>,
+    ms = 3000,
+  ): Promise<Told | undefined> {
     for (const until = Date.now() + ms; Date.now() < until; await sleep(25)) {
       const found = types.flatMap((t) => this.events(t, match))[0]
       if (found) return found
@@ -135,23 +142,38 @@ export class PixClient {
   }
 
   /** One call: its status, body and Retry-After; throws the fetch error (a timeout: TimeoutError). */
-  private async call(path: string, body: unknown): Promise<{ status: number; body: any; retryAfter: number }> {
+  private async call(
+    path: string,
+    body: unknown,
+  ): Promise<{ status: number; body: any; retryAfter: number }> {
     const res = await fetch(`${this.baseUrl}${path}${this.bugs.trailingSlash ? '/' : ''}`, {
       method: 'POST',
-      headers: { authorization: this.authorization, accept: 'application/json', 'content-type': 'application/json' },
+      headers: {
+        authorization: this.authorization,
+        accept: 'application/json',
+        'content-type': 'application/json',
+      },
       body: JSON.stringify(body),
       signal: AbortSignal.timeout(this.opts.timeoutMs ?? 5000),
     })
     const text = await res.text()
-    return { status: res.status, body: text ? JSON.parse(text) : null, retryAfter: Number(res.headers.get('retry-after') ?? 0) }
+    return {
+      status: res.status,
+      body: text ? JSON.parse(text) : null,
+      retryAfter: Number(res.headers.get('retry-after') ?? 0),
+    }
   }
 
   /** A charge. A 503 is waited out as its Retry-After asks, a 500 half a second (three tries): a charge moves no money. */
-  async createCharge(amount: number, description: string): Promise<{ transaction_id: string; qr_code: string }> {
+  async createCharge(
+    amount: number,
+    description: string,
+  ): Promise<{ transaction_id: string; qr_code: string }> {
     for (let attempt = 1; ; attempt++) {
       const r = await this.call('/hub/transactions/in', { amount, description })
       if (r.status === 200) return r.body
-      const temporary = r.status === 500 || r.status === 503 || (this.bugs.retryPermanent && r.status === 501)
+      const temporary =
+        r.status === 500 || r.status === 503 || (this.bugs.retryPermanent && r.status === 501)
       if (!temporary) throw new PermanentError(`${r.status} ${JSON.stringify(r.body)}`)
       if (attempt === 3) throw new TemporaryError(`${r.status} ${JSON.stringify(r.body)}`)
       if (this.bugs.ignoreRetryAfter) continue
@@ -167,10 +189,18 @@ export class PixClient {
   async payout(order: Order): Promise<PayoutResult> {
     const description = `Pedido ${order.id}`
     for (let attempt = 1; ; attempt++) {
-      const tried = this.bugs.retryWithNewDescription && attempt > 1 ? `${description} (tentativa ${attempt})` : description
+      const tried =
+        this.bugs.retryWithNewDescription && attempt > 1
+          ? `${description} (tentativa ${attempt})`
+          : description
       let r: Awaited<ReturnType<PixClient['call']>>
       try {
-        r = await this.call('/hub/transactions/out', { amount: order.amount, pix_key: order.pixKey, pix_type: order.pixType, description: tried })
+        r = await this.call('/hub/transactions/out', {
+          amount: order.amount,
+          pix_key: order.pixKey,
+          pix_type: order.pixType,
+          description: tried,
+        })
       } catch (err) {
         if ((err as Error).name !== 'TimeoutError') throw err
         if (this.bugs.resendAfterTimeout && attempt === 1) {
@@ -181,7 +211,8 @@ export class PixClient {
       }
       if (r.status === 200) return r.body.status === 'success' ? 'paid' : r.body.status
       if (r.status === 501 && this.bugs.retryPermanent && attempt < 3) continue
-      if (r.status < 500 || r.status === 501) throw new PermanentError(`${r.status} ${JSON.stringify(r.body)}`)
+      if (r.status < 500 || r.status === 501)
+        throw new PermanentError(`${r.status} ${JSON.stringify(r.body)}`)
       if (this.bugs.retryWithNewDescription && attempt < 2) continue
       return this.reconcile(order, description)
     }
@@ -190,8 +221,15 @@ export class PixClient {
   /** What became of a payout whose answer was lost: its transfer.* webhook, by what was sent. */
   private async reconcile(order: Order, description: string): Promise<PayoutResult> {
     const match = { amount: order.amount, pix_key: order.pixKey, description }
-    const told = await this.receiver.waitFor(['transfer.succeeded', 'transfer.pending', 'transfer.failed'], match)
+    const told = await this.receiver.waitFor(
+      ['transfer.succeeded', 'transfer.pending', 'transfer.failed'],
+      match,
+    )
     if (!told) return 'unknown'
-    return told.type === 'transfer.succeeded' ? 'paid' : told.type === 'transfer.pending' ? 'pending' : 'failed'
+    return told.type === 'transfer.succeeded'
+      ? 'paid'
+      : told.type === 'transfer.pending'
+        ? 'pending'
+        : 'failed'
   }
 }

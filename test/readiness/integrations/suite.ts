@@ -22,7 +22,11 @@ export async function openShop(sb: Sandbox, bugs: Bugs = {}): Promise<Shop> {
   await receiver.start()
   const hook = await tenant.control.webhooks.subscribe(receiver.url)
   receiver.secret = hook.secret
-  const client = (timeoutMs = 5000, secret = tenant.credentials.clientSecret) => new PixClient(tenant.baseUrl, tenant.credentials.clientId, secret, receiver, { timeoutMs, bugs })
+  const client = (timeoutMs = 5000, secret = tenant.credentials.clientSecret) =>
+    new PixClient(tenant.baseUrl, tenant.credentials.clientId, secret, receiver, {
+      timeoutMs,
+      bugs,
+    })
   return { sb, tenant, receiver, hookId: hook.id, bugs, client }
 }
 
@@ -31,7 +35,12 @@ export interface Scenario {
   run(shop: Shop): Promise<void>
 }
 
-const supplier = (id: string): Order => ({ id, amount: 1000, pixKey: 'fornecedor@example.com', pixType: 'EMAIL' })
+const supplier = (id: string): Order => ({
+  id,
+  amount: 1000,
+  pixKey: 'fornecedor@example.com',
+  pixType: 'EMAIL',
+})
 
 export const SCENARIOS: Scenario[] = [
   {
@@ -39,27 +48,43 @@ export const SCENARIOS: Scenario[] = [
     async run({ tenant, receiver, client }) {
       const charge = await client().createCharge(2500, 'Pedido C1')
       await tenant.control.charges.pay(charge.transaction_id)
-      assert.ok(await receiver.waitFor(['charge.paid'], { transaction_id: charge.transaction_id }), 'charge.paid received')
+      assert.ok(
+        await receiver.waitFor(['charge.paid'], { transaction_id: charge.transaction_id }),
+        'charge.paid received',
+      )
     },
   },
   {
     name: 'a webhook that comes twice is processed once',
     async run({ tenant, receiver, client, hookId }) {
-      await tenant.control.api.PUT('/webhooks/{webhook_id}/chaos', { params: { path: { webhook_id: hookId } }, body: { duplicate: 1 } })
+      await tenant.control.api.PUT('/webhooks/{webhook_id}/chaos', {
+        params: { path: { webhook_id: hookId } },
+        body: { duplicate: 1 },
+      })
       try {
         const charge = await client().createCharge(3000, 'Pedido C2')
         await tenant.control.charges.pay(charge.transaction_id)
-        assert.ok(await receiver.waitFor(['charge.paid'], { transaction_id: charge.transaction_id }))
-        assert.equal(receiver.events('charge.paid', { transaction_id: charge.transaction_id }).length, 1)
+        assert.ok(
+          await receiver.waitFor(['charge.paid'], { transaction_id: charge.transaction_id }),
+        )
+        assert.equal(
+          receiver.events('charge.paid', { transaction_id: charge.transaction_id }).length,
+          1,
+        )
       } finally {
-        await tenant.control.api.DELETE('/webhooks/{webhook_id}/chaos', { params: { path: { webhook_id: hookId } } })
+        await tenant.control.api.DELETE('/webhooks/{webhook_id}/chaos', {
+          params: { path: { webhook_id: hookId } },
+        })
       }
     },
   },
   {
     name: 'a wrong secret is refused, not retried',
     async run({ client }) {
-      await assert.rejects(client(5000, 'not-the-secret').createCharge(1000, 'Pedido C3'), PermanentError)
+      await assert.rejects(
+        client(5000, 'not-the-secret').createCharge(1000, 'Pedido C3'),
+        PermanentError,
+      )
     },
   },
   {
@@ -71,7 +96,15 @@ export const SCENARIOS: Scenario[] = [
   {
     name: 'a pending payout is paid when it settles',
     async run({ tenant, receiver, client }) {
-      assert.equal(await client().payout({ id: 'P2', amount: 1500, pixKey: 'pending@pix.example', pixType: 'EMAIL' }), 'pending')
+      assert.equal(
+        await client().payout({
+          id: 'P2',
+          amount: 1500,
+          pixKey: 'pending@pix.example',
+          pixType: 'EMAIL',
+        }),
+        'pending',
+      )
       const pending = await receiver.waitFor(['transfer.pending'], { description: 'Pedido P2' })
       assert.ok(pending)
       await tenant.control.transfers.settle(String(pending.data.transaction_id), 'success')
@@ -81,21 +114,36 @@ export const SCENARIOS: Scenario[] = [
   {
     name: 'a payout whose answer is lost is reconciled, not sent again',
     async run({ tenant, client }) {
-      await tenant.control.faults.add({ operation: 'transfer', status: 500, when: 'after', times: 1 })
+      await tenant.control.faults.add({
+        operation: 'transfer',
+        status: 500,
+        when: 'after',
+        times: 1,
+      })
       assert.equal(await client().payout(supplier('P3')), 'paid')
     },
   },
   {
     name: 'a payout that times out is reconciled, not sent again',
     async run({ tenant, client }) {
-      await tenant.control.faults.add({ operation: 'transfer', when: 'after', delay_ms: 1500, times: 1 })
+      await tenant.control.faults.add({
+        operation: 'transfer',
+        when: 'after',
+        delay_ms: 1500,
+        times: 1,
+      })
       assert.equal(await client(300).payout(supplier('P4')), 'paid')
     },
   },
   {
     name: 'a charge waits out a 503 as long as it asks',
     async run({ tenant, client }) {
-      await tenant.control.faults.add({ operation: 'charge', status: 503, retry_after: 1, times: 1 })
+      await tenant.control.faults.add({
+        operation: 'charge',
+        status: 503,
+        retry_after: 1,
+        times: 1,
+      })
       const started = Date.now()
       await client().createCharge(1000, 'Pedido C4')
       assert.ok(Date.now() - started >= 1000)
@@ -111,7 +159,9 @@ export const SCENARIOS: Scenario[] = [
   {
     name: 'the receiver passes the receiver check',
     async run({ tenant, hookId }) {
-      const { data } = await tenant.control.api.POST('/webhooks/{webhook_id}/check', { params: { path: { webhook_id: hookId } } })
+      const { data } = await tenant.control.api.POST('/webhooks/{webhook_id}/check', {
+        params: { path: { webhook_id: hookId } },
+      })
       assert.equal(data?.passed, true, JSON.stringify(data))
     },
   },
@@ -137,4 +187,5 @@ export async function runSuite(shop: Shop, order: readonly Scenario[]): Promise<
   return failed
 }
 
-export const scenario = (name: string): Scenario => SCENARIOS.find((s) => s.name === name) ?? assert.fail(`no scenario ${name}`)
+export const scenario = (name: string): Scenario =>
+  SCENARIOS.find((s) => s.name === name) ?? assert.fail(`no scenario ${name}`)

@@ -32,20 +32,41 @@ export const CHARGE_EXAMPLE = {
 export const ChargeRecord = z
   .object({
     ...moneyRecord,
-    status: z.enum(CHARGE_STATUSES).openapi({ description: 'pending until paid; paid and cancelled are final.' }),
-    qr_code: z.string().openapi({ description: 'The BR Code "copia e cola" the contract answered (or the payload reused).' }),
+    status: z
+      .enum(CHARGE_STATUSES)
+      .openapi({ description: 'pending until paid; paid and cancelled are final.' }),
+    qr_code: z.string().openapi({
+      description: 'The BR Code "copia e cola" the contract answered (or the payload reused).',
+    }),
     qr_code_name: z.string().openapi({ description: 'The short name the contract answered.' }),
-    location: z.string().openapi({ description: 'The location URL of the dynamic code, without scheme.' }),
+    location: z
+      .string()
+      .openapi({ description: 'The location URL of the dynamic code, without scheme.' }),
     created_at: iso.openapi({ description: 'When the charge was created (virtual time).' }),
     expiration: iso.openapi({ description: 'When a pending charge expires (virtual time, UTC).' }),
-    expiration_date: z.string().openapi({ description: 'The expiry as the contract answered it: local time in the scenario\'s time zone, no offset.', example: '2026-03-01T10:30:45' }),
+    expiration_date: z.string().openapi({
+      description:
+        "The expiry as the contract answered it: local time in the scenario's time zone, no offset.",
+      example: '2026-03-01T10:30:45',
+    }),
     paid_at: isoOrNull.openapi({ description: 'When it was paid; null unless paid.' }),
-    cancelled_at: isoOrNull.openapi({ description: 'When it was cancelled or expired; null otherwise.' }),
-    cancel_reason: z.enum(CANCEL_REASONS).nullable().openapi({ description: 'Why it was cancelled; null unless cancelled.' }),
-    end_to_end_id: z.string().nullable().openapi({ description: 'The end-to-end id of the PIX that paid it; null unless paid.' }),
+    cancelled_at: isoOrNull.openapi({
+      description: 'When it was cancelled or expired; null otherwise.',
+    }),
+    cancel_reason: z
+      .enum(CANCEL_REASONS)
+      .nullable()
+      .openapi({ description: 'Why it was cancelled; null unless cancelled.' }),
+    end_to_end_id: z
+      .string()
+      .nullable()
+      .openapi({ description: 'The end-to-end id of the PIX that paid it; null unless paid.' }),
     payer: orNull(Payer).openapi({ description: 'Who paid it; null unless paid.' }),
   })
-  .openapi('ChargeRecord', { description: 'A charge with everything the sandbox knows of it.', example: CHARGE_EXAMPLE })
+  .openapi('ChargeRecord', {
+    description: 'A charge with everything the sandbox knows of it.',
+    example: CHARGE_EXAMPLE,
+  })
 export type ChargeRecord = z.output<typeof ChargeRecord>
 
 export function chargeRecord(ctx: Context, c: Charge): ChargeRecord {

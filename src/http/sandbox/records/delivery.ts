@@ -2,24 +2,38 @@
 // and the mapper held to it.
 import { z } from '@hono/zod-openapi'
 import { isoMicros } from '../../../domain/time.js'
-import { DELIVERY_STATUSES, type Attempt, type Delivery, type WebhookStore } from '../../../store/webhooks.js'
+import {
+  DELIVERY_STATUSES,
+  type Attempt,
+  type Delivery,
+  type WebhookStore,
+} from '../../../store/webhooks.js'
 import { iso, isoOrNull, maybeIso } from '../schemas.js'
 import { VERSION } from '../../../version.js'
 
 export const AttemptRecord = z
   .object({
     at: iso.openapi({ description: 'When the attempt was made (virtual time).' }),
-    status_code: z.int().nullable().openapi({ description: 'The receiver\'s HTTP status; null when nothing was answered (dropped, refused, timed out, unreachable).' }),
-    latency_ms: z.number().nullable().openapi({ description: 'Milliseconds until the receiver answered; null when it did not.' }),
-    error: z.string().nullable().openapi({ description: 'Why the attempt failed, when it did (a status outside 2xx, a timeout, a refused host...).' }),
-    chaos: z.string().nullable().openapi({ description: 'The chaos applied to this attempt: drop, duplicate (the extra send) or bad_signature; null when none.' }),
-    headers: z
-      .record(z.string(), z.string())
+    status_code: z.int().nullable().openapi({
+      description:
+        "The receiver's HTTP status; null when nothing was answered (dropped, refused, timed out, unreachable).",
+    }),
+    latency_ms: z
+      .number()
       .nullable()
-      .openapi({
-        description:
-          'The request headers this attempt sent, signature included (never the secret); the HTTP client adds only transport ones (host, content-length, connection, accept, accept-encoding, accept-language, sec-fetch-mode). null when nothing was sent (dropped by chaos, host refused) and for attempts recorded before the store kept headers.',
-      }),
+      .openapi({ description: 'Milliseconds until the receiver answered; null when it did not.' }),
+    error: z.string().nullable().openapi({
+      description:
+        'Why the attempt failed, when it did (a status outside 2xx, a timeout, a refused host...).',
+    }),
+    chaos: z.string().nullable().openapi({
+      description:
+        'The chaos applied to this attempt: drop, duplicate (the extra send) or bad_signature; null when none.',
+    }),
+    headers: z.record(z.string(), z.string()).nullable().openapi({
+      description:
+        'The request headers this attempt sent, signature included (never the secret); the HTTP client adds only transport ones (host, content-length, connection, accept, accept-encoding, accept-language, sec-fetch-mode). null when nothing was sent (dropped by chaos, host refused) and for attempts recorded before the store kept headers.',
+    }),
   })
   .openapi('WebhookAttempt')
 
@@ -60,18 +74,35 @@ export const DELIVERY_EXAMPLE = {
 
 export const DeliveryRecord = z
   .object({
-    id: z.string().openapi({ description: 'The delivery\'s id (POST /webhooks/deliveries/{id}/retry).' }),
+    id: z
+      .string()
+      .openapi({ description: "The delivery's id (POST /webhooks/deliveries/{id}/retry)." }),
     webhook_id: z.string().openapi({ description: 'The subscription it is for.' }),
-    event_id: z.string().openapi({ description: 'The event it tells of (GET /events), sent as the `webhook-id` header of a standard delivery: the same for every attempt and duplicate; webhook.test messages have their own.' }),
-    event_type: z.string().openapi({ description: 'The event type, or webhook.test.', example: 'charge.paid' }),
+    event_id: z.string().openapi({
+      description:
+        'The event it tells of (GET /events), sent as the `webhook-id` header of a standard delivery: the same for every attempt and duplicate; webhook.test messages have their own.',
+    }),
+    event_type: z
+      .string()
+      .openapi({ description: 'The event type, or webhook.test.', example: 'charge.paid' }),
     company_id: z.string().nullable().openapi({ description: 'The company the event concerns.' }),
-    status: z.enum(DELIVERY_STATUSES).openapi({ description: 'pending while attempts remain; delivered on a 2xx; failed when retries ran out or the subscription was disabled.' }),
-    next_attempt_at: isoOrNull.openapi({ description: 'When the next attempt is due (virtual time); null unless pending.' }),
+    status: z.enum(DELIVERY_STATUSES).openapi({
+      description:
+        'pending while attempts remain; delivered on a 2xx; failed when retries ran out or the subscription was disabled.',
+    }),
+    next_attempt_at: isoOrNull.openapi({
+      description: 'When the next attempt is due (virtual time); null unless pending.',
+    }),
     created_at: iso.openapi({ description: 'When the delivery was queued (virtual time).' }),
     delivered_at: isoOrNull.openapi({ description: 'When a 2xx was received; null until then.' }),
-    last_error: z.string().nullable().openapi({ description: 'The last attempt\'s error, if it failed.' }),
+    last_error: z
+      .string()
+      .nullable()
+      .openapi({ description: "The last attempt's error, if it failed." }),
     body: z.unknown().openapi({ description: 'The JSON body sent (the same for every attempt).' }),
-    attempts: z.array(AttemptRecord).openapi({ description: 'Every attempt, oldest first (at most the newest 100).' }),
+    attempts: z
+      .array(AttemptRecord)
+      .openapi({ description: 'Every attempt, oldest first (at most the newest 100).' }),
   })
   .openapi('WebhookDelivery', { example: DELIVERY_EXAMPLE })
 export type DeliveryRecord = z.output<typeof DeliveryRecord>

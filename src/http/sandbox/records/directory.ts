@@ -16,7 +16,10 @@ export const COMPANY_LISTING_EXAMPLE = {
       name: 'Loja Inativa (API)',
       permissions: ['charge', 'transfer'],
       balance: 100000,
-      providers: { in: { name: 'Banco Exemplo', operations: ['charge'] }, out: { name: 'Banco Exemplo', operations: ['transfer'] } },
+      providers: {
+        in: { name: 'Banco Exemplo', operations: ['charge'] },
+        out: { name: 'Banco Exemplo', operations: ['transfer'] },
+      },
       credentials: [{ client_id: 'inactive', environment: 'sandbox', revoked: false }],
     },
   ],
@@ -24,17 +27,23 @@ export const COMPANY_LISTING_EXAMPLE = {
 
 const CredentialListing = z
   .object({
-    client_id: z.string().openapi({ description: 'The credential\'s client id (its secret is stored hashed).' }),
-    environment: z.enum(ENVIRONMENTS).openapi({ description: 'production keys are refused by the sandbox (401).' }),
+    client_id: z
+      .string()
+      .openapi({ description: "The credential's client id (its secret is stored hashed)." }),
+    environment: z
+      .enum(ENVIRONMENTS)
+      .openapi({ description: 'production keys are refused by the sandbox (401).' }),
     revoked: z.boolean().openapi({ description: 'true: refused (401).' }),
   })
   .openapi('CredentialListing')
 
 const UserListing = z
   .object({
-    user_id: z.string().openapi({ description: 'The user\'s id (balances are per user).' }),
-    name: z.string().openapi({ description: 'The user\'s name.' }),
-    permissions: z.array(z.enum(OPERATIONS)).openapi({ description: 'What its credentials may do; an operation missing answers 403.' }),
+    user_id: z.string().openapi({ description: "The user's id (balances are per user)." }),
+    name: z.string().openapi({ description: "The user's name." }),
+    permissions: z
+      .array(z.enum(OPERATIONS))
+      .openapi({ description: 'What its credentials may do; an operation missing answers 403.' }),
     balance: z.int().openapi({ description: 'Cents (1000 = R$ 10,00).' }),
     providers: z
       .object({
@@ -42,16 +51,22 @@ const UserListing = z
         out: orNull(Provider).openapi({ description: 'The transfers Provider; null when none.' }),
       })
       .openapi({ description: 'Its Providers, per direction.' }),
-    credentials: z.array(CredentialListing).openapi({ description: 'Its credentials, oldest first.' }),
+    credentials: z
+      .array(CredentialListing)
+      .openapi({ description: 'Its credentials, oldest first.' }),
   })
   .openapi('UserListing')
 
 export const CompanyListing = z
   .object({
-    company_id: z.string().openapi({ description: 'The company\'s id.' }),
+    company_id: z.string().openapi({ description: "The company's id." }),
     name: z.string().openapi({ description: 'Its name.' }),
-    api_active: z.boolean().openapi({ description: 'false: both POSTs of the contract answer 403.' }),
-    users: z.array(UserListing).openapi({ description: 'Its users, oldest first (at most 500 on a page, all its companies together).' }),
+    api_active: z
+      .boolean()
+      .openapi({ description: 'false: both POSTs of the contract answer 403.' }),
+    users: z.array(UserListing).openapi({
+      description: 'Its users, oldest first (at most 500 on a page, all its companies together).',
+    }),
   })
   .openapi('CompanyListing', { example: COMPANY_LISTING_EXAMPLE })
 export type CompanyListing = z.output<typeof CompanyListing>
@@ -66,6 +81,10 @@ export const companyListing = (co: DirectoryCompany): CompanyListing => ({
     permissions: u.permissions,
     balance: u.balance,
     providers: u.providers,
-    credentials: u.credentials.map((c) => ({ client_id: c.clientId, environment: c.environment, revoked: c.revoked })),
+    credentials: u.credentials.map((c) => ({
+      client_id: c.clientId,
+      environment: c.environment,
+      revoked: c.revoked,
+    })),
   })),
 })

@@ -20,13 +20,28 @@ export const EVENT_EXAMPLE = {
 
 export const EventRecord = z
   .object({
-    id: z.string().openapi({ description: 'Stable id of the event (webhook deliveries carry it).' }),
-    type: z.string().openapi({ description: 'What happened, e.g. charge.paid, transfer.settled, balance.changed.', example: 'charge.paid' }),
+    id: z
+      .string()
+      .openapi({ description: 'Stable id of the event (webhook deliveries carry it).' }),
+    type: z.string().openapi({
+      description: 'What happened, e.g. charge.paid, transfer.settled, balance.changed.',
+      example: 'charge.paid',
+    }),
     at: iso.openapi({ description: 'When it happened, in virtual time.' }),
-    company_id: z.string().nullable().openapi({ description: 'The company it concerns; null for sandbox-wide events (a scenario applied).' }),
-    data: z.record(z.string(), z.unknown()).openapi({ description: 'The event\'s details; their fields depend on `type`.' }),
+    company_id: z.string().nullable().openapi({
+      description: 'The company it concerns; null for sandbox-wide events (a scenario applied).',
+    }),
+    data: z
+      .record(z.string(), z.unknown())
+      .openapi({ description: "The event's details; their fields depend on `type`." }),
   })
   .openapi('Event', { example: EVENT_EXAMPLE })
 export type EventRecord = z.output<typeof EventRecord>
 
-export const eventRecord = (e: SandboxEvent): EventRecord => ({ id: e.id, type: e.type, at: isoMicros(e.at), company_id: e.companyId, data: e.data })
+export const eventRecord = (e: SandboxEvent): EventRecord => ({
+  id: e.id,
+  type: e.type,
+  at: isoMicros(e.at),
+  company_id: e.companyId,
+  data: e.data,
+})

@@ -10,14 +10,21 @@ import { amount, iso, Outcome, pixType } from '../schemas.js'
 /** Which transfers an outcome applies to: every field given must match. */
 export const OutcomeMatch = z
   .object({
-    pix_key: z.string().max(MAX_PIX_KEY_LENGTH, `must be at most ${MAX_PIX_KEY_LENGTH} characters`).optional().openapi({ description: 'Only transfers to this key.' }),
+    pix_key: z
+      .string()
+      .max(MAX_PIX_KEY_LENGTH, `must be at most ${MAX_PIX_KEY_LENGTH} characters`)
+      .optional()
+      .openapi({ description: 'Only transfers to this key.' }),
     pix_type: pixType.optional().openapi({ description: 'Only transfers to keys of this type.' }),
     amount: amount.optional().openapi({ description: 'Only transfers of this amount (cents).' }),
   })
   .strict()
   .openapi('OutcomeMatch')
 
-const owner = z.string().nullable().openapi({ description: 'The company it applies to; null: every company.' })
+const owner = z
+  .string()
+  .nullable()
+  .openapi({ description: 'The company it applies to; null: every company.' })
 
 /** The request example of POST /outcomes, queued by the admin. */
 export const OUTCOME_EXAMPLE = {
@@ -67,13 +74,29 @@ export const FaultRecord = z
   .object({
     id: z.int().openapi({ description: 'Its id, in queue order.' }),
     company_id: owner,
-    operation: z.enum(['charge', 'transfer', 'company']).openapi({ description: 'The contract operation it strikes.' }),
-    status: z.union([z.literal(500), z.literal(501), z.literal(503)]).nullable().openapi({ description: 'The status it answers; null: only a delay.' }),
+    operation: z
+      .enum(['charge', 'transfer', 'company'])
+      .openapi({ description: 'The contract operation it strikes.' }),
+    status: z
+      .union([z.literal(500), z.literal(501), z.literal(503)])
+      .nullable()
+      .openapi({ description: 'The status it answers; null: only a delay.' }),
     delay_ms: z.int().openapi({ description: 'Milliseconds it holds each call before answering.' }),
-    times: z.int().nullable().openapi({ description: 'How many more calls it strikes; null: until deleted.' }),
-    retry_after: z.int().nullable().openapi({ description: 'The seconds its 503 asks the client to wait (`Retry-After`); null: no header.' }),
-    when: z.enum(['before', 'after']).openapi({ description: '`before`: the call fails and nothing is done; `after`: the operation takes effect, then the answer is lost.' }),
-    drop: z.boolean().openapi({ description: 'Whether it closes the connection without an answer (after the operation took effect).' }),
+    times: z
+      .int()
+      .nullable()
+      .openapi({ description: 'How many more calls it strikes; null: until deleted.' }),
+    retry_after: z.int().nullable().openapi({
+      description: 'The seconds its 503 asks the client to wait (`Retry-After`); null: no header.',
+    }),
+    when: z.enum(['before', 'after']).openapi({
+      description:
+        '`before`: the call fails and nothing is done; `after`: the operation takes effect, then the answer is lost.',
+    }),
+    drop: z.boolean().openapi({
+      description:
+        'Whether it closes the connection without an answer (after the operation took effect).',
+    }),
     created_at: iso.openapi({ description: 'When it was injected (virtual time).' }),
   })
   .openapi('Fault', { example: FAULT_EXAMPLE })

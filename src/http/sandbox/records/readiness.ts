@@ -3,34 +3,66 @@
 import { z } from '@hono/zod-openapi'
 import { isoMicros } from '../../../domain/time.js'
 import type { Report } from '../../../readiness/book.js'
-import { BEHAVIOUR_IDS, BEHAVIOURS, FINDING_IDS, FINDINGS, NOT_SEEN, NOT_SEEN_IDS, SEVERITIES, type BehaviourId } from '../../../readiness/catalog.js'
+import {
+  BEHAVIOUR_IDS,
+  BEHAVIOURS,
+  FINDING_IDS,
+  FINDINGS,
+  NOT_SEEN,
+  NOT_SEEN_IDS,
+  SEVERITIES,
+  type BehaviourId,
+} from '../../../readiness/catalog.js'
 import { CHECK_ADVICE, CHECK_IDS, type CheckId, type Expected } from '../../../webhooks/check.js'
 import { iso } from '../schemas.js'
 
 export const ReadinessExample = z
   .object({
-    method: z.string().openapi({ description: 'The method of the call (POST for a webhook delivery).' }),
-    path: z.string().openapi({ description: 'The path called (for a webhook, the receiver\'s URL without credentials or query).' }),
-    company_id: z.string().nullable().openapi({ description: 'The company whose report holds it; null: a call that did not authenticate, or the admin\'s subscriptions (the admin\'s report only).' }),
-    time: iso.openapi({ description: 'When it was seen, in virtual time (the sandbox\'s clock, which `clock/advance` moves).' }),
-    wall_time: iso.openapi({ description: 'When it was seen, in wall-clock time: what your test logs show.' }),
+    method: z
+      .string()
+      .openapi({ description: 'The method of the call (POST for a webhook delivery).' }),
+    path: z.string().openapi({
+      description:
+        "The path called (for a webhook, the receiver's URL without credentials or query).",
+    }),
+    company_id: z.string().nullable().openapi({
+      description:
+        "The company whose report holds it; null: a call that did not authenticate, or the admin's subscriptions (the admin's report only).",
+    }),
+    time: iso.openapi({
+      description:
+        "When it was seen, in virtual time (the sandbox's clock, which `clock/advance` moves).",
+    }),
+    wall_time: iso.openapi({
+      description: 'When it was seen, in wall-clock time: what your test logs show.',
+    }),
     seen: z.string().openapi({ description: 'What was seen, redacted as the journal redacts.' }),
   })
   .openapi('ReadinessExample')
 
 export const ReadinessBehaviour = z
   .object({
-    id: z.enum(BEHAVIOUR_IDS).openapi({ description: 'The behaviour\'s stable id (docs/READINESS.md).' }),
+    id: z
+      .enum(BEHAVIOUR_IDS)
+      .openapi({ description: "The behaviour's stable id (docs/READINESS.md)." }),
     met: z.boolean().openapi({ description: 'Whether the integration has met it.' }),
     count: z.int().openapi({ description: 'How many times it was met.' }),
-    how: z.string().openapi({ description: 'How to meet it on a fresh sandbox: the magic value, credential or control call that produces it.' }),
+    how: z.string().openapi({
+      description:
+        'How to meet it on a fresh sandbox: the magic value, credential or control call that produces it.',
+    }),
   })
   .openapi('ReadinessBehaviour')
 
 export const ReadinessFinding = z
   .object({
-    id: z.enum(FINDING_IDS).openapi({ description: 'The finding\'s stable id (docs/READINESS.md).' }),
-    severity: z.enum(SEVERITIES).openapi({ description: 'error: would fail against the real service or is unsafe; warning: would hurt; info: worth fixing.' }),
+    id: z
+      .enum(FINDING_IDS)
+      .openapi({ description: "The finding's stable id (docs/READINESS.md)." }),
+    severity: z.enum(SEVERITIES).openapi({
+      description:
+        'error: would fail against the real service or is unsafe; warning: would hurt; info: worth fixing.',
+    }),
     count: z.int().openapi({ description: 'How many times it was seen.' }),
     example: ReadinessExample.openapi({ description: 'The first time it was seen.' }),
     advice: z.string().openapi({ description: 'What to change.' }),
@@ -46,10 +78,20 @@ export const ReadinessReceiverCheck = z
     failed: z
       .array(
         z.object({
-          id: z.enum(CHECK_IDS).openapi({ description: 'The check (docs/READINESS.md#the-receiver-check).' }),
-          expected: z.enum(['2xx', '4xx']).openapi({ description: 'The answer a safe receiver gives.' }),
-          status: z.int().nullable().openapi({ description: 'The status answered; null when there was no answer.' }),
-          error: z.string().nullable().openapi({ description: 'Why no fitting answer came (no connection, a timeout, a redirect...); null otherwise.' }),
+          id: z
+            .enum(CHECK_IDS)
+            .openapi({ description: 'The check (docs/READINESS.md#the-receiver-check).' }),
+          expected: z
+            .enum(['2xx', '4xx'])
+            .openapi({ description: 'The answer a safe receiver gives.' }),
+          status: z
+            .int()
+            .nullable()
+            .openapi({ description: 'The status answered; null when there was no answer.' }),
+          error: z.string().nullable().openapi({
+            description:
+              'Why no fitting answer came (no connection, a timeout, a redirect...); null otherwise.',
+          }),
           advice: z.string().nullable().openapi({ description: 'What to change.' }),
         }),
       )
@@ -58,13 +100,27 @@ export const ReadinessReceiverCheck = z
   .openapi('ReadinessReceiverCheck')
 
 /** A behaviour as the report shows it: its how is the catalog's, never a copy. */
-const shown = (id: BehaviourId, count: number) => ({ id, met: count > 0, count, how: BEHAVIOURS.find((b) => b.id === id)!.how })
+const shown = (id: BehaviourId, count: number) => ({
+  id,
+  met: count > 0,
+  count,
+  how: BEHAVIOURS.find((b) => b.id === id)!.how,
+})
 
 /** loja-exemplo's report after a few calls and a receiver check (four of the catalog's behaviours shown). */
 const READINESS_EXAMPLE = {
   since: '2026-03-01T12:00:00.000000Z',
-  coverage: { met: 9, total: BEHAVIOURS.length, percent: Math.floor((9 * 100) / BEHAVIOURS.length) },
-  behaviours: [shown('charge.created', 5), shown('charge.unauthenticated', 0), shown('transfer.succeeded', 1), shown('webhook.charge.paid', 3)],
+  coverage: {
+    met: 9,
+    total: BEHAVIOURS.length,
+    percent: Math.floor((9 * 100) / BEHAVIOURS.length),
+  },
+  behaviours: [
+    shown('charge.created', 5),
+    shown('charge.unauthenticated', 0),
+    shown('transfer.succeeded', 1),
+    shown('webhook.charge.paid', 3),
+  ],
   findings: [
     {
       id: 'receiver_accepts_bad_signature',
@@ -87,7 +143,15 @@ const READINESS_EXAMPLE = {
       time: '2026-03-01T12:00:00.000000Z',
       wall_time: '2026-03-01T12:00:00.000000Z',
       passed: false,
-      failed: [{ id: 'bad_signature', expected: '4xx', status: 204, error: null, advice: CHECK_ADVICE.bad_signature }],
+      failed: [
+        {
+          id: 'bad_signature',
+          expected: '4xx',
+          status: 204,
+          error: null,
+          advice: CHECK_ADVICE.bad_signature,
+        },
+      ],
     },
   ],
   not_seen: NOT_SEEN.map((n) => ({ ...n })),
@@ -95,24 +159,37 @@ const READINESS_EXAMPLE = {
 
 export const Readiness = z
   .object({
-    since: iso.openapi({ description: 'Since when (virtual time): the company\'s creation, or the last reset.' }),
+    since: iso.openapi({
+      description: "Since when (virtual time): the company's creation, or the last reset.",
+    }),
     coverage: z
       .object({
         met: z.int().openapi({ description: 'Behaviours met.' }),
         total: z.int().openapi({ description: 'Behaviours in the catalog.' }),
         percent: z.int().openapi({ description: 'met / total, in percent, rounded down.' }),
       })
-      .openapi('ReadinessCoverage', { description: 'How much of the catalog the integration has met.' }),
-    behaviours: z.array(ReadinessBehaviour).openapi({ description: 'Every behaviour of the catalog, in its order.' }),
-    findings: z.array(ReadinessFinding).openapi({ description: 'What was seen that would hurt against the real service, most serious first; empty when nothing was.' }),
-    receiver_checks: z
-      .array(ReadinessReceiverCheck)
-      .openapi({ description: 'The newest receiver check of each receiver (`POST /_sandbox/webhooks/{id}/check`), oldest first; its failures that are findings are among `findings` too.' }),
+      .openapi('ReadinessCoverage', {
+        description: 'How much of the catalog the integration has met.',
+      }),
+    behaviours: z
+      .array(ReadinessBehaviour)
+      .openapi({ description: 'Every behaviour of the catalog, in its order.' }),
+    findings: z.array(ReadinessFinding).openapi({
+      description:
+        'What was seen that would hurt against the real service, most serious first; empty when nothing was.',
+    }),
+    receiver_checks: z.array(ReadinessReceiverCheck).openapi({
+      description:
+        'The newest receiver check of each receiver (`POST /_sandbox/webhooks/{id}/check`), oldest first; its failures that are findings are among `findings` too.',
+    }),
     not_seen: z
       .array(
         z.object({
           id: z.enum(NOT_SEEN_IDS).openapi({ description: 'A stable id.' }),
-          what: z.string().openapi({ description: 'What the sandbox cannot see, and so what no report (green or not) says anything about.' }),
+          what: z.string().openapi({
+            description:
+              'What the sandbox cannot see, and so what no report (green or not) says anything about.',
+          }),
         }),
       )
       .openapi({ description: 'What the sandbox cannot see: the same list in every report.' }),
@@ -144,7 +221,11 @@ export function readinessRecord(r: Report): Readiness {
       time: isoMicros(c.at),
       wall_time: isoMicros(c.wallAt),
       passed: c.passed,
-      failed: c.failed.map((f) => ({ ...f, id: f.id as CheckId, expected: f.expected as Expected })),
+      failed: c.failed.map((f) => ({
+        ...f,
+        id: f.id as CheckId,
+        expected: f.expected as Expected,
+      })),
     })),
     not_seen: NOT_SEEN.map((n) => ({ ...n })),
   }

@@ -13,16 +13,24 @@ const TENANT_EXAMPLE = {
   user_id: 'usr_VlsOibVZGlEup8V5kIuNmGgE',
   client_id: 'ck_tPMdEkOzRSsg7OshpIM4l3ph',
   client_secret: 'BBrUXTrhgbrZeDAaxE7bOQBk2LrLIIQSA6GtYc7W',
-  token: 'Y2tfdFBNZEVrT3pSU3NnN09zaHBJTTRsM3BoOkJCclVYVHJoZ2JyWmVEQWF4RTdiT1FCazJMckxJSVFTQTZHdFljN1c=',
+  token:
+    'Y2tfdFBNZEVrT3pSU3NnN09zaHBJTTRsM3BoOkJCclVYVHJoZ2JyWmVEQWF4RTdiT1FCazJMckxJSVFTQTZHdFljN1c=',
 }
 
 export const TenantRecord = z
   .object({
-    company_id: z.string().openapi({ description: 'The new company\'s id.' }),
-    user_id: z.string().openapi({ description: 'Its one user\'s id (balance and Providers are per user).' }),
-    client_id: z.string().openapi({ description: 'The user\'s client id, for HTTP Basic.' }),
-    client_secret: z.string().openapi({ description: 'The user\'s secret: shown this once, stored hashed.' }),
-    token: z.string().openapi({ description: 'base64(client_id:client_secret): what follows `Basic ` in the Authorization header.' }),
+    company_id: z.string().openapi({ description: "The new company's id." }),
+    user_id: z
+      .string()
+      .openapi({ description: "Its one user's id (balance and Providers are per user)." }),
+    client_id: z.string().openapi({ description: "The user's client id, for HTTP Basic." }),
+    client_secret: z
+      .string()
+      .openapi({ description: "The user's secret: shown this once, stored hashed." }),
+    token: z.string().openapi({
+      description:
+        'base64(client_id:client_secret): what follows `Basic ` in the Authorization header.',
+    }),
   })
   .openapi('Tenant', { example: TENANT_EXAMPLE })
 export type TenantRecord = z.output<typeof TenantRecord>
@@ -46,9 +54,13 @@ const COMPANY_EXAMPLE = {
 
 export const CompanyRecord = z
   .object({
-    company_id: z.string().openapi({ description: 'The company\'s id.' }),
-    name: z.string().openapi({ description: 'Its name (the BR Code\'s merchant name, folded to ASCII and cut to 25).' }),
-    api_active: z.boolean().openapi({ description: 'false: both POSTs of the contract answer 403.' }),
+    company_id: z.string().openapi({ description: "The company's id." }),
+    name: z.string().openapi({
+      description: "Its name (the BR Code's merchant name, folded to ASCII and cut to 25).",
+    }),
+    api_active: z
+      .boolean()
+      .openapi({ description: 'false: both POSTs of the contract answer 403.' }),
     created_at: iso.openapi({ description: 'When it was created (virtual time).' }),
     updated_at: iso.openapi({ description: 'When it last changed (virtual time).' }),
   })
@@ -67,7 +79,10 @@ const LedgerEntryRecord = z
   .object({
     amount: z.int().openapi({ description: 'Cents moved: positive credits, negative debits.' }),
     kind: z.enum(LEDGER_KINDS).openapi({ description: 'Why the balance moved.' }),
-    reference: z.string().nullable().openapi({ description: 'The charge or transfer it belongs to (its transaction_id); null for openings and adjustments.' }),
+    reference: z.string().nullable().openapi({
+      description:
+        'The charge or transfer it belongs to (its transaction_id); null for openings and adjustments.',
+    }),
     at: iso.openapi({ description: 'When it moved (virtual time).' }),
   })
   .openapi('LedgerEntry')
@@ -76,8 +91,18 @@ const LedgerEntryRecord = z
 const BALANCE_EXAMPLE = {
   balance: 998500,
   entries: [
-    { amount: -2500, kind: 'transfer_debit', reference: 'E0000000020260301120000000aQfLk8', at: '2026-03-01T12:00:00.000000Z' },
-    { amount: 1000, kind: 'charge_paid', reference: '087HVGqaTgxe49IswOY8RvMbSHjqw4YM', at: '2026-03-01T12:00:00.000000Z' },
+    {
+      amount: -2500,
+      kind: 'transfer_debit',
+      reference: 'E0000000020260301120000000aQfLk8',
+      at: '2026-03-01T12:00:00.000000Z',
+    },
+    {
+      amount: 1000,
+      kind: 'charge_paid',
+      reference: '087HVGqaTgxe49IswOY8RvMbSHjqw4YM',
+      at: '2026-03-01T12:00:00.000000Z',
+    },
     { amount: 1000000, kind: 'opening', reference: null, at: '2026-03-01T12:00:00.000000Z' },
   ],
 }
@@ -85,12 +110,19 @@ const BALANCE_EXAMPLE = {
 export const BalanceRecord = z
   .object({
     balance: z.int().openapi({ description: 'Available balance in cents; never negative.' }),
-    entries: z.array(LedgerEntryRecord).openapi({ description: 'The ledger, newest first (at most 500): the balance is the sum of all entries.' }),
+    entries: z.array(LedgerEntryRecord).openapi({
+      description: 'The ledger, newest first (at most 500): the balance is the sum of all entries.',
+    }),
   })
   .openapi('Balance', { example: BALANCE_EXAMPLE })
 export type BalanceRecord = z.output<typeof BalanceRecord>
 
 export const balanceRecord = (balance: number, entries: LedgerEntry[]): BalanceRecord => ({
   balance,
-  entries: entries.map((e) => ({ amount: e.amount, kind: e.kind, reference: e.reference, at: isoMicros(e.at) })),
+  entries: entries.map((e) => ({
+    amount: e.amount,
+    kind: e.kind,
+    reference: e.reference,
+    at: isoMicros(e.at),
+  })),
 })

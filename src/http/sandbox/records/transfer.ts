@@ -27,14 +27,28 @@ export const TransferRecord = z
     ...moneyRecord,
     pix_key: z.string().openapi({ description: 'The destination key.' }),
     pix_type: pixType.openapi({ description: 'The type of the destination key.' }),
-    status: z.enum(TRANSFER_STATUSES).openapi({ description: 'pending until settled; success and failed are final.' }),
-    message: z.string().openapi({ description: 'The message the contract answered, or the one it settled with.' }),
+    status: z
+      .enum(TRANSFER_STATUSES)
+      .openapi({ description: 'pending until settled; success and failed are final.' }),
+    message: z
+      .string()
+      .openapi({ description: 'The message the contract answered, or the one it settled with.' }),
     created_at: iso.openapi({ description: 'When the transfer was created (virtual time).' }),
-    settle_at: isoOrNull.openapi({ description: 'When a pending transfer settles on its own, if it does; null otherwise.' }),
-    final_status: z.enum(SETTLED_STATUSES).nullable().openapi({ description: 'What a pending transfer settles as on its own; null otherwise.' }),
-    settled_at: isoOrNull.openapi({ description: 'When a pending transfer was settled; null until then.' }),
+    settle_at: isoOrNull.openapi({
+      description: 'When a pending transfer settles on its own, if it does; null otherwise.',
+    }),
+    final_status: z
+      .enum(SETTLED_STATUSES)
+      .nullable()
+      .openapi({ description: 'What a pending transfer settles as on its own; null otherwise.' }),
+    settled_at: isoOrNull.openapi({
+      description: 'When a pending transfer was settled; null until then.',
+    }),
   })
-  .openapi('TransferRecord', { description: 'A transfer with everything the sandbox knows of it.', example: TRANSFER_EXAMPLE })
+  .openapi('TransferRecord', {
+    description: 'A transfer with everything the sandbox knows of it.',
+    example: TRANSFER_EXAMPLE,
+  })
 export type TransferRecord = z.output<typeof TransferRecord>
 
 export function transferRecord(t: Transfer): TransferRecord {

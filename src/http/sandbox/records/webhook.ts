@@ -21,15 +21,34 @@ export const WEBHOOK_EXAMPLE = {
 
 export const WebhookRecord = z
   .object({
-    id: z.string().openapi({ description: 'The subscription\'s id.' }),
-    company_id: z.string().nullable().openapi({ description: 'The company whose events it receives; null for the admin\'s global subscriptions (every company\'s).' }),
-    url: z.string().openapi({ description: 'Where deliveries are POSTed (`<url>/pix` for the bcb format).' }),
-    events: z.array(z.enum(WEBHOOK_EVENTS)).openapi({ description: 'The event types it receives.' }),
-    format: z.enum(['standard', 'bcb']).openapi({ description: 'standard: Standard Webhooks, signed; bcb: the BCB API Pix `{"pix": [...]}` body.' }),
-    secret: z.string().openapi({ description: 'The whsec_ secret that signs standard deliveries.' }),
-    chaos: orNull(chaosSchema).openapi({ description: 'The misbehaviour set with PUT /webhooks/{id}/chaos; null when it behaves.' }),
-    disabled_at: isoOrNull.openapi({ description: 'When it was disabled (a 410 from the receiver); null while active.' }),
-    disabled_reason: z.string().nullable().openapi({ description: 'Why it was disabled; null while active.' }),
+    id: z.string().openapi({ description: "The subscription's id." }),
+    company_id: z.string().nullable().openapi({
+      description:
+        "The company whose events it receives; null for the admin's global subscriptions (every company's).",
+    }),
+    url: z
+      .string()
+      .openapi({ description: 'Where deliveries are POSTed (`<url>/pix` for the bcb format).' }),
+    events: z
+      .array(z.enum(WEBHOOK_EVENTS))
+      .openapi({ description: 'The event types it receives.' }),
+    format: z.enum(['standard', 'bcb']).openapi({
+      description:
+        'standard: Standard Webhooks, signed; bcb: the BCB API Pix `{"pix": [...]}` body.',
+    }),
+    secret: z
+      .string()
+      .openapi({ description: 'The whsec_ secret that signs standard deliveries.' }),
+    chaos: orNull(chaosSchema).openapi({
+      description: 'The misbehaviour set with PUT /webhooks/{id}/chaos; null when it behaves.',
+    }),
+    disabled_at: isoOrNull.openapi({
+      description: 'When it was disabled (a 410 from the receiver); null while active.',
+    }),
+    disabled_reason: z
+      .string()
+      .nullable()
+      .openapi({ description: 'Why it was disabled; null while active.' }),
     created_at: iso.openapi({ description: 'When it was created (virtual time).' }),
   })
   .openapi('Webhook', { example: WEBHOOK_EXAMPLE })
