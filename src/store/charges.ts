@@ -98,8 +98,15 @@ export function chargeStore(db: Db) {
   const byCodeStmt = db
     .prepare(`
       SELECT id, max(seq) AS newest FROM charges
-      WHERE qr_code = @qrCode AND status = 'pending' AND reused_code = 1 AND (@companyId IS NULL OR company_id = @companyId)
-      GROUP BY company_id ORDER BY newest DESC LIMIT @limit`)
+      WHERE qr_code = ? AND status = 'pending' AND reused_code = 1
+      GROUP BY company_id ORDER BY newest DESC LIMIT ?`)
+    .pluck()
+  // One company's: a seek on (code, company), whatever other companies hold (migration 010).
+  const byCodeOfCompanyStmt = db
+    .prepare(`
+      SELECT id FROM charges
+      WHERE qr_code = ? AND company_id = ? AND status = 'pending' AND reused_code = 1
+      ORDER BY seq DESC LIMIT 1`)
     .pluck()
   const paidStmt = db.prepare(`
     UPDATE charges SET status = 'paid', paid_at = @at, end_to_end_id = @endToEndId, payer = @payer,
@@ -143,7 +150,8 @@ export function chargeStore(db: Db) {
 
     /** Ids of the newest pending charge carrying exactly this reused code, one per company (or of one company), newest first. */
     newestPendingByCode(qrCode: string, companyId: string | undefined, limit: number): string[] {
-      return byCodeStmt.all({ qrCode, companyId: companyId ?? null, limit }) as string[]
+      if (companyId === undefined) return byCodeStmt.all(qrCode, limit) as string[]
+      return limit > 0 ? (byCodeOfCompanyStmt.all(qrCode, companyId) as string[]) : []
     },
 
     /** Returns false if the charge was no longer pending (the caller's transaction then aborts). */

@@ -8,7 +8,7 @@ import Database from 'better-sqlite3'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { MAX_QUEUED } from '../../src/operations/queues.js'
 import { subscribe } from '../../src/operations/webhooks.js'
-import { AUTH, startTestSandbox, tenantDoc, type TestSandbox } from '../harness.js'
+import { AUTH, basic, startTestSandbox, tenantDoc, type TestSandbox } from '../harness.js'
 
 interface Ran {
   source: string
@@ -150,5 +150,42 @@ describe('a contract call beside another company at its queue limits', () => {
     expect((await transfer(79)).body.status).toBe('success')
     expect(sb.sandbox.store.outcomes.count('vizinha')).toBe(MAX_QUEUED)
     expect(sb.sandbox.store.faults.count('vizinha')).toBe(MAX_QUEUED)
+  })
+})
+
+describe('paying a reused code beside another company that reused it many times', () => {
+  // A published example code, as test suites reuse one: the neighbour's 300 pending charges carry it.
+  const STATIC =
+    '00020126580014br.gov.bcb.pix0136123e4567-e12b-12d1-a456-4266554400005204000053039865802BR5913Fulano de Tal6008BRASILIA62070503***63041D3D'
+  const reuse = (client: string, amount: number) =>
+    sb.request('POST', '/api/v1/hub/transactions/in', {
+      auth: basic(client, `${client}-secret`),
+      json: { amount, payload: STATIC },
+    })
+
+  it("seeks the paying company's own charges by code and company, reading none of the neighbour's", async () => {
+    for (let i = 0; i < 300; i++) expect((await reuse('vizinha', 100 + i)).status).toBe(200)
+    const mine = await sb.request('POST', '/api/v1/hub/transactions/in', {
+      auth: AUTH.main,
+      json: { amount: 50, payload: STATIC },
+    })
+    let paid: { status: number; body: { transaction_id?: string } } | undefined
+    const ran = await recorder.during(async () => {
+      paid = await sb.request('POST', '/_sandbox/pay', {
+        auth: AUTH.main,
+        json: { qr_code: STATIC },
+      })
+    })
+    expect(paid).toMatchObject({ status: 200, body: { transaction_id: mine.body.transaction_id } })
+    const byCode = ran.filter((r) => /WHERE qr_code = \?/.test(r.source))
+    expect(byCode).toHaveLength(1)
+    const plan = (
+      sb.sandbox.store.db
+        .prepare(`EXPLAIN QUERY PLAN ${byCode[0]!.source}`)
+        .all(...(byCode[0]!.args as [])) as { detail: string }[]
+    ).map((p) => p.detail)
+    expect(plan).toEqual([
+      'SEARCH charges USING INDEX charges_reused_code (qr_code=? AND company_id=?)',
+    ])
   })
 })

@@ -8,6 +8,7 @@ import { sql as attemptHeaders } from './006-attempt-headers.js'
 import { sql as readiness } from './007-readiness.js'
 import { sql as queueIndexes } from './008-queue-indexes.js'
 import { sql as lostAnswers } from './009-lost-answers.js'
+import { sql as reusedCodePerCompany } from './010-reused-code-per-company.js'
 
 export interface Migration {
   version: number
@@ -25,4 +26,5 @@ export const migrations: Migration[] = [
   { version: 7, name: 'readiness', sql: readiness },
   { version: 8, name: 'queue-indexes', sql: queueIndexes },
   { version: 9, name: 'lost-answers', sql: lostAnswers },
+  { version: 10, name: 'reused-code-per-company', sql: reusedCodePerCompany },
 ]
