@@ -2582,6 +2582,8 @@ export interface components {
       query: string;
       /** @description The status answered. */
       status: number;
+      /** @description The connection was closed without an answer (a `drop` fault): the client got nothing, and `status` and the response body are what the call would have answered. */
+      dropped: boolean;
       /** @description Milliseconds from arrival to answer. */
       duration_ms: number;
       /** @description The company whose credentials it carried; null for the admin and unknown callers. */

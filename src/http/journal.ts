@@ -116,6 +116,7 @@ export function createJournaling(deps: HttpDeps) {
         rawHeaders: rawHeaders(c),
         requestBody,
         responseBody: span.responseBody,
+        dropped: span.fault === 'drop',
       }
       // Readiness sees contract calls only. Whether the client hung up is read now, before the
       // answer is written (afterwards the server may close the connection itself).

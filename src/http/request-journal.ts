@@ -40,6 +40,8 @@ export interface JournalRecord {
   requestBody: string | null
   /** The text the handler answered, or null. */
   responseBody: string | null
+  /** The connection was closed instead of answering (a `drop` fault): status and body are what it would have answered. */
+  dropped?: boolean
 }
 
 export interface JournalFilter {
@@ -48,8 +50,9 @@ export interface JournalFilter {
   status?: number
 }
 
-export interface JournalView extends Omit<JournalRecord, 'rawHeaders'> {
+export interface JournalView extends Omit<JournalRecord, 'rawHeaders' | 'dropped'> {
   id: number
+  dropped: boolean
   headers: Record<string, string>
 }
 
@@ -127,6 +130,7 @@ export function createRequestJournal(
   const ats = new Float64Array(limit)
   const durations = new Float64Array(limit)
   const statuses = new Uint16Array(limit)
+  const droppedAt = new Uint8Array(limit)
   let nextId = 1
   let recorded = 0
   // Requests are recorded as they are answered, and listed by arrival: a slow one is recorded
@@ -154,6 +158,7 @@ export function createRequestJournal(
     path: text[F.path]!,
     query: redact.query(text[F.query]!),
     status: statuses[slot]!,
+    dropped: droppedAt[slot] === 1,
     durationMs: durations[slot]!,
     companyId: text[F.companyId]!,
     headers: redact.headers(headersOf(text[F.headers]!)),
@@ -183,6 +188,7 @@ export function createRequestJournal(
       ats[slot] = e.at
       durations[slot] = e.durationMs
       statuses[slot] = e.status
+      droppedAt[slot] = e.dropped ? 1 : 0
     },
     /** Newest arrival first; `before` is an id to continue from. */
     list(f: JournalFilter, take: number, companyId?: string, before?: number): JournalView[] {

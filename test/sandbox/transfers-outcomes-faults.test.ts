@@ -333,7 +333,19 @@ describe('faults after the write: the lost answer', () => {
     expect(err).toBe('UND_ERR_SOCKET')
     expect(transfers()).toEqual([{ id: expect.any(String), amount: 7770, status: 'success' }])
     expect(balance()).toBe(before - 7770)
+    // The journal says the client got nothing, beside what the call would have answered.
+    const [lost] = (await sb.admin('GET', '/requests?path=/api/v1/hub/transactions/out&limit=1'))
+      .body.data
+    expect(lost).toMatchObject({
+      status: 200,
+      dropped: true,
+      response: { body: { status: 'success' } },
+    })
     expect((await send()).status).toBe(200)
+    const [answered] = (
+      await sb.admin('GET', '/requests?path=/api/v1/hub/transactions/out&limit=1')
+    ).body.data
+    expect(answered).toMatchObject({ status: 200, dropped: false })
   })
 
   it('with delay_ms, holds the answer after the write: a client that gives up meanwhile has its transfer made anyway', async () => {

@@ -56,6 +56,23 @@ describe('dashboard over HTTP', () => {
     }
   })
 
+  it('says on the Requests page which call was dropped without an answer', async () => {
+    await s.admin('POST', '/faults', { operation: 'transfer', drop: true, times: 1 })
+    const transfer = () =>
+      fetch(`${s.url}/api/v1/hub/transactions/out`, {
+        method: 'POST',
+        headers: { authorization: AUTH.main, 'content-type': 'application/json' },
+        body: JSON.stringify({ amount: 100, pix_key: 'maria@example.com', pix_type: 'EMAIL' }),
+      })
+    await expect(transfer()).rejects.toThrow()
+    expect((await transfer()).status).toBe(200)
+    const cookie = (await signIn({ token: s.adminToken })).headers.get('set-cookie')!.split(';')[0]!
+    const page = await (
+      await fetch(`${s.url}/_sandbox/ui/requests`, { headers: { cookie } })
+    ).text()
+    expect(page.match(/dropped: not answered/g)).toHaveLength(1)
+  })
+
   // A suite whose main module is CommonJS (Jest, mocha) gives hono/jsx a second way to the
   // storage: the main module's require. Checked in a process of its own, as such a suite runs.
   it('renders its pages without starting an AsyncLocalStorage under a CommonJS main module too', async () => {

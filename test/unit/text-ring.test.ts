@@ -105,9 +105,10 @@ describe('request journal storage', () => {
 
   it('keeps the newest LIMIT entries, with every field as recorded', () => {
     const journal = createRequestJournal([], 3)
-    for (let n = 1; n <= 5; n++) journal.record(entry(n))
+    for (let n = 1; n <= 5; n++) journal.record(entry(n, { dropped: n === 5 }))
     const list = journal.list({}, 10)
     expect(list.map((e) => e.id)).toEqual([5, 4, 3])
+    expect(list[1]!.dropped).toBe(false)
     expect(list[0]).toEqual({
       id: 5,
       at: 5,
@@ -115,6 +116,7 @@ describe('request journal storage', () => {
       path: '/p',
       query: '',
       status: 200,
+      dropped: true,
       durationMs: 1.5,
       companyId: 'co',
       headers: { 'content-type': 'application/json', 'x-dup': 'a, b' },

@@ -36,6 +36,10 @@ const JournalEntry = z
     path: z.string().openapi({ description: "The request's path, without the query." }),
     query: z.string().openapi({ description: 'The query string, without "?"; empty when none.' }),
     status: z.int().openapi({ description: 'The status answered.' }),
+    dropped: z.boolean().openapi({
+      description:
+        'The connection was closed without an answer (a `drop` fault): the client got nothing, and `status` and the response body are what the call would have answered.',
+    }),
     duration_ms: z.number().openapi({ description: 'Milliseconds from arrival to answer.' }),
     company_id: z.string().nullable().openapi({
       description:
@@ -68,6 +72,7 @@ const JOURNAL_ENTRY_EXAMPLE: z.output<typeof JournalEntry> = {
   path: '/api/v1/hub/transactions/in',
   query: '',
   status: 200,
+  dropped: false,
   duration_ms: 0,
   company_id: 'loja-exemplo',
   request: {
@@ -227,6 +232,7 @@ export function mountObserve(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
           path: e.path,
           query: e.query,
           status: e.status,
+          dropped: e.dropped,
           duration_ms: e.durationMs,
           company_id: e.companyId,
           request: { headers: e.headers, body: parseBody(e.requestBody) },

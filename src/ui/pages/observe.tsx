@@ -74,6 +74,7 @@ export function mountObserve(ui: Ui): void {
                     </Cell>
                     <Cell label="Status">
                       <Badge value={String(r.status)} />
+                      {r.dropped && <span class="muted"> dropped: not answered</span>}
                     </Cell>
                     <Cell label="ms" class="num">
                       {r.duration_ms}

@@ -66,6 +66,8 @@ class JournalEntry(TypedDict):
     """The query string, without \"?\"; empty when none."""
     status: int
     """The status answered."""
+    dropped: bool
+    """The connection was closed without an answer (a `drop` fault): the client got nothing, and `status` and the response body are what the call would have answered."""
     duration_ms: float
     """Milliseconds from arrival to answer."""
     company_id: str | None
