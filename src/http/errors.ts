@@ -6,6 +6,7 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import { AppError, type ErrorCode } from '../domain/errors.js'
 import type { Log } from '../log.js'
 import { JsonText } from './json-text.js'
+import { journalText } from './journaled-text.js'
 import { pyDumps, Unwritable } from './python-dumps.js'
 
 export const ERRORS: Record<ErrorCode, { status: ContentfulStatusCode; detail: string }> = {
@@ -61,6 +62,7 @@ export function createErrorHandler(log: Log): ErrorHandler {
         if (!(e instanceof Unwritable)) throw e
         // What Starlette's JSONResponse cannot write (NaN, a lone surrogate, bytes that are not
         // UTF-8) fails inside FastAPI, whose server answers a plain-text 500.
+        journalText(c, 'Internal Server Error')
         return c.body('Internal Server Error', 500, { 'Content-Type': 'text/plain; charset=utf-8' })
       }
     }

@@ -12,6 +12,7 @@ import { header, rawHeaders, rawUrl } from './headers.js'
 import { JsonText } from './json-text.js'
 import type { Arrival, JournalRecord } from './request-journal.js'
 import { isJsonContentType } from './fastapi-body.js'
+import { attachSpan } from './journaled-text.js'
 
 const SKIP =
   /^\/(?:_sandbox\/(?:requests|health|openapi\.json|ui)|docs|openapi\.json|favicon\.ico)(?:\/|$)/
@@ -72,6 +73,7 @@ export function createJournaling(deps: HttpDeps) {
         seen: 0,
       }
       deps.journal.arrive(span)
+      attachSpan(c, span)
       // Keep the text the handler answers instead of re-reading the response stream; this is
       // Hono's own c.json, with the text kept on the way.
       const body = c.body as Body

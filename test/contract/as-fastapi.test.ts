@@ -114,6 +114,9 @@ describe('bodies, as FastAPI reads them', () => {
       headers: { 'content-type': 'text/plain; charset=utf-8' },
     })
     expect(res.body.toString()).toBe('Internal Server Error')
+    // The journal shows what the client got.
+    const [kept] = (await sb.admin('GET', '/requests?limit=1')).body.data
+    expect(kept).toMatchObject({ status: 500, response: { body: 'Internal Server Error' } })
     sb.apply({ settings: { validation_errors: 'simple' } })
     expect(json(await post(CHARGE, '{"amount":NaN}'))).toEqual({
       detail: 'amount: must be an integer greater than 0',
