@@ -22,7 +22,18 @@ export function openDb(path: string, migrations: Migration[] = allMigrations): D
   return db
 }
 
+/** A URL's text without its `user:password@`; any other text as it is (migration 011). */
+function urlWithoutUserinfo(text: unknown): unknown {
+  if (typeof text !== 'string' || !URL.canParse(text)) return text
+  const url = new URL(text)
+  if (url.username === '' && url.password === '') return text
+  url.username = ''
+  url.password = ''
+  return url.href
+}
+
 export function migrate(db: Db, migrations: Migration[]): void {
+  db.function('url_without_userinfo', { deterministic: true }, urlWithoutUserinfo)
   db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
     version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)`)
   const applied = new Set(

@@ -9,6 +9,7 @@ import { sql as readiness } from './007-readiness.js'
 import { sql as queueIndexes } from './008-queue-indexes.js'
 import { sql as lostAnswers } from './009-lost-answers.js'
 import { sql as reusedCodePerCompany } from './010-reused-code-per-company.js'
+import { sql as webhookUserinfo } from './011-webhook-userinfo.js'
 
 export interface Migration {
   version: number
@@ -27,4 +28,5 @@ export const migrations: Migration[] = [
   { version: 8, name: 'queue-indexes', sql: queueIndexes },
   { version: 9, name: 'lost-answers', sql: lostAnswers },
   { version: 10, name: 'reused-code-per-company', sql: reusedCodePerCompany },
+  { version: 11, name: 'webhook-userinfo', sql: webhookUserinfo },
 ]
