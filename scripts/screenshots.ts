@@ -2,24 +2,19 @@
 // docs/images/ (ui-<page>-<light|dark>-<width>.png). Starts an in-memory sandbox on a fixed
 // virtual clock, fills it through the contract and the control plane, and drives Debian's
 // chromium (apt-get install -y chromium; CHROMIUM_PATH to use another).
-import { existsSync, mkdirSync } from 'node:fs'
+import { mkdirSync } from 'node:fs'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { fileURLToPath } from 'node:url'
-import { chromium } from 'playwright-core'
 import { createManualClock } from '../src/clock.js'
 import { loadConfig } from '../src/config.js'
 import { silentLog } from '../src/log.js'
 import { startSandbox } from '../src/server.js'
+import { CHROMIUM, launchChromium, NO_CHROMIUM } from '../test/ui/chromium.js'
 
 const OUT = fileURLToPath(new URL('../docs/images/', import.meta.url))
-const CHROMIUM = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find(
-  (p) => p && existsSync(p),
-)
 if (!CHROMIUM) {
-  console.error(
-    'screenshots: no chromium found (apt-get install -y chromium, or set CHROMIUM_PATH)',
-  )
+  console.error(`screenshots: ${NO_CHROMIUM}`)
   process.exit(1)
 }
 
@@ -136,19 +131,7 @@ const pages: [string, string][] = [
 ]
 
 mkdirSync(OUT, { recursive: true })
-const browser = await chromium.launch({
-  executablePath: CHROMIUM,
-  args: [
-    '--headless',
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-quic',
-    '--no-first-run',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-  ],
-})
+const browser = await launchChromium()
 try {
   for (const scheme of ['light', 'dark'] as const) {
     for (const width of [1280, 390]) {

@@ -1,36 +1,15 @@
 // Browser tests drive Debian's chromium through playwright-core (browsers are never downloaded).
 // Without chromium they are skipped with a message saying how to get it.
-import { existsSync } from 'node:fs'
-import { chromium, type Browser, type Page } from 'playwright-core'
+import type { Browser, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest'
 import { startTestSandbox, type TestSandbox } from '../harness.js'
+import { CHROMIUM, launchChromium, NO_CHROMIUM } from './chromium.js'
 
-const CANDIDATES = [
-  process.env.CHROMIUM_PATH,
-  '/usr/bin/chromium',
-  '/usr/bin/chromium-browser',
-].filter((p): p is string => !!p)
-export const CHROMIUM = CANDIDATES.find((p) => existsSync(p))
-export const SKIP_REASON = CHROMIUM
-  ? ''
-  : 'browser tests skipped: no chromium found (apt-get install -y chromium, or set CHROMIUM_PATH)'
+export { CHROMIUM }
+export const SKIP_REASON = CHROMIUM ? '' : `browser tests skipped: ${NO_CHROMIUM}`
 if (!CHROMIUM) console.warn(SKIP_REASON)
 
-export function launch(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: CHROMIUM!,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  })
-}
+export const launch = launchChromium
 
 export async function newPage(
   browser: Browser,
