@@ -151,7 +151,8 @@ export function chargeStore(db: Db) {
     /** Ids of the newest pending charge carrying exactly this reused code, one per company (or of one company), newest first. */
     newestPendingByCode(qrCode: string, companyId: string | undefined, limit: number): string[] {
       if (companyId === undefined) return byCodeStmt.all(qrCode, limit) as string[]
-      return limit > 0 ? (byCodeOfCompanyStmt.all(qrCode, companyId) as string[]) : []
+      const id = byCodeOfCompanyStmt.get(qrCode, companyId) as string | undefined
+      return id === undefined ? [] : [id]
     },
 
     /** Returns false if the charge was no longer pending (the caller's transaction then aborts). */
