@@ -68,6 +68,15 @@ describe.skipIf(!CHROMIUM)(
 
     it('Requests at 390 px: time, status, duration and company of every request on screen', async () => {
       await someHistory()
+      // A call a drop fault closed without an answer says so beside its status.
+      await s.admin('POST', '/faults', { operation: 'transfer', drop: true, times: 1 })
+      await expect(
+        fetch(`${s.url}/api/v1/hub/transactions/out`, {
+          method: 'POST',
+          headers: { authorization: AUTH.main, 'content-type': 'application/json' },
+          body: JSON.stringify({ amount: 100, pix_key: 'maria@example.com', pix_type: 'EMAIL' }),
+        }),
+      ).rejects.toThrow()
       await signInAsAdmin(page, s)
       await page.setViewportSize(PHONE)
       await page.goto(`${s.url}/_sandbox/ui/requests`)
@@ -88,6 +97,11 @@ describe.skipIf(!CHROMIUM)(
         .getByText('loja-exemplo')
         .first()
         .waitFor()
+      const dropped = page.locator('#requests td[data-label="Status"]', {
+        hasText: 'dropped: not answered',
+      })
+      expect(await dropped.count()).toBe(1)
+      expect(await dropped.isVisible()).toBe(true)
       expect(await offScreen(page, '#requests td, #requests td *')).toEqual([])
     })
 
