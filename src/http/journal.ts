@@ -59,6 +59,21 @@ const unreadBody = (c: Context<AppEnv>, status: number): null | Promise<string |
 /** A recorder bound to the dependencies: `open` a span as a request starts, `close` it with the answer. */
 export function createJournaling(deps: HttpDeps) {
   const { clock } = deps.sandbox
+  // One record filled again for every request: the journal copies it and readiness reads it at
+  // once, neither keeps it.
+  const record: JournalRecord = {
+    at: 0,
+    method: '',
+    path: '',
+    query: '',
+    status: 0,
+    durationMs: 0,
+    companyId: null,
+    rawHeaders: [],
+    requestBody: null,
+    responseBody: null,
+    dropped: false,
+  }
   return {
     open(c: Context<AppEnv>): Span {
       // While the clock is frozen no time passes for the sandbox: a request takes 0 ms, and a
@@ -89,8 +104,9 @@ export function createJournaling(deps: HttpDeps) {
       return span
     },
     /**
-     * Records the request once its answer is written: at the end of the current task, before the
-     * process reads another request, so a caller who got the answer finds it in the journal.
+     * Records the request as its answer is handed to the server, before the process reads
+     * another request, so a caller who got the answer finds it in the journal. In the same task:
+     * deferring it to a tick of its own cost a company call ~2% of its CPU (docs/PERFORMANCE.md).
      */
     close(
       c: Context<AppEnv>,
@@ -102,43 +118,49 @@ export function createJournaling(deps: HttpDeps) {
       const url = rawUrl(c)
       const q = url.indexOf('?')
       const companyId = c.get('principal')?.company.id ?? null
-      const entry: JournalRecord = {
-        arrival: span,
-        // The virtual time it arrived at; a request that moved the clock back (a reset, a clock
-        // reset) is shown at the time it moved it to, among the requests that follow it.
-        at: Math.min(span.at, clock.now()),
-        method: c.req.method,
-        path: c.req.path,
-        query: q < 0 ? '' : url.slice(q),
-        status,
-        durationMs:
-          span.started < 0 ? 0 : Math.round((performance.now() - span.started) * 1000) / 1000,
-        companyId,
-        // The headers as received; the journal redacts when it is read.
-        rawHeaders: rawHeaders(c),
-        requestBody,
-        responseBody: span.responseBody,
-        dropped: span.fault === 'drop',
-      }
-      // Readiness sees contract calls only. Whether the client hung up is read now, before the
-      // answer is written (afterwards the server may close the connection itself).
+      const entry = record
+      entry.arrival = span
+      // The virtual time it arrived at; a request that moved the clock back (a reset, a clock
+      // reset) is shown at the time it moved it to, among the requests that follow it.
+      entry.at = Math.min(span.at, clock.now())
+      entry.method = c.req.method
+      entry.path = c.req.path
+      entry.query = q < 0 ? '' : url.slice(q)
+      entry.status = status
+      entry.durationMs =
+        span.started < 0 ? 0 : Math.round((performance.now() - span.started) * 1000) / 1000
+      entry.companyId = companyId
+      // The headers as received; the journal redacts when it is read.
+      entry.rawHeaders = rawHeaders(c)
+      entry.requestBody = requestBody
+      entry.responseBody = span.responseBody
+      entry.dropped = span.fault === 'drop'
+      // Readiness sees contract calls only. Whether the client hung up is read before the answer
+      // is written (afterwards the server may close the connection itself).
       const readiness = entry.path.startsWith(CONTRACT_PREFIX) ? deps.sandbox.readiness : undefined
-      const dropped =
-        readiness !== undefined &&
-        (c.env as { incoming?: { socket?: { destroyed?: boolean } } } | undefined)?.incoming?.socket
-          ?.destroyed === true
-      const retryAfter =
-        readiness !== undefined && status === 503 ? res.headers.get('retry-after') : null
-      // A control call that changes something is a test's own step (setup, an assertion's
-      // action): readiness takes a call sent after one for a new one, not a client's retry.
-      const scope = readiness === undefined && entry.method !== 'GET' ? c.get('scope') : undefined
-      process.nextTick(() => {
+      try {
         deps.journal.record(entry)
-        if (readiness) readiness.request(seen(c, entry, span, dropped, retryAfter))
-        else if (scope)
-          deps.sandbox.readiness?.controlled(scope.admin ? null : scope.companyId, span.arrivedMs)
+        if (readiness) {
+          const dropped =
+            (c.env as { incoming?: { socket?: { destroyed?: boolean } } } | undefined)?.incoming
+              ?.socket?.destroyed === true
+          const retryAfter = status === 503 ? res.headers.get('retry-after') : null
+          readiness.request(seen(c, entry, span, dropped, retryAfter))
+        } else if (entry.method !== 'GET') {
+          // A control call that changes something is a test's own step (setup, an assertion's
+          // action): readiness takes a call sent after one for a new one, not a client's retry.
+          const scope = c.get('scope')
+          if (scope)
+            deps.sandbox.readiness?.controlled(scope.admin ? null : scope.companyId, span.arrivedMs)
+        }
         deps.sandbox.onChange?.({ kind: 'request', companyId })
-      })
+      } catch (err) {
+        // A fault of the journal or of readiness is a bug, but not the caller's: its answer
+        // stands, and the error is thrown in a task of its own.
+        setImmediate(() => {
+          throw err
+        })
+      }
     },
   }
 }

@@ -131,6 +131,8 @@ export function createRequestJournal(
   const durations = new Float64Array(limit)
   const statuses = new Uint16Array(limit)
   const droppedAt = new Uint8Array(limit)
+  // The fields of the record being pushed, filled again for each (the ring copies them).
+  const pushed: (string | null)[] = new Array<string | null>(FIELDS).fill(null)
   let nextId = 1
   let recorded = 0
   // Requests are recorded as they are answered, and listed by arrival: a slow one is recorded
@@ -173,15 +175,17 @@ export function createRequestJournal(
       span.seen = recorded
     },
     record(e: JournalRecord): void {
-      const slot = ring.push([
-        e.method,
-        e.path,
-        e.query,
-        e.companyId,
-        joinHeaders(e.rawHeaders),
-        keptBody(e.requestBody),
-        keptBody(e.responseBody),
-      ])
+      const fields = pushed
+      fields[F.method] = e.method
+      fields[F.path] = e.path
+      fields[F.query] = e.query
+      fields[F.companyId] = e.companyId
+      fields[F.headers] = joinHeaders(e.rawHeaders)
+      fields[F.requestBody] = keptBody(e.requestBody)
+      fields[F.responseBody] = keptBody(e.responseBody)
+      const slot = ring.push(fields)
+      // Nothing of the request stays referenced until the next one.
+      fields.fill(null)
       ids[slot] = e.arrival?.id ?? nextId++
       if (e.arrival) maxLag = Math.max(maxLag, recorded - e.arrival.seen)
       recorded++
