@@ -12,6 +12,7 @@ import { createFallback } from './http/fallback.js'
 import { createJournaling, journal } from './http/journal.js'
 import { mountLocation } from './http/location.js'
 import { PrefixRouter } from './http/prefix-router.js'
+import { turnEnd } from './http/turn-end.js'
 import { routePath } from './http/uvicorn/path.js'
 import type { LocationSigner } from './pix/location.js'
 import { sandboxApp, sandboxDocument, SANDBOX_BASE } from './http/sandbox/index.js'
@@ -52,6 +53,7 @@ export function createApp(deps: HttpDeps & { publicUrl: () => string }, signer: 
     journaling,
     onError,
     refuseImplicitHead: (c: Context) => fallback.refuseImplicitHead(c, CONTRACT_BASE),
+    turnEnd: turnEnd(),
   }
   const contract = contractApp(deps, edge)
   const sandbox = sandboxApp(deps)

@@ -131,7 +131,8 @@ export function createRequestJournal(
   const durations = new Float64Array(limit)
   const statuses = new Uint16Array(limit)
   const droppedAt = new Uint8Array(limit)
-  // The fields of the record being pushed, filled again for each (the ring copies them).
+  // The fields of the record being pushed, filled again for each (the ring copies them; the last
+  // request's texts stay referenced until the next one).
   const pushed: (string | null)[] = new Array<string | null>(FIELDS).fill(null)
   let nextId = 1
   let recorded = 0
@@ -184,8 +185,6 @@ export function createRequestJournal(
       fields[F.requestBody] = keptBody(e.requestBody)
       fields[F.responseBody] = keptBody(e.responseBody)
       const slot = ring.push(fields)
-      // Nothing of the request stays referenced until the next one.
-      fields.fill(null)
       ids[slot] = e.arrival?.id ?? nextId++
       if (e.arrival) maxLag = Math.max(maxLag, recorded - e.arrival.seen)
       recorded++

@@ -1,8 +1,8 @@
 // A contract route as one Hono handler: the edge rules, the journal, the order of checks (docs/CONTRACT.md#order-of-checks),
-// the handler and the wait for the commit, in one function. Hono runs a lone handler without
-// composing a chain of async middleware, and each step here returns a promise only when it has
-// to wait: a company call answers without one, and a charge waits only for its commit. On two
-// cores the layers of async middleware cost a company call about a fifth of its CPU
+// the handler and the wait for the commit (or the end of the turn: turn-end.ts), in one function.
+// Hono runs a lone handler without composing a chain of async middleware, and each step here
+// returns a promise only when it has to wait: reading the body, a fault's delay, the answer's
+// turn. On two cores the layers of async middleware cost a company call about a fifth of its CPU
 // (docs/PERFORMANCE.md). The control plane and the dashboard keep the middleware (app.ts).
 import type { Socket } from 'node:net'
 import type { Context, ErrorHandler } from 'hono'
@@ -34,6 +34,8 @@ export interface Edge {
   /** A 405 for HEAD where only GET is declared (fallback.ts). */
   refuseImplicitHead: (c: Context) => Response | undefined
   onError: ErrorHandler<AppEnv>
+  /** The end of the current turn of the event loop, when answers are written (turn-end.ts). */
+  turnEnd: () => Promise<void>
 }
 
 export interface Endpoint {
@@ -130,11 +132,10 @@ export function contractEndpoint(
   }
 
   // Answers wait for the commit of what they wrote, or of what others wrote before they read
-  // (group commit: see store/transactions.ts).
-  const committed = (res: Answer): Answer => {
-    const commit = store.pendingCommit()
-    return commit ? commit.then(() => res) : res
-  }
+  // (group commit: see store/transactions.ts); with nothing to commit, for the end of the turn,
+  // so that the turn's answers are written together (turn-end.ts). The commit happens there too.
+  const committed = (res: Answer): Answer =>
+    (store.pendingCommit() ?? edge.turnEnd()).then(() => res)
 
   /** Any failure, thrown now or later, answered as the contract answers it (its code kept for readiness). */
   const failed = (c: Context<AppEnv>, span: Span, err: unknown): Answer => {
