@@ -98,6 +98,7 @@ export function createIds(seed?: string): Ids {
   // minute their time part never repeats nor goes back: a later id takes the next microsecond.
   let e2eMinute = -1
   let e2eLast = -1
+  let e2eStamp = ''
   const writeRandom = (at: number, length: number, alphabet: string) => {
     for (let i = 0; i < length; i++)
       scratch[at + i] = alphabet.charCodeAt(Math.floor(random() * alphabet.length))
@@ -125,17 +126,21 @@ export function createIds(seed?: string): Ids {
     string,
     txid: (nowUs) => sortable(nowUs, SORTED62, 10, 32, ALNUM),
     endToEndId(nowUs, ispb) {
-      const d = new Date(Math.floor(nowUs / 1000))
-      const stamp =
-        `${d.getUTCFullYear()}${pad(d.getUTCMonth() + 1)}${pad(d.getUTCDate())}` +
-        `${pad(d.getUTCHours())}${pad(d.getUTCMinutes())}`
       // The microseconds within the minute keep ids of one minute in order too.
       const minute = Math.floor(nowUs / 60_000_000)
       let within = nowUs - minute * 60_000_000
-      if (minute === e2eMinute && within <= e2eLast) within = e2eLast + 1
+      if (minute === e2eMinute) {
+        if (within <= e2eLast) within = e2eLast + 1
+      } else {
+        // The minute's stamp is written once: every transfer of the minute shares it.
+        const d = new Date(minute * 60_000)
+        e2eStamp =
+          `${d.getUTCFullYear()}${pad(d.getUTCMonth() + 1)}${pad(d.getUTCDate())}` +
+          `${pad(d.getUTCHours())}${pad(d.getUTCMinutes())}`
+      }
       e2eMinute = minute
       e2eLast = within
-      return `E${ispb}${stamp}${sortable(within, SORTED62, 5, 11, ALNUM)}`
+      return `E${ispb}${e2eStamp}${sortable(within, SORTED62, 5, 11, ALNUM)}`
     },
     locationId: (nowUs, length) => sortable(nowUs, SORTED36, 11, length, LOWER_ALNUM),
     prefixed: (prefix) => `${prefix}_${string(24)}`,

@@ -19,6 +19,7 @@ import type { AppEnv, HttpDeps } from '../env.js'
 import { ERRORS } from '../errors.js'
 import { journaled, type Journaling, type Span } from '../journal.js'
 import { after } from '../maybe-async.js'
+import type { TurnEnd } from '../turn-end.js'
 import type { Fault } from '../../store/faults.js'
 import { rejectInvalidJson, validateBody, type RawBody } from '../validation.js'
 
@@ -34,8 +35,8 @@ export interface Edge {
   /** A 405 for HEAD where only GET is declared (fallback.ts). */
   refuseImplicitHead: (c: Context) => Response | undefined
   onError: ErrorHandler<AppEnv>
-  /** The end of the current turn of the event loop, when answers are written (turn-end.ts). */
-  turnEnd: () => Promise<void>
+  /** When an answer with no commit to wait for is written (turn-end.ts). */
+  turnEnd: TurnEnd
 }
 
 export interface Endpoint {
@@ -132,10 +133,12 @@ export function contractEndpoint(
   }
 
   // Answers wait for the commit of what they wrote, or of what others wrote before they read
-  // (group commit: see store/transactions.ts); with nothing to commit, for the end of the turn,
-  // so that the turn's answers are written together (turn-end.ts). The commit happens there too.
-  const committed = (res: Answer): Answer =>
-    (store.pendingCommit() ?? edge.turnEnd()).then(() => res)
+  // (group commit: see store/transactions.ts); with nothing to commit, for the end of the turn
+  // while calls arrive together, so that the turn's answers are written together (turn-end.ts).
+  const committed = (res: Answer): Answer => {
+    const wait = store.pendingCommit() ?? edge.turnEnd()
+    return wait ? wait.then(() => res) : res
+  }
 
   /** Any failure, thrown now or later, answered as the contract answers it (its code kept for readiness). */
   const failed = (c: Context<AppEnv>, span: Span, err: unknown): Answer => {
