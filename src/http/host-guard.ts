@@ -59,13 +59,20 @@ export function guardHosts<E extends { incoming: { headers: { host?: string } } 
 ): Fetch<E> {
   if (!allows) return fetch
   const allowed = new Set<string>()
+  // The last Host allowed: a client sends the same one call after call (compared, not hashed).
+  let last = ''
   return (request, env) => {
     const host = env.incoming.headers.host
     // No Host (HTTP/1.0 tools), or an empty one, is no browser's request: nothing to rebind.
-    if (!host || allowed.has(host)) return fetch(request, env)
+    if (!host || host === last) return fetch(request, env)
+    if (allowed.has(host)) {
+      last = host
+      return fetch(request, env)
+    }
     if (allows(host)) {
       if (allowed.size >= ALLOWED_CACHE_LIMIT) allowed.clear()
       allowed.add(host)
+      last = host
       return fetch(request, env)
     }
     const shown = host.length > 200 ? `${host.slice(0, 200)}...` : host

@@ -26,8 +26,16 @@ export function createAuthenticator(
   environment: Environment = 'sandbox',
 ): Authenticator {
   const cache = new Map<string, { version: number; principal: Principal }>()
+  // The last header looked up and what it found: a client sends the same header call after call,
+  // and comparing it costs less than hashing it anew for the map (a new string every request).
+  let lastKey: string | undefined
+  let lastHit: { version: number; principal: Principal } | undefined
   const cached = (cacheKey: string): Principal | undefined => {
-    const hit = cache.get(cacheKey)
+    let hit = lastHit
+    if (cacheKey !== lastKey) {
+      hit = cache.get(cacheKey)
+      if (hit) (lastKey = cacheKey), (lastHit = hit)
+    }
     return hit && hit.version === store.identity.version() ? hit.principal : undefined
   }
   const authenticate = (

@@ -21,9 +21,16 @@ const INVALID_ANSWER = `HTTP/1.1 400 Bad Request\r\ncontent-type: text/plain; ch
 // What @hono/node-server takes as a host without building a URL (its own fast check).
 const SIMPLE_HOST = /^[a-z0-9._-]+(?::(?:[1-5]\d{3,4}|[6-9]\d{3}))?$/
 
+// The last Host found usable: a client sends the same one call after call.
+let lastUsable = ''
+
 /** Whether @hono/node-server can build the request's URL from this Host (it answers a bare 400 otherwise). */
 function usableHost(host: string): boolean {
-  if (SIMPLE_HOST.test(host)) return true
+  if (host === lastUsable) return true
+  if (SIMPLE_HOST.test(host)) {
+    lastUsable = host
+    return true
+  }
   try {
     const { hostname } = new URL(`http://${host}/`)
     return (
