@@ -57,22 +57,50 @@ export function assertCompaniesWithinLimit(ctx: Context, adding = 0): void {
 /** The ISPB written into end-to-end ids: a placeholder, as the sandbox is no real institution. */
 export const SANDBOX_ISPB = '00000000'
 
+/** An event a use case emits: its type, when, whose, and what it carries. */
+export interface NewEvent {
+  type: string
+  at: Micros
+  companyId: string | null
+  data: Record<string, unknown>
+}
+
+/**
+ * Appends events to the log, in order and in one statement (inside the caller's transaction),
+ * queues the webhooks they go to and tells the live views.
+ */
+export function emitAll(ctx: Context, events: readonly NewEvent[]): SandboxEvent[] {
+  const emitted = events.map(
+    (e): SandboxEvent => ({
+      id: ctx.ids.prefixed('evt'),
+      type: e.type,
+      at: e.at,
+      companyId: e.companyId,
+      data: e.data,
+    }),
+  )
+  ctx.store.events.appendAll(emitted)
+  let queued = 0
+  for (const event of emitted)
+    queued += enqueueEvent(ctx.store, () => ctx.ids.prefixed('msg'), event)
+  if (queued > 0) ctx.onWebhookQueued?.()
+  for (const event of emitted) ctx.onChange?.({ kind: 'event', event })
+  return emitted
+}
+
 /** Appends an event to the log (inside the caller's transaction). */
-export function emit(
+export const emit = (
   ctx: Context,
   type: string,
   at: Micros,
   companyId: string | null,
   data: Record<string, unknown>,
-): SandboxEvent {
-  const event = { id: ctx.ids.prefixed('evt'), type, at, companyId, data }
-  ctx.store.events.append(event)
-  if (enqueueEvent(ctx.store, () => ctx.ids.prefixed('msg'), event) > 0) ctx.onWebhookQueued?.()
-  ctx.onChange?.({ kind: 'event', event })
-  return event
-}
+): SandboxEvent => emitAll(ctx, [{ type, at, companyId, data }])[0]!
 
-/** Moves money and records both the ledger entry and a `balance.changed` event. */
+/**
+ * Moves money and records both the ledger entry and a `balance.changed` event; `then`: the use
+ * case's events that follow the change, written with it in one statement.
+ */
 export function moveMoney(
   ctx: Context,
   companyId: string,
@@ -81,15 +109,17 @@ export function moveMoney(
   kind: Parameters<Store['ledger']['apply']>[2],
   reference: string | null,
   at: Micros,
+  then: readonly NewEvent[] = [],
 ): number | null {
   const balance = ctx.store.ledger.apply(userId, amount, kind, reference, at)
-  if (balance !== null)
-    emit(ctx, 'balance.changed', at, companyId, {
-      user_id: userId,
-      amount,
-      kind,
-      reference,
-      balance,
-    })
+  if (balance !== null) {
+    const changed: NewEvent = {
+      type: 'balance.changed',
+      at,
+      companyId,
+      data: { user_id: userId, amount, kind, reference, balance },
+    }
+    emitAll(ctx, [changed, ...then])
+  }
   return balance
 }

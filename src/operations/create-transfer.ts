@@ -3,7 +3,7 @@
 // decision reads the balance and the record debits it with nothing run in between.
 import { decideTransfer, firstTransferRule, type OutcomeSources } from '../domain/transfer.js'
 import type { PixType, Principal, Transfer, TransferOutcome } from '../domain/types.js'
-import { emit, moveMoney, SANDBOX_ISPB, type Context } from './context.js'
+import { emitAll, moveMoney, SANDBOX_ISPB, type Context, type NewEvent } from './context.js'
 
 /** What a request asks; each field is named, undefined when the request left it out, so the handler that builds it cannot forget one. */
 export interface NewTransfer {
@@ -83,24 +83,26 @@ export function createTransfer(ctx: Context, who: Principal, input: NewTransfer)
       const now = transfer.createdAt
       store.transfers.insert(transfer)
       if (usedOutcome !== null) store.outcomes.use(usedOutcome)
-      // The decision read the balance in this same transaction: a refused debit here is a bug.
-      if (
-        debit &&
-        moveMoney(
-          ctx,
-          who.company.id,
-          who.userId,
-          -transfer.amount,
-          'transfer_debit',
-          transfer.id,
-          now,
-        ) === null
-      ) {
-        throw new Error(`the balance of ${who.userId} changed between the decision and the debit`)
-      }
       const data = transferEventData(transfer, transfer.status, transfer.message)
-      emit(ctx, 'transfer.created', now, transfer.companyId, data)
-      emit(ctx, transferEventType(transfer.status), now, transfer.companyId, data)
+      const events: NewEvent[] = [
+        { type: 'transfer.created', at: now, companyId: transfer.companyId, data },
+        { type: transferEventType(transfer.status), at: now, companyId: transfer.companyId, data },
+      ]
+      if (!debit) return void emitAll(ctx, events)
+      // The decision read the balance in this same transaction: a refused debit here is a bug.
+      // The debit's balance.changed comes first, then the transfer's events, in one statement.
+      const debited = moveMoney(
+        ctx,
+        who.company.id,
+        who.userId,
+        -transfer.amount,
+        'transfer_debit',
+        transfer.id,
+        now,
+        events,
+      )
+      if (debited === null)
+        throw new Error(`the balance of ${who.userId} changed between the decision and the debit`)
     },
   ).transfer
 }

@@ -1,7 +1,7 @@
 // The append-only event log: written in the same transaction as the state change it records.
 import type { SandboxEvent } from '../domain/types.js'
 import type { Db } from './db.js'
-import { insertInto, TABLES, type RowOf } from './tables.js'
+import { insertAllInto, insertInto, TABLES, type RowOf } from './tables.js'
 
 const EVENTS = TABLES.events
 
@@ -33,25 +33,28 @@ export function eventStore(db: Db) {
     companyId: r.company_id,
     data: JSON.parse(r.data),
   })
+  const insertAllStmt = insertAllInto(db, EVENTS, { defaults: ['seq'] })
+  // An emitted event's data is never changed; a use case that emits two events of one record
+  // (a transfer's `transfer.created` and its status) passes the same object: written once.
   let lastData: unknown
   let lastText = ''
+  const rowOf = (e: SandboxEvent) => {
+    if (e.data !== lastData) {
+      lastData = e.data
+      lastText = JSON.stringify(e.data)
+    }
+    return { id: e.id, type: e.type, at: e.at, company_id: e.companyId, data: lastText }
+  }
   const lastSeqStmt = db.prepare('SELECT coalesce(max(seq), 0) FROM events').pluck()
   return {
     lastSeq: () => lastSeqStmt.get() as number,
     append(e: SandboxEvent): void {
-      // An emitted event's data is never changed; a use case that emits two events of one record
-      // (a transfer's `transfer.created` and its status) passes the same object: written once.
-      if (e.data !== lastData) {
-        lastData = e.data
-        lastText = JSON.stringify(e.data)
-      }
-      insertStmt.run({
-        id: e.id,
-        type: e.type,
-        at: e.at,
-        company_id: e.companyId,
-        data: lastText,
-      })
+      insertStmt.run(rowOf(e))
+    },
+    /** Events a use case writes together, in order, in one statement. */
+    appendAll(events: readonly SandboxEvent[]): void {
+      if (events.length === 1) insertStmt.run(rowOf(events[0]!))
+      else insertAllStmt.run(events.map(rowOf))
     },
     list(q: EventQuery): (SandboxEvent & { seq: number })[] {
       const where: string[] = []

@@ -10,6 +10,7 @@ import { sql as queueIndexes } from './008-queue-indexes.js'
 import { sql as lostAnswers } from './009-lost-answers.js'
 import { sql as reusedCodePerCompany } from './010-reused-code-per-company.js'
 import { sql as webhookUserinfo } from './011-webhook-userinfo.js'
+import { sql as ownerIndexesOnRowid } from './012-owner-indexes-on-rowid.js'
 
 export interface Migration {
   version: number
@@ -29,4 +30,5 @@ export const migrations: Migration[] = [
   { version: 9, name: 'lost-answers', sql: lostAnswers },
   { version: 10, name: 'reused-code-per-company', sql: reusedCodePerCompany },
   { version: 11, name: 'webhook-userinfo', sql: webhookUserinfo },
+  { version: 12, name: 'owner-indexes-on-rowid', sql: ownerIndexesOnRowid },
 ]
