@@ -1,6 +1,7 @@
 // What a scenario sets up besides identities: settings, rules, the key directory and a few
-// meta values. Settings and rules are read on every request, so they are cached in memory and
-// the cache is replaced on every write (this process is the store's only writer).
+// meta values. Settings and rules are read on every request, and the key directory on every
+// transfer, so they are cached in memory and the cache is replaced on every write (this process
+// is the store's only writer).
 import type { PixKeyEntry, PixType, Rules, Settings } from '../domain/types.js'
 import { DEFAULT_SETTINGS } from '../scenarios/settings.js'
 import { keepsCache } from './caches.js'
@@ -8,6 +9,8 @@ import type { Db } from './db.js'
 import { insertInto, TABLES, type RowOf } from './tables.js'
 
 const { meta: META, pix_keys: PIX_KEYS, rules: RULES } = TABLES
+/** Key lookups kept at most; past it the cache starts over. */
+const KEYS_KEPT = 1000
 
 export function setupStore(db: Db) {
   const getMeta = db.prepare('SELECT value FROM meta WHERE key = ?').pluck()
@@ -45,6 +48,10 @@ export function setupStore(db: Db) {
     rules = loadRules()
   }
   keepsCache(db, reload)
+  // The key directory as every transfer reads it (a row, or null for a key it does not hold):
+  // the keys a suite sends are few, read again and again; what a client sends is bounded here.
+  const keys = new Map<string, PixKeyEntry | null>()
+  keepsCache(db, () => keys.clear())
 
   return {
     meta,
@@ -65,15 +72,16 @@ export function setupStore(db: Db) {
       }
     },
     pixKey(key: string): PixKeyEntry | undefined {
-      const r = keyStmt.get(key)
-      return (
-        r && {
-          key: r.key,
-          type: r.type as PixType,
-          active: r.active === 1,
-          ownerName: r.owner_name,
-        }
-      )
+      let entry = keys.get(key)
+      if (entry === undefined) {
+        const r = keyStmt.get(key)
+        entry = r
+          ? { key: r.key, type: r.type as PixType, active: r.active === 1, ownerName: r.owner_name }
+          : null
+        if (keys.size >= KEYS_KEPT) keys.clear()
+        keys.set(key, entry)
+      }
+      return entry ?? undefined
     },
     putPixKey(k: PixKeyEntry): void {
       putKeyStmt.run({
@@ -82,6 +90,7 @@ export function setupStore(db: Db) {
         active: k.active ? 1 : 0,
         owner_name: k.ownerName,
       })
+      keys.delete(k.key)
     },
   }
 }

@@ -49,6 +49,7 @@ function cached(store: ReturnType<typeof createStore>) {
     companies: store.identity.companyCount(),
     nextSeq: store.charges.nextSeq(),
     subscriptions: store.webhooks.active().length,
+    pixKey: store.setup.pixKey('maria@example.com')?.active ?? null,
   }
 }
 
@@ -69,6 +70,7 @@ function writeEverything(store: ReturnType<typeof createStore>): void {
   })
   store.charges.insert(charge, false)
   store.webhooks.add(subscription)
+  store.setup.putPixKey({ key: 'maria@example.com', type: 'EMAIL', active: true, ownerName: null })
 }
 
 const before = {
@@ -77,6 +79,7 @@ const before = {
   companies: 0,
   nextSeq: 1,
   subscriptions: 0,
+  pixKey: null,
 }
 
 describe("the store's caches", () => {
@@ -90,7 +93,18 @@ describe("the store's caches", () => {
       companies: 1,
       nextSeq: 2,
       subscriptions: 1,
+      pixKey: true,
     })
+    // A key put again (a scenario applied anew) is read as it now is.
+    store.tx(() =>
+      store.setup.putPixKey({
+        key: 'maria@example.com',
+        type: 'EMAIL',
+        active: false,
+        ownerName: null,
+      }),
+    )
+    expect(store.setup.pixKey('maria@example.com')?.active).toBe(false)
   })
 
   it('are all forgotten with a group abandoned after its writes', () => {
