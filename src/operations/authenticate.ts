@@ -31,12 +31,11 @@ export function createAuthenticator(
   let lastKey: string | undefined
   let lastHit: { version: number; principal: Principal } | undefined
   const cached = (cacheKey: string): Principal | undefined => {
-    let hit = lastHit
-    if (cacheKey !== lastKey) {
-      hit = cache.get(cacheKey)
-      if (hit) (lastKey = cacheKey), (lastHit = hit)
-    }
-    return hit && hit.version === store.identity.version() ? hit.principal : undefined
+    const hit = cacheKey === lastKey ? lastHit : cache.get(cacheKey)
+    if (!hit || hit.version !== store.identity.version()) return undefined
+    lastKey = cacheKey
+    lastHit = hit
+    return hit.principal
   }
   const authenticate = (
     clientId: string,
@@ -54,7 +53,10 @@ export function createAuthenticator(
     const principal = store.identity.principal(clientId)
     if (!principal) throw NOT_AUTHENTICATED
     if (cache.size >= CACHE_LIMIT) cache.clear()
-    cache.set(cacheKey, { version: store.identity.version(), principal })
+    const entry = { version: store.identity.version(), principal }
+    cache.set(cacheKey, entry)
+    lastKey = cacheKey
+    lastHit = entry
     return principal
   }
   return Object.assign(authenticate, { cached })
