@@ -2536,9 +2536,9 @@ export interface components {
      *   "at": "2026-03-01T12:00:00.000000Z",
      *   "company_id": "loja-exemplo",
      *   "data": {
-     *     "transaction_id": "087HVGqaTgxe49IswOY8RvMbSHjqw4YM",
+     *     "transaction_id": "087HVGqaTg2tdrJWeazdQv9xe49IswOY",
      *     "amount": 1000,
-     *     "end_to_end_id": "E0000000020260301120000001YnENG3",
+     *     "end_to_end_id": "E0000000020260301120000001U3wUoK",
      *     "payer": {
      *       "name": "Maria Souza",
      *       "document": "52998224725"
@@ -2893,11 +2893,11 @@ export interface components {
     };
     /**
      * @example {
-     *   "company_id": "co_oEms1WESabwlIwu4sklBbDzO",
-     *   "user_id": "usr_VlsOibVZGlEup8V5kIuNmGgE",
-     *   "client_id": "ck_tPMdEkOzRSsg7OshpIM4l3ph",
-     *   "client_secret": "BBrUXTrhgbrZeDAaxE7bOQBk2LrLIIQSA6GtYc7W",
-     *   "token": "Y2tfdFBNZEVrT3pSU3NnN09zaHBJTTRsM3BoOkJCclVYVHJoZ2JyWmVEQWF4RTdiT1FCazJMckxJSVFTQTZHdFljN1c="
+     *   "company_id": "co_lLpkYQYiAsTwzsCG0spoEms1",
+     *   "user_id": "usr_WESabwlIwu4sklBbDzOVlsOi",
+     *   "client_id": "ck_bVZGlEup8V5kIuNmGgEtPMdE",
+     *   "client_secret": "kOzRSsg7OshpIM4l3phBBrUXTrhgbrZeDAaxE7bO",
+     *   "token": "Y2tfYlZaR2xFdXA4VjVrSXVObUdnRXRQTWRFOmtPelJTc2c3T3NocElNNGwzcGhCQnJVWFRyaGdiclplREFheEU3Yk8="
      * }
      */
     Tenant: {
@@ -2943,7 +2943,7 @@ export interface components {
     };
     /**
      * @example {
-     *   "company_id": "co_oEms1WESabwlIwu4sklBbDzO",
+     *   "company_id": "co_lLpkYQYiAsTwzsCG0spoEms1",
      *   "name": "Loja Teste Ltda",
      *   "api_active": false,
      *   "created_at": "2026-03-01T12:00:00.000000Z",
@@ -2992,13 +2992,13 @@ export interface components {
      *     {
      *       "amount": -2500,
      *       "kind": "transfer_debit",
-     *       "reference": "E0000000020260301120000000aQfLk8",
+     *       "reference": "E00000000202603011200000003chAgN",
      *       "at": "2026-03-01T12:00:00.000000Z"
      *     },
      *     {
      *       "amount": 1000,
      *       "kind": "charge_paid",
-     *       "reference": "087HVGqaTgxe49IswOY8RvMbSHjqw4YM",
+     *       "reference": "087HVGqaTg2tdrJWeazdQv9xe49IswOY",
      *       "at": "2026-03-01T12:00:00.000000Z"
      *     },
      *     {
@@ -3035,22 +3035,22 @@ export interface components {
     /**
      * @description A charge with everything the sandbox knows of it.
      * @example {
-     *   "transaction_id": "087HVGqaTgxe49IswOY8RvMbSHjqw4YM",
+     *   "transaction_id": "087HVGqaTg2tdrJWeazdQv9xe49IswOY",
      *   "company_id": "loja-exemplo",
      *   "user_id": "loja-exemplo-user",
      *   "amount": 1000,
      *   "description": "Pedido 1234",
      *   "status": "paid",
-     *   "qr_code": "00020101021226720014br.gov.bcb.pix2550localhost:8080/pix/qr/v2/0hg91vteyo00skm6m3rp3qj19520400005303986540510.005802BR5917Loja Exemplo Ltda6009Sao Paulo62070503***6304E82A",
+     *   "qr_code": "00020101021226720014br.gov.bcb.pix2550localhost:8080/pix/qr/v2/0hg91vteyo017wedfq0skm6m3520400005303986540510.005802BR5917Loja Exemplo Ltda6009Sao Paulo62070503***6304B250",
      *   "qr_code_name": "Loja Exemplo Ltda #1",
-     *   "location": "localhost:8080/pix/qr/v2/0hg91vteyo00skm6m3rp3qj19",
+     *   "location": "localhost:8080/pix/qr/v2/0hg91vteyo017wedfq0skm6m3",
      *   "created_at": "2026-03-01T12:00:00.000000Z",
      *   "expiration": "2026-03-01T13:00:00.000000Z",
      *   "expiration_date": "2026-03-01T10:00:00",
      *   "paid_at": "2026-03-01T12:00:00.000000Z",
      *   "cancelled_at": null,
      *   "cancel_reason": null,
-     *   "end_to_end_id": "E0000000020260301120000001YnENG3",
+     *   "end_to_end_id": "E0000000020260301120000001U3wUoK",
      *   "payer": {
      *     "name": "Maria Souza",
      *     "document": "52998224725"
@@ -3130,19 +3130,19 @@ export interface components {
      * @example {
      *   "data": [
      *     {
-     *       "txid": "087HVGqaTgxe49IswOY8RvMbSHjqw4YM",
+     *       "txid": "087HVGqaTg2tdrJWeazdQv9xe49IswOY",
      *       "endToEndId": "E12345678202603011200abcdefghijk",
      *       "duplicate": false,
      *       "charge": {
-     *         "transaction_id": "087HVGqaTgxe49IswOY8RvMbSHjqw4YM",
+     *         "transaction_id": "087HVGqaTg2tdrJWeazdQv9xe49IswOY",
      *         "company_id": "loja-exemplo",
      *         "user_id": "loja-exemplo-user",
      *         "amount": 1000,
      *         "description": "Pedido 1234",
      *         "status": "paid",
-     *         "qr_code": "00020101021226720014br.gov.bcb.pix2550localhost:8080/pix/qr/v2/0hg91vteyo00skm6m3rp3qj19520400005303986540510.005802BR5917Loja Exemplo Ltda6009Sao Paulo62070503***6304E82A",
+     *         "qr_code": "00020101021226720014br.gov.bcb.pix2550localhost:8080/pix/qr/v2/0hg91vteyo017wedfq0skm6m3520400005303986540510.005802BR5917Loja Exemplo Ltda6009Sao Paulo62070503***6304B250",
      *         "qr_code_name": "Loja Exemplo Ltda #1",
-     *         "location": "localhost:8080/pix/qr/v2/0hg91vteyo00skm6m3rp3qj19",
+     *         "location": "localhost:8080/pix/qr/v2/0hg91vteyo017wedfq0skm6m3",
      *         "created_at": "2026-03-01T12:00:00.000000Z",
      *         "expiration": "2026-03-01T13:00:00.000000Z",
      *         "expiration_date": "2026-03-01T10:00:00",
@@ -3173,7 +3173,7 @@ export interface components {
      *   "pix": [
      *     {
      *       "endToEndId": "E12345678202603011200abcdefghijk",
-     *       "txid": "087HVGqaTgxe49IswOY8RvMbSHjqw4YM",
+     *       "txid": "087HVGqaTg2tdrJWeazdQv9xe49IswOY",
      *       "valor": "10.00"
      *     }
      *   ]
@@ -3212,7 +3212,7 @@ export interface components {
     /**
      * @description A transfer with everything the sandbox knows of it.
      * @example {
-     *   "transaction_id": "E0000000020260301120000000aQfLk8",
+     *   "transaction_id": "E00000000202603011200000003chAgN",
      *   "company_id": "loja-exemplo",
      *   "user_id": "loja-exemplo-user",
      *   "amount": 2500,
@@ -3503,7 +3503,7 @@ export interface components {
     };
     /**
      * @example {
-     *   "id": "wh_yWIAxT1RJDWirMNC5E9yT3dw",
+     *   "id": "wh_Nysyggz1jDmfYcEMifIyWIAx",
      *   "company_id": "loja-exemplo",
      *   "url": "http://127.0.0.1:3000/webhooks/pix",
      *   "events": [
@@ -3511,7 +3511,7 @@ export interface components {
      *     "transfer.failed"
      *   ],
      *   "format": "standard",
-     *   "secret": "whsec_Q7yESaJ+Q+NN0eh6jiallxhPyQBnRT5W",
+     *   "secret": "whsec_UN5JJQ9bjLQ0OQvuFP/OUeN5yEO8hEmi",
      *   "chaos": null,
      *   "disabled_at": null,
      *   "disabled_reason": null,
@@ -3592,7 +3592,7 @@ export interface components {
     /**
      * @example {
      *   "id": "msg_yepQmzQ0wNccGkksoskYoq7N",
-     *   "webhook_id": "wh_yWIAxT1RJDWirMNC5E9yT3dw",
+     *   "webhook_id": "wh_Nysyggz1jDmfYcEMifIyWIAx",
      *   "event_id": "evt_5RPtIcat8kCkFPaVkpbENypD",
      *   "event_type": "webhook.test",
      *   "company_id": "loja-exemplo",
@@ -3605,7 +3605,7 @@ export interface components {
      *     "type": "webhook.test",
      *     "timestamp": "2026-03-01T12:00:00.000Z",
      *     "data": {
-     *       "webhook_id": "wh_yWIAxT1RJDWirMNC5E9yT3dw",
+     *       "webhook_id": "wh_Nysyggz1jDmfYcEMifIyWIAx",
      *       "company_id": "loja-exemplo"
      *     }
      *   },

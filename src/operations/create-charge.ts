@@ -24,11 +24,13 @@ const decimal = (n: number): string => n.toFixed(0)
 
 export function createCharge(ctx: Context, who: Principal, input: NewCharge): Charge {
   const { store, clock, ids } = ctx
-  return store.txDecided(
+  const decided = store.txDecided(
     () => {
       const now = clock.now()
       const description = input.description ?? null
-      const locationId = ids.locationId(now, LOCATION_ID_LENGTH)
+      // The row's key, which the charge's ids carry (ids.ts) and its name shows.
+      const seq = store.charges.nextSeq()
+      const locationId = ids.locationId(now, seq, LOCATION_ID_LENGTH)
       const merchantName = asciiField(who.company.name, 25, 'PIX SANDBOX')
       const qrCode =
         input.payload ??
@@ -40,14 +42,14 @@ export function createCharge(ctx: Context, who: Principal, input: NewCharge): Ch
         })
       const rule = firstChargeRule(store.setup.rules().charges, input.amount, description)
       const charge: Charge = {
-        id: ids.txid(now),
+        id: ids.txid(now, seq),
         companyId: who.company.id,
         userId: who.userId,
         amount: input.amount,
         description,
         status: 'pending',
         qrCode,
-        qrCodeName: `${merchantName} #${decimal(store.charges.nextSeq())}`,
+        qrCodeName: `${merchantName} #${decimal(seq)}`,
         locationId,
         createdAt: now,
         ...scheduleCharge(now, store.setup.settings(), rule),
@@ -58,14 +60,15 @@ export function createCharge(ctx: Context, who: Principal, input: NewCharge): Ch
         payer: null,
         revision: 0,
       }
-      return charge
+      return { charge, seq }
     },
-    (charge) => {
-      store.charges.insert(charge, input.payload != null)
+    ({ charge, seq }) => {
+      store.charges.insert(charge, seq, input.payload != null)
       emit(ctx, 'charge.created', charge.createdAt, charge.companyId, {
         transaction_id: charge.id,
         amount: charge.amount,
       })
     },
   )
+  return decided.charge
 }

@@ -41,6 +41,7 @@ export function createTransfer(ctx: Context, who: Principal, input: NewTransfer)
   return store.txDecided(
     () => {
       const now = clock.now()
+      const seq = store.transfers.nextSeq()
       const request = { amount: input.amount, pixKey: input.pixKey, pixType: input.pixType }
       const queued = input.headerOutcome ? undefined : store.outcomes.next(who.company.id, request)
       const sources: OutcomeSources = {
@@ -58,7 +59,8 @@ export function createTransfer(ctx: Context, who: Principal, input: NewTransfer)
         now,
       )
       const transfer: Transfer = {
-        id: ids.endToEndId(now, SANDBOX_ISPB),
+        // The row's key, which the id carries (ids.ts).
+        id: ids.endToEndId(now, SANDBOX_ISPB, seq),
         companyId: who.company.id,
         userId: who.userId,
         amount: input.amount,
@@ -75,13 +77,14 @@ export function createTransfer(ctx: Context, who: Principal, input: NewTransfer)
       }
       return {
         transfer,
+        seq,
         debit: decision.debit,
         usedOutcome: queued && decision.source === 'queued' ? queued.id : null,
       }
     },
-    ({ transfer, debit, usedOutcome }) => {
+    ({ transfer, seq, debit, usedOutcome }) => {
       const now = transfer.createdAt
-      store.transfers.insert(transfer)
+      store.transfers.insert(transfer, seq)
       if (usedOutcome !== null) store.outcomes.use(usedOutcome)
       const data = transferEventData(transfer, transfer.status, transfer.message)
       const events: NewEvent[] = [

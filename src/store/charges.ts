@@ -1,9 +1,9 @@
 // Charge records. The store persists what the domain decided; it never decides a transition.
 import type { Micros } from '../clock.js'
 import type { CancelReason, Charge, ChargeStatus, Payer } from '../domain/types.js'
-import { keepsCache } from './caches.js'
+import { seqInLocationId, seqInTxid } from '../ids.js'
 import type { Db } from './db.js'
-import { idTakenOr } from './id-taken.js'
+import { keyedRows } from './keyed-rows.js'
 import { listQuery, type ListFilter, type Page } from './paging.js'
 import { insertInto, TABLES, type InsertRow, type RowOf } from './tables.js'
 
@@ -45,8 +45,10 @@ export type NewCharge = Omit<
  */
 const toRow = (
   c: NewCharge,
+  seq: number,
   reusedCode: boolean,
 ): InsertRow<typeof CHARGES, NewChargeDefaults> => ({
+  seq,
   id: c.id,
   company_id: c.companyId,
   user_id: c.userId,
@@ -64,13 +66,13 @@ const toRow = (
   reused_code: reusedCode ? 1 : 0,
 })
 const NEW_CHARGE_DEFAULTS = [
-  'seq',
   'paid_at',
   'cancelled_at',
   'cancel_reason',
   'end_to_end_id',
   'payer',
   'revision',
+  'legacy_ids',
 ] as const
 type NewChargeDefaults = (typeof NEW_CHARGE_DEFAULTS)[number]
 
@@ -80,17 +82,10 @@ export const dueAt = (c: Pick<Charge, 'expiresAt' | 'autoPayAt' | 'autoCancelAt'
 
 export function chargeStore(db: Db) {
   const insertStmt = insertInto(db, CHARGES, { defaults: NEW_CHARGE_DEFAULTS })
-  const maxSeqStmt = db.prepare('SELECT coalesce(max(seq), 0) FROM charges').pluck()
-  // The newest charge's seq, for the number in qr_code_name: kept in memory, as a query per
-  // charge showed in profiles. A rollback can leave it ahead, which only skips a number.
-  let lastSeq: number | undefined
-  keepsCache(db, () => void (lastSeq = undefined))
-  const byIdStmt = db.prepare<[string], ChargeRow>(
-    `SELECT ${CHARGES.select()} FROM charges WHERE id = ?`,
-  )
-  const byLocationStmt = db.prepare<[string], ChargeRow>(
-    `SELECT ${CHARGES.select()} FROM charges WHERE location_id = ?`,
-  )
+  // A charge is found by the seq its ids carry (ids.ts); its qr_code_name shows the seq too.
+  const keyed = keyedRows(db, CHARGES)
+  const rowById = keyed.by('id', seqInTxid)
+  const rowByLocation = keyed.by('location_id', seqInLocationId)
   const byEndToEndStmt = db.prepare<[string, string], ChargeRow>(
     `SELECT ${CHARGES.select()} FROM charges WHERE company_id = ? AND end_to_end_id = ?`,
   )
@@ -110,35 +105,33 @@ export function chargeStore(db: Db) {
     .pluck()
   const paidStmt = db.prepare(`
     UPDATE charges SET status = 'paid', paid_at = @at, end_to_end_id = @endToEndId, payer = @payer,
-      revision = revision + 1 WHERE id = @id AND status = 'pending'`)
+      revision = revision + 1 WHERE seq = @seq AND status = 'pending'`)
   const cancelledStmt = db.prepare(`
     UPDATE charges SET status = 'cancelled', cancelled_at = @at, cancel_reason = @reason,
-      revision = revision + 1 WHERE id = @id AND status = 'pending'`)
+      revision = revision + 1 WHERE seq = @seq AND status = 'pending'`)
+  const seqOf = (id: string): number => rowById(id)?.seq ?? -1
   const dueStmt = db.prepare<[Micros, number], ChargeRow>(
     `SELECT ${CHARGES.select()} FROM charges WHERE status = 'pending' AND due_at <= ? ORDER BY due_at, seq LIMIT ?`,
   )
 
   return {
-    nextSeq: () => (lastSeq ??= maxSeqStmt.get() as number) + 1,
+    nextSeq: keyed.nextSeq,
 
-    /** `reusedCode`: the charge carries a client's code rather than one with its own location. */
-    insert(c: NewCharge, reusedCode: boolean): void {
-      let inserted: { lastInsertRowid: number | bigint }
-      try {
-        inserted = insertStmt.run(toRow(c, reusedCode))
-      } catch (err) {
-        throw idTakenOr(err, 'charge')
-      }
-      lastSeq = Number(inserted.lastInsertRowid)
+    /**
+     * `seq`: `nextSeq()`, which the charge's ids carry; `reusedCode`: the charge carries a
+     * client's code rather than one with its own location.
+     */
+    insert(c: NewCharge, seq: number, reusedCode: boolean): void {
+      keyed.insert(seq, () => insertStmt.run(toRow(c, seq, reusedCode)), 'charge')
     },
 
     byId(id: string): Charge | undefined {
-      const r = byIdStmt.get(id)
+      const r = rowById(id)
       return r ? toCharge(r) : undefined
     },
 
     byLocation(locationId: string): Charge | undefined {
-      const r = byLocationStmt.get(locationId)
+      const r = rowByLocation(locationId)
       return r ? toCharge(r) : undefined
     },
 
@@ -158,12 +151,13 @@ export function chargeStore(db: Db) {
     /** Returns false if the charge was no longer pending (the caller's transaction then aborts). */
     markPaid(id: string, at: Micros, endToEndId: string, payer: Payer | null): boolean {
       return (
-        paidStmt.run({ id, at, endToEndId, payer: payer && JSON.stringify(payer) }).changes === 1
+        paidStmt.run({ seq: seqOf(id), at, endToEndId, payer: payer && JSON.stringify(payer) })
+          .changes === 1
       )
     },
 
     markCancelled(id: string, at: Micros, reason: CancelReason): boolean {
-      return cancelledStmt.run({ id, at, reason }).changes === 1
+      return cancelledStmt.run({ seq: seqOf(id), at, reason }).changes === 1
     },
 
     due(now: Micros, limit: number): Charge[] {

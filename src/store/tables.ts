@@ -87,6 +87,7 @@ export const TABLES = {
     payer: textOrNull,
     reused_code: int,
     revision: int,
+    legacy_ids: int,
   }),
   transfers: table('transfers', {
     seq: int,
@@ -104,6 +105,7 @@ export const TABLES = {
     final_status: textOrNull,
     final_message: textOrNull,
     settled_at: intOrNull,
+    legacy_ids: int,
   }),
   ledger_entries: table('ledger_entries', {
     seq: int,

@@ -1,8 +1,9 @@
 // Transfer records. Settlement writes only what the domain decided.
 import type { Micros } from '../clock.js'
 import type { PixType, SettledStatus, Transfer, TransferStatus } from '../domain/types.js'
+import { seqInEndToEndId } from '../ids.js'
 import type { Db } from './db.js'
-import { idTakenOr } from './id-taken.js'
+import { keyedRows } from './keyed-rows.js'
 import { listQuery, type ListFilter, type Page } from './paging.js'
 import { insertInto, TABLES, type InsertRow, type RowOf } from './tables.js'
 
@@ -29,7 +30,11 @@ const toTransfer = (r: TransferRow): Transfer => ({
 /** What a new transfer is told: it has not settled yet (settled_at is left NULL). */
 export type NewTransfer = Omit<Transfer, 'settledAt'>
 
-const toRow = (t: NewTransfer): InsertRow<typeof TRANSFERS, 'seq' | 'settled_at'> => ({
+const toRow = (
+  t: NewTransfer,
+  seq: number,
+): InsertRow<typeof TRANSFERS, 'settled_at' | 'legacy_ids'> => ({
+  seq,
   id: t.id,
   company_id: t.companyId,
   user_id: t.userId,
@@ -46,34 +51,34 @@ const toRow = (t: NewTransfer): InsertRow<typeof TRANSFERS, 'seq' | 'settled_at'
 })
 
 export function transferStore(db: Db) {
-  const insertStmt = insertInto(db, TRANSFERS, { defaults: ['seq', 'settled_at'] })
-  const byIdStmt = db.prepare<[string], TransferRow>(
-    `SELECT ${TRANSFERS.select()} FROM transfers WHERE id = ?`,
-  )
+  const insertStmt = insertInto(db, TRANSFERS, { defaults: ['settled_at', 'legacy_ids'] })
+  // A transfer is found by the seq its id carries (ids.ts).
+  const keyed = keyedRows(db, TRANSFERS)
+  const rowById = keyed.by('id', seqInEndToEndId)
   const settleStmt = db.prepare(`
     UPDATE transfers SET status = @status, message = @message, settled_at = @at
-    WHERE id = @id AND status = 'pending'`)
+    WHERE seq = @seq AND status = 'pending'`)
   const dueStmt = db.prepare<[Micros, number], TransferRow>(
     `SELECT ${TRANSFERS.select()} FROM transfers WHERE status = 'pending' AND settle_at <= ? ORDER BY settle_at, seq LIMIT ?`,
   )
 
   return {
-    insert(t: NewTransfer): void {
-      try {
-        insertStmt.run(toRow(t))
-      } catch (err) {
-        throw idTakenOr(err, 'transfer')
-      }
+    nextSeq: keyed.nextSeq,
+
+    /** `seq`: `nextSeq()`, which the transfer's id carries. */
+    insert(t: NewTransfer, seq: number): void {
+      keyed.insert(seq, () => insertStmt.run(toRow(t, seq)), 'transfer')
     },
 
     byId(id: string): Transfer | undefined {
-      const r = byIdStmt.get(id)
+      const r = rowById(id)
       return r ? toTransfer(r) : undefined
     },
 
     /** Returns false if the transfer was no longer pending. */
     settle(id: string, status: SettledStatus, message: string, at: Micros): boolean {
-      return settleStmt.run({ id, status, message, at }).changes === 1
+      const seq = rowById(id)?.seq ?? -1
+      return settleStmt.run({ seq, status, message, at }).changes === 1
     },
 
     due(now: Micros, limit: number): Transfer[] {

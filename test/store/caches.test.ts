@@ -40,6 +40,21 @@ const charge = {
   autoPayAt: null,
   autoCancelAt: null,
 }
+const transfer = {
+  id: 'tr',
+  companyId: 'co',
+  userId: 'u',
+  amount: 100,
+  description: null,
+  pixKey: 'maria@example.com',
+  pixType: 'EMAIL' as const,
+  status: 'success' as const,
+  message: 'ok',
+  createdAt: 1,
+  settleAt: null,
+  finalStatus: null,
+  finalMessage: null,
+}
 
 /** What each cache answers now. */
 function cached(store: ReturnType<typeof createStore>) {
@@ -48,6 +63,7 @@ function cached(store: ReturnType<typeof createStore>) {
     rules: store.setup.rules().charges.length,
     companies: store.identity.companyCount(),
     nextSeq: store.charges.nextSeq(),
+    nextTransferSeq: store.transfers.nextSeq(),
     subscriptions: store.webhooks.active().length,
     pixKey: store.setup.pixKey('maria@example.com')?.active ?? null,
   }
@@ -68,7 +84,8 @@ function writeEverything(store: ReturnType<typeof createStore>): void {
     permissions: ['charge'],
     createdAt: 1,
   })
-  store.charges.insert(charge, false)
+  store.charges.insert(charge, store.charges.nextSeq(), false)
+  store.transfers.insert(transfer, store.transfers.nextSeq())
   store.webhooks.add(subscription)
   store.setup.putPixKey({ key: 'maria@example.com', type: 'EMAIL', active: true, ownerName: null })
 }
@@ -78,6 +95,7 @@ const before = {
   rules: 0,
   companies: 0,
   nextSeq: 1,
+  nextTransferSeq: 1,
   subscriptions: 0,
   pixKey: null,
 }
@@ -92,6 +110,7 @@ describe("the store's caches", () => {
       rules: 1,
       companies: 1,
       nextSeq: 2,
+      nextTransferSeq: 2,
       subscriptions: 1,
       pixKey: true,
     })

@@ -11,6 +11,7 @@ import { sql as lostAnswers } from './009-lost-answers.js'
 import { sql as reusedCodePerCompany } from './010-reused-code-per-company.js'
 import { sql as webhookUserinfo } from './011-webhook-userinfo.js'
 import { sql as ownerIndexesOnRowid } from './012-owner-indexes-on-rowid.js'
+import { sql as keyedBySeq } from './013-keyed-by-seq.js'
 
 export interface Migration {
   version: number
@@ -31,4 +32,5 @@ export const migrations: Migration[] = [
   { version: 10, name: 'reused-code-per-company', sql: reusedCodePerCompany },
   { version: 11, name: 'webhook-userinfo', sql: webhookUserinfo },
   { version: 12, name: 'owner-indexes-on-rowid', sql: ownerIndexesOnRowid },
+  { version: 13, name: 'keyed-by-seq', sql: keyedBySeq },
 ]

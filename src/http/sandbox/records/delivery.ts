@@ -40,7 +40,7 @@ export const AttemptRecord = z
 /** The webhook.test message of WEBHOOK_EXAMPLE's subscription, delivered to a receiver that answered 204. */
 export const DELIVERY_EXAMPLE = {
   id: 'msg_yepQmzQ0wNccGkksoskYoq7N',
-  webhook_id: 'wh_yWIAxT1RJDWirMNC5E9yT3dw',
+  webhook_id: 'wh_Nysyggz1jDmfYcEMifIyWIAx',
   event_id: 'evt_5RPtIcat8kCkFPaVkpbENypD',
   event_type: 'webhook.test',
   company_id: 'loja-exemplo',
@@ -52,7 +52,7 @@ export const DELIVERY_EXAMPLE = {
   body: {
     type: 'webhook.test',
     timestamp: '2026-03-01T12:00:00.000Z',
-    data: { webhook_id: 'wh_yWIAxT1RJDWirMNC5E9yT3dw', company_id: 'loja-exemplo' },
+    data: { webhook_id: 'wh_Nysyggz1jDmfYcEMifIyWIAx', company_id: 'loja-exemplo' },
   },
   attempts: [
     {

@@ -9,12 +9,12 @@ import { iso } from '../schemas.js'
 
 /** A company created with the request example. */
 const TENANT_EXAMPLE = {
-  company_id: 'co_oEms1WESabwlIwu4sklBbDzO',
-  user_id: 'usr_VlsOibVZGlEup8V5kIuNmGgE',
-  client_id: 'ck_tPMdEkOzRSsg7OshpIM4l3ph',
-  client_secret: 'BBrUXTrhgbrZeDAaxE7bOQBk2LrLIIQSA6GtYc7W',
+  company_id: 'co_lLpkYQYiAsTwzsCG0spoEms1',
+  user_id: 'usr_WESabwlIwu4sklBbDzOVlsOi',
+  client_id: 'ck_bVZGlEup8V5kIuNmGgEtPMdE',
+  client_secret: 'kOzRSsg7OshpIM4l3phBBrUXTrhgbrZeDAaxE7bO',
   token:
-    'Y2tfdFBNZEVrT3pSU3NnN09zaHBJTTRsM3BoOkJCclVYVHJoZ2JyWmVEQWF4RTdiT1FCazJMckxJSVFTQTZHdFljN1c=',
+    'Y2tfYlZaR2xFdXA4VjVrSXVObUdnRXRQTWRFOmtPelJTc2c3T3NocElNNGwzcGhCQnJVWFRyaGdiclplREFheEU3Yk8=',
 }
 
 export const TenantRecord = z
@@ -45,7 +45,7 @@ export const tenantRecord = (t: Tenant): TenantRecord => ({
 
 /** TENANT_EXAMPLE's company after PATCH {"api_active": false}. */
 const COMPANY_EXAMPLE = {
-  company_id: 'co_oEms1WESabwlIwu4sklBbDzO',
+  company_id: 'co_lLpkYQYiAsTwzsCG0spoEms1',
   name: 'Loja Teste Ltda',
   api_active: false,
   created_at: '2026-03-01T12:00:00.000000Z',
@@ -94,13 +94,13 @@ const BALANCE_EXAMPLE = {
     {
       amount: -2500,
       kind: 'transfer_debit',
-      reference: 'E0000000020260301120000000aQfLk8',
+      reference: 'E00000000202603011200000003chAgN',
       at: '2026-03-01T12:00:00.000000Z',
     },
     {
       amount: 1000,
       kind: 'charge_paid',
-      reference: '087HVGqaTgxe49IswOY8RvMbSHjqw4YM',
+      reference: '087HVGqaTg2tdrJWeazdQv9xe49IswOY',
       at: '2026-03-01T12:00:00.000000Z',
     },
     { amount: 1000000, kind: 'opening', reference: null, at: '2026-03-01T12:00:00.000000Z' },

@@ -7,12 +7,12 @@ import { iso, isoOrNull, maybeIso, orNull } from '../schemas.js'
 
 /** A subscription made with the company's credentials and the request example. */
 export const WEBHOOK_EXAMPLE = {
-  id: 'wh_yWIAxT1RJDWirMNC5E9yT3dw',
+  id: 'wh_Nysyggz1jDmfYcEMifIyWIAx',
   company_id: 'loja-exemplo',
   url: 'http://127.0.0.1:3000/webhooks/pix',
   events: ['charge.paid', 'transfer.failed'],
   format: 'standard',
-  secret: 'whsec_Q7yESaJ+Q+NN0eh6jiallxhPyQBnRT5W',
+  secret: 'whsec_UN5JJQ9bjLQ0OQvuFP/OUeN5yEO8hEmi',
   chaos: null,
   disabled_at: null,
   disabled_reason: null,

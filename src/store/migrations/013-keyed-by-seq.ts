@@ -1,0 +1,78 @@
+// A charge's id and location and a transfer's id carry their row's seq (ids.ts), so the store
+// finds them by their key: the UNIQUE indexes on those ids, written on every charge and transfer,
+// go. A column constraint cannot be dropped, so both tables are rebuilt as 001 to 012 left them,
+// without it. The rows written before keep the ids they were given, which carry no seq:
+// `legacy_ids` marks them, and partial indexes keep finding them (and keep their ids unique)
+// without any later row entering one. AUTOINCREMENT's high-water mark is carried over, so no seq
+// is drawn twice.
+const CHARGE_COLUMNS = `seq, id, company_id, user_id, amount, description, status, qr_code,
+  qr_code_name, location_id, created_at, expires_at, auto_pay_at, auto_cancel_at, due_at, paid_at,
+  cancelled_at, cancel_reason, end_to_end_id, payer, reused_code, revision`
+const TRANSFER_COLUMNS = `seq, id, company_id, user_id, amount, description, pix_key, pix_type,
+  status, message, created_at, settle_at, final_status, final_message, settled_at`
+
+/** Copies `from`'s rows, marked legacy, and its AUTOINCREMENT mark into `to`, then puts `to` in its place. */
+const replace = (from: string, to: string, columns: string) => `
+INSERT INTO ${to} (${columns}, legacy_ids) SELECT ${columns}, 1 FROM ${from} ORDER BY seq;
+DELETE FROM sqlite_sequence WHERE name = '${to}';
+INSERT INTO sqlite_sequence (name, seq) SELECT '${to}', seq FROM sqlite_sequence WHERE name = '${from}';
+DROP TABLE ${from};
+ALTER TABLE ${to} RENAME TO ${from};`
+
+export const sql = `
+CREATE TABLE charges_013 (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  id TEXT NOT NULL,
+  company_id TEXT NOT NULL REFERENCES companies(id) ON DELETE CASCADE,
+  user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+  amount INTEGER NOT NULL CHECK (amount > 0),
+  description TEXT,
+  status TEXT NOT NULL CHECK (status IN ('pending', 'paid', 'cancelled')),
+  qr_code TEXT NOT NULL,
+  qr_code_name TEXT NOT NULL,
+  location_id TEXT NOT NULL,
+  created_at INTEGER NOT NULL,
+  expires_at INTEGER NOT NULL,
+  auto_pay_at INTEGER,
+  auto_cancel_at INTEGER,
+  due_at INTEGER NOT NULL,
+  paid_at INTEGER,
+  cancelled_at INTEGER,
+  cancel_reason TEXT,
+  end_to_end_id TEXT,
+  payer TEXT,
+  reused_code INTEGER NOT NULL DEFAULT 0,
+  revision INTEGER NOT NULL DEFAULT 0,
+  legacy_ids INTEGER NOT NULL DEFAULT 0
+);
+${replace('charges', 'charges_013', CHARGE_COLUMNS)}
+CREATE INDEX charges_company ON charges(company_id);
+CREATE INDEX charges_pending_due ON charges(due_at) WHERE status = 'pending';
+CREATE UNIQUE INDEX charges_end_to_end ON charges(company_id, end_to_end_id) WHERE end_to_end_id IS NOT NULL;
+CREATE INDEX charges_reused_code ON charges(qr_code, company_id, seq) WHERE status = 'pending' AND reused_code = 1;
+CREATE UNIQUE INDEX charges_legacy_id ON charges(id) WHERE legacy_ids = 1;
+CREATE UNIQUE INDEX charges_legacy_location ON charges(location_id) WHERE legacy_ids = 1;
+
+CREATE TABLE transfers_013 (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  id TEXT NOT NULL,
+  company_id TEXT NOT NULL REFERENCES companies(id) ON DELETE CASCADE,
+  user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+  amount INTEGER NOT NULL CHECK (amount > 0),
+  description TEXT,
+  pix_key TEXT NOT NULL,
+  pix_type TEXT NOT NULL,
+  status TEXT NOT NULL CHECK (status IN ('success', 'pending', 'failed')),
+  message TEXT NOT NULL,
+  created_at INTEGER NOT NULL,
+  settle_at INTEGER,
+  final_status TEXT,
+  final_message TEXT,
+  settled_at INTEGER,
+  legacy_ids INTEGER NOT NULL DEFAULT 0
+);
+${replace('transfers', 'transfers_013', TRANSFER_COLUMNS)}
+CREATE INDEX transfers_company ON transfers(company_id);
+CREATE INDEX transfers_pending_due ON transfers(settle_at) WHERE status = 'pending';
+CREATE UNIQUE INDEX transfers_legacy_id ON transfers(id) WHERE legacy_ids = 1;
+`
