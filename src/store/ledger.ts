@@ -25,11 +25,11 @@ export interface LedgerEntry {
 
 export function ledgerStore(db: Db) {
   // The guard in WHERE makes the check and the change one atomic step: no read-then-write race.
-  const moveStmt = db
-    .prepare(
-      'UPDATE users SET balance = balance + ? WHERE id = ? AND balance + ? >= 0 RETURNING balance',
-    )
-    .pluck()
+  // The new balance is read by key afterwards: RETURNING gathers its rows in a table first, which
+  // cost a transfer ~1.1 µs, the read ~0.4 (docs/PERFORMANCE.md).
+  const moveStmt = db.prepare(
+    'UPDATE users SET balance = balance + ? WHERE id = ? AND balance + ? >= 0',
+  )
   const entryStmt = insertInto(db, LEDGER, { defaults: ['seq'] })
   const balanceStmt = db.prepare('SELECT balance FROM users WHERE id = ?').pluck()
   const entriesStmt = db.prepare<[string, number], RowOf<typeof LEDGER>>(
@@ -48,8 +48,8 @@ export function ledgerStore(db: Db) {
       reference: string | null,
       at: Micros,
     ): number | null {
-      const balance = moveStmt.get(amount, userId, amount) as number | undefined
-      if (balance === undefined) return null
+      if (moveStmt.run(amount, userId, amount).changes === 0) return null
+      const balance = balanceStmt.get(userId) as number
       entryStmt.run({ user_id: userId, amount, kind, reference, at, balance_after: balance })
       return balance
     },
