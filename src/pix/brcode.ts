@@ -33,20 +33,36 @@ const HEX = '0123456789ABCDEF'
 const step = (crc: number, byte: number) =>
   ((crc << 8) ^ CRC_TABLE[((crc >> 8) ^ byte) & 0xff]!) & 0xffff
 
-/** The CRC of `s` (its UTF-8 bytes) as four upper-case hex digits, as field 63 holds it. */
-export function crc16(s: string): string {
-  let crc = 0xffff
-  for (let i = 0; i < s.length; i++) {
+/**
+ * The CRC register after `s[from..]` (its UTF-8 bytes), starting from `crc`, the register after
+ * `s[..from]`; -1 when that part is not ASCII, whose bytes are then the caller's to checksum.
+ */
+function crcOfAscii(s: string, from: number, crc: number): number {
+  for (let i = from; i < s.length; i++) {
     const ch = s.charCodeAt(i)
-    if (ch >= 0x80) {
-      crc = 0xffff
-      for (const byte of Buffer.from(s, 'utf8')) crc = step(crc, byte)
-      break
-    }
+    if (ch >= 0x80) return -1
     crc = step(crc, ch)
   }
-  return HEX[crc >> 12]! + HEX[(crc >> 8) & 15]! + HEX[(crc >> 4) & 15]! + HEX[crc & 15]!
+  return crc
 }
+
+const hex = (crc: number) =>
+  HEX[crc >> 12]! + HEX[(crc >> 8) & 15]! + HEX[(crc >> 4) & 15]! + HEX[crc & 15]!
+
+/** The CRC of `s` (its UTF-8 bytes) as four upper-case hex digits, as field 63 holds it. */
+export function crc16(s: string): string {
+  let crc = crcOfAscii(s, 0, 0xffff)
+  if (crc < 0) {
+    crc = 0xffff
+    for (const byte of Buffer.from(s, 'utf8')) crc = step(crc, byte)
+  }
+  return hex(crc)
+}
+
+// The part of a dynamic code before its location's id is the same for every charge of a server:
+// its register is kept, and each code checksums the rest only (~45% of a charge's CRC).
+let lastHead = ''
+let lastHeadCrc = 0xffff
 
 /** Folds text to printable ASCII (accents dropped) and cuts it to `max` characters. */
 export function asciiField(text: string, max: number, fallback: string): string {
@@ -88,6 +104,9 @@ const GUI_FIELD = field('00', GUI)
 const CURRENCY = field('52', '0000') + field('53', '986')
 const COUNTRY = field('58', 'BR')
 const TAIL = field('62', field('05', '***')) + CRC_TAG
+// Where the location starts in a dynamic code: after HEAD, field 26's tag and length, the GUI,
+// and field 25's tag and length.
+const LOCATION_AT = HEAD.length + 4 + GUI_FIELD.length + 4
 
 export function buildDynamicCode(c: DynamicCode): string {
   const body =
@@ -99,7 +118,17 @@ export function buildDynamicCode(c: DynamicCode): string {
     field('59', asciiField(c.merchantName, 25, 'PIX SANDBOX')) +
     field('60', asciiField(c.merchantCity, 15, 'SAO PAULO')) +
     TAIL
-  return body + crc16(body)
+  // The head ends where the location's id starts: after the location's last `/`.
+  const headLength = LOCATION_AT + c.location.lastIndexOf('/') + 1
+  const head = body.slice(0, headLength)
+  if (head !== lastHead) {
+    const crc = crcOfAscii(head, 0, 0xffff)
+    if (crc < 0) return body + crc16(body)
+    lastHead = head
+    lastHeadCrc = crc
+  }
+  const crc = crcOfAscii(body, headLength, lastHeadCrc)
+  return body + (crc < 0 ? crc16(body) : hex(crc))
 }
 
 export interface ParsedCode {

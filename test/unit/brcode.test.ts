@@ -128,6 +128,25 @@ describe('the dynamic code of a charge', () => {
     expect(code.slice(-4)).toBe(crc16(code.slice(0, -4)))
   })
 
+  it("is checksummed whole, by the crc package, whichever server's locations come before it", () => {
+    // The register after a location's head is kept between codes: codes of other hosts and
+    // paths, in turn, each get the checksum of their own bytes.
+    const locations = [
+      'localhost:8080/pix/qr/v2/abcdefghijklmnopqrstuvwxy',
+      'sandbox.example.com/pix/qr/v2/0000000000000000000000001',
+      'localhost:8080/pix/qr/v2/zyxwvutsrqponmlkjihgfedcb',
+      'localhost:9090/pix/qr/v2/abcdefghijklmnopqrstuvwxy',
+      'localhost:8080/other/abc',
+    ]
+    for (const location of [...locations, ...locations.reverse()]) {
+      const each = buildDynamicCode({ location, amount: 100, merchantName: 'M', merchantCity: 'C' })
+      const body = each.slice(0, -4)
+      expect(each.slice(-4), location).toBe(
+        crc16ccitt(Buffer.from(body, 'utf8')).toString(16).toUpperCase().padStart(4, '0'),
+      )
+    }
+  })
+
   it('folds the merchant name and city to ASCII within 25 and 15 characters', () => {
     const parsed = parseBrCode(code)!
     expect(parsed.merchantName).toBe('Padaria Sao Joao & Filhos')
