@@ -21,10 +21,21 @@ const scratch = Buffer.alloc(64)
 
 /** `n` written in `alphabet`, left-padded to `width` characters, at `scratch[at]`. */
 function writeFixed(at: number, n: number, alphabet: string, width: number): void {
+  const base = alphabet.length
   let v = Math.max(0, Math.floor(n))
-  for (let i = width - 1; i >= 0; i--) {
-    scratch[at + i] = alphabet.charCodeAt(v % alphabet.length)
-    v = Math.floor(v / alphabet.length)
+  let i = width - 1
+  // A time in microseconds is beyond 32 bits: its low digits are split off by division (`%` on
+  // such a number is a floating-point remainder, the slowest step: ~40% of an id), the rest
+  // in integer arithmetic.
+  for (; v > 0x7fffffff && i >= 0; i--) {
+    const q = Math.floor(v / base)
+    scratch[at + i] = alphabet.charCodeAt(v - q * base)
+    v = q
+  }
+  for (; i >= 0; i--) {
+    const q = (v / base) | 0
+    scratch[at + i] = alphabet.charCodeAt(v - q * base)
+    v = q
   }
 }
 
