@@ -3,8 +3,9 @@
 // go. A column constraint cannot be dropped, so both tables are rebuilt as 001 to 012 left them,
 // without it. The rows written before keep the ids they were given, which carry no seq:
 // `legacy_ids` marks them, and partial indexes keep finding them (and keep their ids unique)
-// without any later row entering one. AUTOINCREMENT's high-water mark is carried over, so no seq
-// is drawn twice. The status CHECKs are written with OR: SQLite builds a table for the list of an
+// without any later row entering one. The store draws each seq itself now (the newest + 1, as
+// qr_code_name always counted), so the tables drop AUTOINCREMENT, which wrote sqlite_sequence on
+// every insert. The status CHECKs are written with OR: SQLite builds a table for the list of an
 // IN at every run of a statement that checks it, ~1.2 µs on each insert and status change.
 const CHARGE_COLUMNS = `seq, id, company_id, user_id, amount, description, status, qr_code,
   qr_code_name, location_id, created_at, expires_at, auto_pay_at, auto_cancel_at, due_at, paid_at,
@@ -12,17 +13,15 @@ const CHARGE_COLUMNS = `seq, id, company_id, user_id, amount, description, statu
 const TRANSFER_COLUMNS = `seq, id, company_id, user_id, amount, description, pix_key, pix_type,
   status, message, created_at, settle_at, final_status, final_message, settled_at`
 
-/** Copies `from`'s rows, marked legacy, and its AUTOINCREMENT mark into `to`, then puts `to` in its place. */
+/** Copies `from`'s rows, marked legacy, into `to`, then puts `to` in its place. */
 const replace = (from: string, to: string, columns: string) => `
 INSERT INTO ${to} (${columns}, legacy_ids) SELECT ${columns}, 1 FROM ${from} ORDER BY seq;
-DELETE FROM sqlite_sequence WHERE name = '${to}';
-INSERT INTO sqlite_sequence (name, seq) SELECT '${to}', seq FROM sqlite_sequence WHERE name = '${from}';
 DROP TABLE ${from};
 ALTER TABLE ${to} RENAME TO ${from};`
 
 export const sql = `
 CREATE TABLE charges_013 (
-  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  seq INTEGER PRIMARY KEY,
   id TEXT NOT NULL,
   company_id TEXT NOT NULL REFERENCES companies(id) ON DELETE CASCADE,
   user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
@@ -55,7 +54,7 @@ CREATE UNIQUE INDEX charges_legacy_id ON charges(id) WHERE legacy_ids = 1;
 CREATE UNIQUE INDEX charges_legacy_location ON charges(location_id) WHERE legacy_ids = 1;
 
 CREATE TABLE transfers_013 (
-  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  seq INTEGER PRIMARY KEY,
   id TEXT NOT NULL,
   company_id TEXT NOT NULL REFERENCES companies(id) ON DELETE CASCADE,
   user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
