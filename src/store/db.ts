@@ -10,15 +10,23 @@ export type Db = Database.Database
 /** How long a statement waits for a lock held by the checkpointer's connection. */
 export const BUSY_TIMEOUT_MS = 5000
 
+// A fresh in-memory store (one per test, in a test suite) starts from a copy of what the
+// migrations built for the first one in this process: running them took ~2.3 ms a store, opening
+// a copy takes ~0.03 ms.
+let freshSchema: Buffer | undefined
+
 export function openDb(path: string, migrations: Migration[] = allMigrations): Db {
+  const copied = path === ':memory:' && migrations === allMigrations
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true })
-  const db = new Database(path)
+  const db = new Database(copied && freshSchema ? freshSchema : path)
   if (path !== ':memory:') db.pragma('journal_mode = WAL')
   // NORMAL in WAL mode survives a killed process (only a power loss can drop the last commits).
   db.pragma('synchronous = NORMAL')
   db.pragma('foreign_keys = ON')
   db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`)
+  if (copied && freshSchema) return db
   migrate(db, migrations)
+  if (copied) freshSchema = db.serialize()
   return db
 }
 
