@@ -60,13 +60,22 @@ export interface Ids {
 
 // A charge's and a transfer's ids carry their row's `seq` after their time, so the store finds
 // the row by its key instead of through an index of each id: two indexes fewer on every charge
-// written, ~5% of its CPU, one on every transfer (docs/PERFORMANCE.md). The seq is scrambled (a bijection of 32-bit numbers), so ids look
-// as random as before rather than counting up, and bounded by it (2^32 charges).
-const TXID_SEQ = { at: 10, width: 6, alphabet: SORTED62, salt: 0 }
-const LOCATION_SEQ = { at: 11, width: 7, alphabet: SORTED36, salt: 0 }
+// written, one on every transfer (docs/PERFORMANCE.md). The seq is scrambled (a bijection of
+// 32-bit numbers), so ids look as random as before rather than counting up, and bounded by it
+// (2^32 rows).
+interface SeqField {
+  /** Where the seq starts: after the id's time, written in `alphabet` too. */
+  at: number
+  width: number
+  alphabet: string
+  /** Xored into the scrambled seq, so that ids of two kinds with one seq differ. */
+  salt: number
+}
+const TXID_SEQ: SeqField = { at: 10, width: 6, alphabet: SORTED62, salt: 0 }
+const LOCATION_SEQ: SeqField = { at: 11, width: 7, alphabet: SORTED36, salt: 0 }
 // After `E`, the ISPB, the minute and 5 characters of time within it; salted, so that the first
 // transfer's id does not show the first charge's characters.
-const END_TO_END_SEQ = { at: 26, width: 6, alphabet: SORTED62, salt: 0x5bd1e995 }
+const END_TO_END_SEQ: SeqField = { at: 26, width: 6, alphabet: SORTED62, salt: 0x5bd1e995 }
 const SCRAMBLE = 0x9e3779b1
 // The multiplier's inverse modulo 2^32, by Newton's iteration (each doubles the bits correct).
 const UNSCRAMBLE = [0, 0, 0, 0, 0].reduce((x) => Math.imul(x, 2 - Math.imul(SCRAMBLE, x)), SCRAMBLE)
@@ -79,11 +88,8 @@ const unscrambled = (x: number, salt: number): number => {
   return Math.imul((y ^ (y >>> 16)) >>> 0, UNSCRAMBLE) >>> 0
 }
 
-/** The fixed-width number at `at` in `text`: -1 if a character is not of `alphabet`. */
-function readFixed(
-  text: string,
-  { at, width, alphabet }: { at: number; width: number; alphabet: string },
-): number {
+/** The seq field's number in `text`: -1 if a character is not of its alphabet. */
+function readFixed(text: string, { at, width, alphabet }: SeqField): number {
   if (text.length < at + width) return -1
   let n = 0
   for (let i = at; i < at + width; i++) {
@@ -94,7 +100,7 @@ function readFixed(
   return n
 }
 
-const seqIn = (text: string, key: typeof TXID_SEQ): number => {
+const seqIn = (text: string, key: SeqField): number => {
   const n = readFixed(text, key)
   return n < 0 || n > 0xffffffff ? -1 : unscrambled(n, key.salt)
 }
@@ -165,13 +171,7 @@ export function createIds(seed?: string): Ids {
       scratch[at + i] = alphabet.charCodeAt(Math.floor(random() * alphabet.length))
   }
   /** The shape of a charge's ids: its time, its row's `seq`, then random characters. */
-  const keyed = (
-    nowUs: number,
-    seq: number,
-    key: typeof TXID_SEQ,
-    length: number,
-    alphabet: string,
-  ) => {
+  const keyed = (nowUs: number, seq: number, key: SeqField, length: number, alphabet: string) => {
     writeFixed(0, nowUs, key.alphabet, key.at)
     writeFixed(key.at, scrambled(seq, key.salt), key.alphabet, key.width)
     const from = key.at + key.width

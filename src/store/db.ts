@@ -16,17 +16,17 @@ export const BUSY_TIMEOUT_MS = 5000
 let freshSchema: Buffer | undefined
 
 export function openDb(path: string, migrations: Migration[] = allMigrations): Db {
-  const copied = path === ':memory:' && migrations === allMigrations
+  const copyable = path === ':memory:' && migrations === allMigrations
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true })
-  const db = new Database(copied && freshSchema ? freshSchema : path)
+  const db = new Database(copyable && freshSchema ? freshSchema : path)
   if (path !== ':memory:') db.pragma('journal_mode = WAL')
   // NORMAL in WAL mode survives a killed process (only a power loss can drop the last commits).
   db.pragma('synchronous = NORMAL')
   db.pragma('foreign_keys = ON')
   db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`)
-  if (copied && freshSchema) return db
+  if (copyable && freshSchema) return db
   migrate(db, migrations)
-  if (copied) freshSchema = db.serialize()
+  if (copyable) freshSchema = db.serialize()
   return db
 }
 

@@ -20,7 +20,10 @@ export function keyedRows<Row extends { seq: number }>(db: Db, table: Table<Row>
   return {
     nextSeq: (): number => (lastSeq ??= maxSeq.get() as number) + 1,
 
-    /** Writes the row at `seq` (`nextSeq()`): a key taken by a row this cache did not see is IdTaken, and the next decision reads the newest again. */
+    /**
+     * Writes the row at `seq` (`nextSeq()`). A key taken by a row this cache did not see is
+     * IdTaken, and the next decision reads the newest again.
+     */
     insert(seq: number, write: () => void, what: string): void {
       try {
         write()
