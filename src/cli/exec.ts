@@ -18,6 +18,7 @@ import { junitXml } from '../readiness/junit.js'
 import { summaryText } from '../readiness/summary.js'
 import { ScenarioError } from '../scenarios/loader.js'
 import { startSandbox, StartupError, type RunningSandbox } from '../server.js'
+import { earlyFailureText } from './early-failure.js'
 import { supervise, type Ended } from './supervisor.js'
 import { escapeControls } from '../terminal.js'
 
@@ -129,7 +130,9 @@ export async function runExec(
       if (code === 0) code = 1
     }
   }
-  if (!ended.error) stderr(summaryText(report, { code, reasons }))
+  // A COMMAND that failed before its first call: why, first (its checklist would bury it).
+  if (!ended.error)
+    stderr(earlyFailureText(o.command[0]!, ended, report) + summaryText(report, { code, reasons }))
   else if (reasons.length > 1)
     stderr(
       `pix-sandbox exec: ${reasons

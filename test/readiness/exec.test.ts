@@ -166,6 +166,64 @@ describe('exec: exit codes', () => {
   })
 })
 
+describe('exec: a COMMAND that fails before its first call', () => {
+  // A build that does not compile, as mvn says it: the cause on stdout, then the exit.
+  const failedBuild = node(
+    `console.log('[INFO] building'); for (let i = 1; i <= 20; i++) console.log('[ERROR] line ' + i); console.error('\\u001b[31m[ERROR] cannot find symbol: PixClient\\u001b[0m'); process.exit(1)`,
+  )
+
+  it('says first that it failed and shows its last lines, then the checklist; its output still passes through', async () => {
+    const r = await cli(['exec', '--', ...failedBuild])
+    expect(r.code).toBe(1)
+    expect(r.stdout).toContain('[INFO] building\n[ERROR] line 1\n')
+    const said = r.stderr.indexOf('pix-sandbox exec: ')
+    const summary = r.stderr.indexOf('pix-sandbox readiness: 0 of 32')
+    expect([said >= 0, summary > said]).toEqual([true, true])
+    const lines = r.stderr.slice(said, summary).split('\n')
+    expect(lines[0]).toMatch(/exited 1 before its first call to the sandbox; its last lines:$/)
+    // The last 15 non-blank lines, colours taken out: the 14 last of stdout, then the stderr one.
+    expect(lines.slice(1, 17)).toEqual([
+      ...Array.from({ length: 14 }, (_, i) => `  [ERROR] line ${i + 7}`),
+      '  [ERROR] cannot find symbol: PixClient',
+      '',
+    ])
+    expect(r.stderr).toContain('Result: exit 1')
+  }, 60_000)
+
+  it('says nothing first when COMMAND made a call before it failed, or passed', async () => {
+    const failed = await cli([
+      'exec',
+      '--',
+      ...node(`${call('/user/company')}.then(() => process.exit(1))`),
+    ])
+    expect(failed.code).toBe(1)
+    expect(failed.stderr).toMatch(/^pix-sandbox readiness: 1 of 32/m)
+    expect(failed.stderr).not.toContain('before its first call')
+    const passed = await cli(['exec', '--', ...node("console.log('no calls')")])
+    expect(passed.code).toBe(0)
+    expect(passed.stderr).not.toContain('before its first call')
+  }, 60_000)
+
+  it('does not wait for a process that escaped the stop and holds its output open', async () => {
+    const file = join(dir, 'escaped-holding-output')
+    // An emptied environment and a session of its own: one of the two kinds that escape.
+    const r = await cli([
+      'exec',
+      '--',
+      'sh',
+      '-c',
+      `env -i setsid sh -c 'echo $$ > ${file}; exec sleep 300' & while [ ! -s ${file} ]; do sleep 0.01; done`,
+    ])
+    const escaped = Number(readFileSync(file, 'utf8'))
+    try {
+      expect(r.code).toBe(0)
+      expect(r.stderr).toContain('pix-sandbox readiness: 0 of 32')
+    } finally {
+      process.kill(escaped, 'SIGKILL')
+    }
+  }, 60_000)
+})
+
 describe('exec: signals and clean-up', () => {
   /** Starts exec; resolves once COMMAND has written `ready` (its pid, or its child's). */
   function start(command: string[]) {
