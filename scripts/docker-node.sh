@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The packed tarball on another Node: packs it (npm pack), installs it into an empty project inside
+# The packed tarball on another Node: packs it (npm run package), installs it into an empty project inside
 # a Node container (host network, so the npm registry is reached as from the host) and runs
 # scripts/tarball-smoke.mjs there. Says whether the container has a compiler, since better-sqlite3
 # downloads a prebuilt addon from GitHub or else compiles one; --with-compiler installs Debian's
@@ -15,7 +15,7 @@ image=${1:-node:22-slim}
 root=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-(cd "$root" && npm pack --silent --pack-destination "$work" >/dev/null)
+(cd "$root" && npm run --silent package -- "$work" >/dev/null)
 cp "$root/scripts/tarball-smoke.mjs" "$work/"
 docker run --rm --network host -v "$work:/smoke" -w /smoke -e COMPILER="$compiler" "$image" bash -c '
   set -e

@@ -1,5 +1,5 @@
 // The packed tarball, installed into an empty project, used the two ways a user does: the CLI
-// (`npx pix-sandbox --port X`, then a charge) and `import { startSandbox } from 'pix-sandbox'` in a
+// (`npx --no-install pix-sandbox --port X`, then a charge) and `import { startSandbox } from 'pix-sandbox'` in a
 // script that creates a charge, closes it and must exit by itself. Plain JavaScript with no
 // dependency, so that it runs inside a bare Node container: scripts/docker-node.sh runs it there.
 // Usage, in the project where the tarball is installed: node tarball-smoke.mjs
@@ -21,12 +21,13 @@ const port = await new Promise((resolve) => {
   })
 })
 
-// 1. The CLI, as `npx pix-sandbox` starts it.
-const version = execFileSync('npx', ['pix-sandbox', '--version'], { encoding: 'utf8' }).trim()
+// 1. The CLI, as `npx --no-install pix-sandbox` starts it.
+const npx = ['--no-install', 'pix-sandbox']
+const version = execFileSync('npx', [...npx, '--version'], { encoding: 'utf8' }).trim()
 const started = performance.now()
 // Its own process group: npm 11 dies of a SIGTERM sent to npx alone and leaves the server running,
 // as a terminal's Ctrl-C (sent to the whole group) does not.
-const cli = spawn('npx', ['pix-sandbox', '--port', String(port), '--db', ':memory:'], {
+const cli = spawn('npx', [...npx, '--port', String(port), '--db', ':memory:'], {
   stdio: ['ignore', 'ignore', 'inherit'],
   detached: true,
 })

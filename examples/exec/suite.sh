@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # A tiny integration suite in shell and curl, as any team could write against the PIX hub API:
 # each test makes one call and checks the status (and the transfer's status). Run under
-#   npx pix-sandbox exec --min-coverage 70 -- bash suite.sh
+#   npx --no-install pix-sandbox exec --min-coverage 70 -- bash suite.sh
 # which starts a sandbox and gives this script PIX_BASE_URL, PIX_SANDBOX_URL,
 # PIX_SANDBOX_ADMIN_TOKEN, PIX_CLIENT_ID and PIX_CLIENT_SECRET. Against a real service, only
 # PIX_BASE_URL and the credentials would change (the fault tests need the sandbox's control plane).

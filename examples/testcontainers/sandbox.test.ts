@@ -1,5 +1,6 @@
-// The sandbox's Docker image, built from the repository's Dockerfile and started by Testcontainers,
-// waited on until /_sandbox/health answers; a tenant per test, so tests never reset each other.
+// The sandbox's Docker image, started by Testcontainers and waited on until /_sandbox/health
+// answers: PIX_SANDBOX_IMAGE's (the released ghcr.io/pix-sandbox/pix-sandbox:<version>, or one you
+// built), else built from the Dockerfile of the clone this example sits in; a tenant per test, so tests never reset each other.
 // Without a container engine the suite is skipped, and says so. PIX_SANDBOX_URL runs the same tests
 // against a sandbox you already started (started with SANDBOX_ADMIN_TOKEN=${ADMIN_TOKEN}).
 import { randomUUID } from 'node:crypto'
@@ -16,6 +17,7 @@ import { PixError, pixClient } from '../vitest/pix-client.js' // the same app cl
 const REPOSITORY = fileURLToPath(new URL('../..', import.meta.url))
 const ADMIN_TOKEN = process.env.SANDBOX_ADMIN_TOKEN ?? 'testcontainers-admin-token'
 const given = process.env.PIX_SANDBOX_URL
+const named = process.env.PIX_SANDBOX_IMAGE
 
 const engine =
   given !== undefined ||
@@ -49,10 +51,11 @@ describe.skipIf(!engine)('the sandbox image, started by Testcontainers', () => {
       sandbox = given.replace(/\/+$/, '')
       return
     }
-    const image = await GenericContainer.fromDockerfile(REPOSITORY).build(
-      'pix-sandbox:testcontainers',
-      { deleteOnExit: false },
-    )
+    const image = named
+      ? new GenericContainer(named)
+      : await GenericContainer.fromDockerfile(REPOSITORY).build('pix-sandbox:testcontainers', {
+          deleteOnExit: false,
+        })
     container = await image
       .withExposedPorts(8080)
       .withEnvironment({ SANDBOX_ADMIN_TOKEN: ADMIN_TOKEN })

@@ -1,4 +1,5 @@
-// The package as a user gets it: `npm pack`, then `npm install ./pix-sandbox-<v>.tgz` into a copy
+// The package as a user gets it: `npm run package` (npm pack, without the scripts), then
+// `npm install ./pix-sandbox-<v>.tgz` into a copy
 // of examples/vitest (the recipe users copy: its only other dependencies are vitest, at this
 // repository's version, standardwebhooks and @types/node), and there: the example's own tests
 // and the README's test file,
@@ -50,14 +51,16 @@ async function exec(cmd: string, args: string[], cwd: string, timeout = 60_000):
 describe('the packed tarball, installed into a copy of examples/vitest', () => {
   let dir: string
   let app: string
+  let installWarnings = ''
   const cli = () => join(app, 'node_modules/.bin/pix-sandbox')
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'pix-pack-'))
     app = join(dir, 'app')
-    const packed = await exec('npm', ['pack', '--pack-destination', dir], ROOT, 180_000)
+    const packed = await exec('npm', ['run', '--silent', 'package', '--', dir], ROOT, 180_000)
     expect(packed.code, packed.stderr).toBe(0)
     const tarball = join(dir, `pix-sandbox-${VERSION}.tgz`)
+    expect(packed.stdout.trim().split('\n').at(-1)).toBe(tarball)
     writeFileSync(join(dir, 'package.json'), '{}') // keeps npm from looking above the temp folder
     cpSync(EXAMPLE, app, { recursive: true, filter: (f) => !f.includes('node_modules') })
     const started = performance.now()
@@ -69,6 +72,7 @@ describe('the packed tarball, installed into a copy of examples/vitest', () => {
       INSTALL_TIMEOUT,
     )
     expect(installed.code, installed.stderr).toBe(0)
+    installWarnings = installed.stderr
     // Reported, not asserted (README, "Use it from your test suite"): tarball size and install time.
     console.log(
       `pix-sandbox ${VERSION}: tarball ${(statSync(tarball).size / 1024).toFixed(0)} kB, npm install (with vitest) ${((performance.now() - started) / 1000).toFixed(1)} s`,
@@ -112,6 +116,18 @@ describe('the packed tarball, installed into a copy of examples/vitest', () => {
     expect(tsc.stdout + tsc.stderr).toBe('')
     expect(tsc.code).toBe(0)
   }, 150_000)
+
+  it("brings no install script but better-sqlite3's, which the example's allowScripts covers: npm warns of none", async () => {
+    // npm 11 lists a tarball's `prepare` among the scripts to allow (it would not run it): the
+    // packed package.json has no scripts at all.
+    const pkg = JSON.parse(readFileSync(join(app, 'node_modules/pix-sandbox/package.json'), 'utf8'))
+    expect([pkg.scripts, pkg.devDependencies, pkg.allowScripts]).toEqual([
+      undefined,
+      undefined,
+      undefined,
+    ])
+    expect(installWarnings).not.toMatch(/allowScripts|install-scripts/)
+  })
 
   it("brings no install script but better-sqlite3's (nothing that runs at install, analytics included)", async () => {
     const tree = JSON.parse((await exec('npm', ['ls', '--all', '--long', '--json'], app)).stdout)

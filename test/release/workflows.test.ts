@@ -128,9 +128,15 @@ describe('release.yml', () => {
       expect(jobs[name].needs, name).toEqual(['version', 'ci'])
   })
 
-  it('publishes the npm package with provenance', () => {
+  it('publishes the npm package with provenance: the tarball of npm run package, without scripts', () => {
     expect(jobs.npm.permissions['id-token']).toBe('write')
-    expect(steps(jobs.npm).map((s) => s.run)).toContain('npm publish --provenance --access public')
+    const runs = steps(jobs.npm).map((s) => s.run)
+    expect(runs).toContain('npm run package -- "$RUNNER_TEMP"')
+    expect(runs).toContain(
+      'npm publish "$RUNNER_TEMP/pix-sandbox-$VERSION.tgz" --provenance --access public',
+    )
+    // Plain `npm publish` at the root would pack the package.json with its scripts: refused.
+    expect(runs.filter((r) => /^npm publish(?! ")/.test(r ?? ''))).toEqual([])
   })
 
   it('pushes the image to GHCR for amd64 and arm64 with an SBOM and a provenance attestation', () => {
