@@ -6,14 +6,18 @@
 // the CLI, an embedded sandbox (`import { startSandbox } from 'pix-sandbox'`) that exits by itself
 // after close(), and the published types. Only the tarball and the registry (through the npm
 // cache) are used: nothing of this repository's node_modules or sources, but its TypeScript.
-import { execFile, spawn } from 'node:child_process'
+// The same tarball is installed into an empty repository as docs/INSTALL.md says, where the
+// other languages' examples run (outside.ts).
+import { spawn } from 'node:child_process'
 import { cpSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { promisify, stripVTControlCharacters } from 'node:util'
+import { stripVTControlCharacters } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { readmeTestFile } from '../readme/readme.js'
+import { describeOutside, installInTeamRepository, type TeamRepository } from './outside.js'
+import { exec } from './run.js'
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 const version = (manifest: string): string =>
@@ -21,47 +25,32 @@ const version = (manifest: string): string =>
 const VERSION = version('package.json')
 const EXAMPLE = join(ROOT, 'examples/vitest')
 const INSTALL_TIMEOUT = 8 * 60_000 // better-sqlite3 compiles from source where no prebuilt binary downloads
-const run = promisify(execFile)
 
-interface Outcome {
-  code: number | null
-  stdout: string
-  stderr: string
-}
-
-/** Runs a command to its end; never throws on a non-zero exit. */
-async function exec(cmd: string, args: string[], cwd: string, timeout = 60_000): Promise<Outcome> {
-  try {
-    const { stdout, stderr } = await run(cmd, args, {
-      cwd,
-      timeout,
-      env: { ...process.env, NODE_OPTIONS: '' },
-    })
-    return { code: 0, stdout, stderr }
-  } catch (err) {
-    const e = err as { code?: number; stdout?: string; stderr?: string }
-    return {
-      code: typeof e.code === 'number' ? e.code : null,
-      stdout: e.stdout ?? '',
-      stderr: e.stderr ?? '',
-    }
-  }
-}
+// One pack for the whole file; the two installs (each compiling better-sqlite3 where no prebuilt
+// binary downloads) run side by side.
+let dir: string
+let tarball: string
+let team: Promise<TeamRepository>
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'pix-pack-'))
+  const packed = await exec('npm', ['run', '--silent', 'package', '--', dir], ROOT, 180_000)
+  expect(packed.code, packed.stderr).toBe(0)
+  tarball = join(dir, `pix-sandbox-${VERSION}.tgz`)
+  expect(packed.stdout.trim().split('\n').at(-1)).toBe(tarball)
+  writeFileSync(join(dir, 'package.json'), '{}') // keeps npm from looking above the temp folder
+  team = installInTeamRepository(join(dir, 'team'), tarball, INSTALL_TIMEOUT)
+}, 180_000)
+afterAll(() => {
+  if (dir) rmSync(dir, { recursive: true, force: true })
+})
 
 describe('the packed tarball, installed into a copy of examples/vitest', () => {
-  let dir: string
   let app: string
   let installWarnings = ''
   const cli = () => join(app, 'node_modules/.bin/pix-sandbox')
 
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'pix-pack-'))
     app = join(dir, 'app')
-    const packed = await exec('npm', ['run', '--silent', 'package', '--', dir], ROOT, 180_000)
-    expect(packed.code, packed.stderr).toBe(0)
-    const tarball = join(dir, `pix-sandbox-${VERSION}.tgz`)
-    expect(packed.stdout.trim().split('\n').at(-1)).toBe(tarball)
-    writeFileSync(join(dir, 'package.json'), '{}') // keeps npm from looking above the temp folder
     cpSync(EXAMPLE, app, { recursive: true, filter: (f) => !f.includes('node_modules') })
     const started = performance.now()
     const vitest = `vitest@${version('node_modules/vitest/package.json')}` // already in the npm cache
@@ -77,11 +66,7 @@ describe('the packed tarball, installed into a copy of examples/vitest', () => {
     console.log(
       `pix-sandbox ${VERSION}: tarball ${(statSync(tarball).size / 1024).toFixed(0)} kB, npm install (with vitest) ${((performance.now() - started) / 1000).toFixed(1)} s`,
     )
-  }, INSTALL_TIMEOUT + 180_000)
-
-  afterAll(() => {
-    if (dir) rmSync(dir, { recursive: true, force: true })
-  })
+  }, INSTALL_TIMEOUT)
 
   it('ships the built entries, their types and the scenarios, and no sources or tests', () => {
     const pkg = JSON.parse(readFileSync(join(app, 'node_modules/pix-sandbox/package.json'), 'utf8'))
@@ -295,3 +280,5 @@ export async function use(): Promise<number> {
     expect(tsc.code).toBe(0)
   })
 })
+
+describeOutside(() => team, INSTALL_TIMEOUT)
