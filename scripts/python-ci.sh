@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # The Python package's part of CI (.ci/run calls it; run it alone after `npm ci`, which builds
 # dist/): in a new virtual environment, build the wheel, install that wheel (not the sources:
-# what users get from PyPI), run the package's tests and examples/pytest against this
-# checkout's built CLI (dist/cli.js), then mypy --strict and ruff over both.
+# what users get from PyPI), run the package's tests against this checkout's built CLI
+# (dist/cli.js), then examples/pytest as a team runs it, from a copy outside the clone with the
+# packed npm package installed there as docs/INSTALL.md says (its install, which compiles
+# better-sqlite3 where no prebuilt binary downloads, runs beside the package's tests), then
+# mypy --strict and ruff over both.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -12,6 +15,19 @@ PYTHON=${PYTHON:-python3}
 export PIP_RETRIES=${PIP_RETRIES:-1} PIP_DISABLE_PIP_VERSION_CHECK=1
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+
+# The packed package, installed into a copy of examples/pytest (in the background: minutes where
+# better-sqlite3 compiles). Packed first, as packing builds dist/, which the tests below run.
+outside="$work/pytest-example"
+cp -r examples/pytest "$outside"
+rm -rf "$outside/.pytest_cache" "$outside/.venv"
+npm run --silent package -- "$work" >/dev/null
+printf '{"name": "pytest-example", "private": true, "allowScripts": {"better-sqlite3": true}}\n' \
+  >"$outside/package.json"
+(cd "$outside" && npm install --save-dev --no-audit --no-fund --prefer-offline \
+  "$work"/pix-sandbox-*.tgz >"$work/npm-install.log" 2>&1) &
+installing=$!
+started=$SECONDS
 
 "$PYTHON" --version
 "$PYTHON" -m venv "$work/venv"
@@ -27,7 +43,12 @@ echo "wheel: $(basename "$wheel"), $(( $(stat -c %s "$wheel") / 1024 )) kB"
 export PIX_SANDBOX_BIN="$ROOT/dist/cli.js"
 unset PIX_SANDBOX_URL PIX_SANDBOX_ADMIN_TOKEN
 (cd clients/python && "$py" -m pytest -q -p no:cacheprovider)
-(cd examples/pytest && "$py" -m pytest -q -p no:cacheprovider -n 2)
+if ! wait "$installing"; then
+  cat "$work/npm-install.log"
+  exit 1
+fi
+echo "examples/pytest outside the clone: npm install of the tarball done $((SECONDS - started)) s after it started"
+(cd "$outside" && unset PIX_SANDBOX_BIN && "$py" -m pytest -q -p no:cacheprovider -n 2)
 
 for dir in clients/python examples/pytest; do
   (cd "$dir" && "$py" -m mypy --strict . && "$py" -m ruff check . && "$py" -m ruff format --check .)
