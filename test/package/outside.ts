@@ -1,49 +1,25 @@
-// A team's own repository, outside the clone: the packed tarball installed into an empty folder
-// as docs/INSTALL.md says (a package.json with its allowScripts, `npm install --save-dev` of the
-// tarball), then the examples of the other languages copied beside it and run as their READMEs
-// write them, `npx --no-install pix-sandbox exec ...` included: examples/exec, examples/go,
-// examples/maven and the Node suite of docs/READINESS.md. One install, shared: each example's
-// folder gets the repository's package.json and a link to its node_modules, what the same
-// `npm install` would have written there. Go and Maven run where installed (CI installs them).
+// Teams' own repositories in other languages, outside the clone: the examples copied into empty
+// folders and run as their READMEs write them, `npx --no-install pix-sandbox exec ...` included:
+// examples/exec, examples/go, examples/maven and the Node suite of docs/READINESS.md. Against the
+// packed tarball as installed for examples/vitest (tarball.test.ts: npm install of the tarball,
+// no allowScripts warning), shared because each install compiles better-sqlite3 where no
+// prebuilt binary downloads: each folder gets the package.json `npm install --save-dev` of the
+// tarball writes (docs/INSTALL.md) and a link to that node_modules. Go and Maven run where
+// installed (CI installs them).
 import { execFileSync } from 'node:child_process'
 import { cpSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { wellFormedXml } from '../readiness/xml.js'
-import { exec, type Outcome } from './run.js'
+import { exec } from './run.js'
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 
-export interface TeamRepository {
+/** A folder where the packed tarball is installed (its node_modules), and the spec npm saved. */
+export interface Installed {
   dir: string
-  installed: Outcome
-}
-
-/** A team's repository: its package.json with the allowScripts INSTALL.md gives, then the install. */
-export async function installInTeamRepository(
-  dir: string,
-  tarball: string,
-  timeout: number,
-): Promise<TeamRepository> {
-  mkdirSync(dir, { recursive: true })
-  const manifest = { name: 'team-app', private: true, allowScripts: { 'better-sqlite3': true } }
-  writeFileSync(join(dir, 'package.json'), JSON.stringify(manifest, null, 2))
-  const installed = await exec(
-    'npm',
-    [
-      'install',
-      '--save-dev',
-      '--save-exact',
-      '--no-audit',
-      '--no-fund',
-      '--prefer-offline',
-      tarball,
-    ],
-    dir,
-    timeout,
-  )
-  return { dir, installed }
+  spec: string
 }
 
 /** Whether `command` runs here. */
@@ -89,16 +65,21 @@ function npxLine(doc: string, starts: string): string[] {
     .split(/\s+/)
 }
 
-export function describeOutside(team: () => Promise<TeamRepository>, timeout: number): void {
-  describe("outside the clone: a team's repository in another language", () => {
-    let repo: TeamRepository
-    /** A folder of the team's repository holding `example`'s files and the shared install. */
+export function describeOutside(installed: () => Promise<Installed>, timeout: number): void {
+  describe("outside the clone: teams' repositories in other languages", () => {
+    let install: Installed
+    /** An empty folder beside the install, with `example`'s files and the install's result. */
     const project = (name: string, example?: string) => {
-      const dir = join(repo.dir, '..', name)
+      const dir = join(install.dir, '..', name)
       if (example) cpSync(join(ROOT, example), dir, { recursive: true })
       else mkdirSync(dir, { recursive: true })
-      for (const f of ['package.json', 'package-lock.json']) cpSync(join(repo.dir, f), join(dir, f))
-      symlinkSync(join(repo.dir, 'node_modules'), join(dir, 'node_modules'))
+      // What `npm install --save-dev <tarball>` writes into a folder with INSTALL.md's allowScripts.
+      const manifest = {
+        devDependencies: { 'pix-sandbox': install.spec },
+        allowScripts: { 'better-sqlite3': true },
+      }
+      writeFileSync(join(dir, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`)
+      symlinkSync(join(install.dir, 'node_modules'), join(dir, 'node_modules'))
       return dir
     }
     const npx = (dir: string, argv: string[]) => {
@@ -107,15 +88,9 @@ export function describeOutside(team: () => Promise<TeamRepository>, timeout: nu
     }
 
     beforeAll(async () => {
-      repo = await team()
+      install = await installed()
+      expect(install.spec).toMatch(/^file:.*pix-sandbox-[\d.]+\.tgz$/)
     }, timeout)
-
-    it('installs as INSTALL.md says: a pinned dev dependency, no install script of its own, no warning', () => {
-      expect(repo.installed.code, repo.installed.stderr).toBe(0)
-      expect(repo.installed.stderr).not.toMatch(/allowScripts|install-scripts/)
-      const manifest = JSON.parse(readFileSync(join(repo.dir, 'package.json'), 'utf8'))
-      expect(manifest.devDependencies['pix-sandbox']).toMatch(/^file:.*pix-sandbox-[\d.]+\.tgz$/)
-    })
 
     it('runs examples/exec as its README writes it: 24 of 32 met, exit 0', async () => {
       const dir = project('exec')
@@ -195,7 +170,7 @@ export function describeOutside(team: () => Promise<TeamRepository>, timeout: nu
     )
 
     it('stops a bare npx --no-install where nothing is installed, running nothing', async () => {
-      const dir = join(repo.dir, '..', 'empty')
+      const dir = join(install.dir, '..', 'empty')
       mkdirSync(dir)
       writeFileSync(join(dir, 'package.json'), '{"name":"empty","private":true}')
       const r = await exec('npx', ['--no-install', 'pix-sandbox', '--version'], dir)

@@ -6,8 +6,7 @@
 // the CLI, an embedded sandbox (`import { startSandbox } from 'pix-sandbox'`) that exits by itself
 // after close(), and the published types. Only the tarball and the registry (through the npm
 // cache) are used: nothing of this repository's node_modules or sources, but its TypeScript.
-// The same tarball is installed into an empty repository as docs/INSTALL.md says, where the
-// other languages' examples run (outside.ts).
+// The same install serves the other languages' examples, copied into empty folders (outside.ts).
 import { spawn } from 'node:child_process'
 import { cpSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -16,23 +15,23 @@ import { fileURLToPath } from 'node:url'
 import { stripVTControlCharacters } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { readmeTestFile } from '../readme/readme.js'
-import { describeOutside, installInTeamRepository, type TeamRepository } from './outside.js'
-import { exec } from './run.js'
+import { describeOutside } from './outside.js'
+import { exec, type Outcome } from './run.js'
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 const version = (manifest: string): string =>
   JSON.parse(readFileSync(join(ROOT, manifest), 'utf8')).version
 const VERSION = version('package.json')
 const EXAMPLE = join(ROOT, 'examples/vitest')
-// better-sqlite3 compiles from source where no prebuilt binary downloads: 1-2 minutes an install
-// on a quiet 2-core machine, the two installs side by side; far longer under load.
+// better-sqlite3 compiles from source where no prebuilt binary downloads: 1-2 minutes on a quiet
+// 2-core machine, far longer under load.
 const INSTALL_TIMEOUT = 15 * 60_000
 
-// One pack for the whole file; the two installs (each compiling better-sqlite3 where no prebuilt
-// binary downloads) run side by side.
+// One pack and one install for the whole file.
 let dir: string
 let tarball: string
-let team: Promise<TeamRepository>
+let app: string
+let install: Promise<Outcome>
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'pix-pack-'))
   const packed = await exec('npm', ['run', '--silent', 'package', '--', dir], ROOT, 180_000)
@@ -40,34 +39,35 @@ beforeAll(async () => {
   tarball = join(dir, `pix-sandbox-${VERSION}.tgz`)
   expect(packed.stdout.trim().split('\n').at(-1)).toBe(tarball)
   writeFileSync(join(dir, 'package.json'), '{}') // keeps npm from looking above the temp folder
-  team = installInTeamRepository(join(dir, 'team'), tarball, INSTALL_TIMEOUT)
+  app = join(dir, 'app')
+  cpSync(EXAMPLE, app, { recursive: true, filter: (f) => !f.includes('node_modules') })
+  const started = performance.now()
+  const vitest = `vitest@${version('node_modules/vitest/package.json')}` // already in the npm cache
+  install = exec(
+    'npm',
+    ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball, vitest],
+    app,
+    INSTALL_TIMEOUT,
+  ).then((installed) => {
+    // Reported, not asserted (README, "Use it from your test suite"): tarball size and install time.
+    console.log(
+      `pix-sandbox ${VERSION}: tarball ${(statSync(tarball).size / 1024).toFixed(0)} kB, npm install (with vitest) ${((performance.now() - started) / 1000).toFixed(1)} s`,
+    )
+    return installed
+  })
 }, 180_000)
 afterAll(() => {
   if (dir) rmSync(dir, { recursive: true, force: true })
 }, 120_000)
 
 describe('the packed tarball, installed into a copy of examples/vitest', () => {
-  let app: string
   let installWarnings = ''
   const cli = () => join(app, 'node_modules/.bin/pix-sandbox')
 
   beforeAll(async () => {
-    app = join(dir, 'app')
-    cpSync(EXAMPLE, app, { recursive: true, filter: (f) => !f.includes('node_modules') })
-    const started = performance.now()
-    const vitest = `vitest@${version('node_modules/vitest/package.json')}` // already in the npm cache
-    const installed = await exec(
-      'npm',
-      ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball, vitest],
-      app,
-      INSTALL_TIMEOUT,
-    )
+    const installed = await install
     expect(installed.code, installed.stderr).toBe(0)
     installWarnings = installed.stderr
-    // Reported, not asserted (README, "Use it from your test suite"): tarball size and install time.
-    console.log(
-      `pix-sandbox ${VERSION}: tarball ${(statSync(tarball).size / 1024).toFixed(0)} kB, npm install (with vitest) ${((performance.now() - started) / 1000).toFixed(1)} s`,
-    )
   }, INSTALL_TIMEOUT)
 
   it('ships the built entries, their types and the scenarios, and no sources or tests', () => {
@@ -283,4 +283,8 @@ export async function use(): Promise<number> {
   })
 })
 
-describeOutside(() => team, INSTALL_TIMEOUT)
+describeOutside(async () => {
+  expect((await install).code).toBe(0)
+  const manifest = JSON.parse(readFileSync(join(app, 'package.json'), 'utf8'))
+  return { dir: app, spec: manifest.devDependencies['pix-sandbox'] }
+}, INSTALL_TIMEOUT)
