@@ -181,6 +181,9 @@ const PROBES = [
   'TestProbeReorderedDeliveries',
   'TestProbeSuiteEndsWhileAChargeIsDelayed',
 ]
+/** Issue 42, cases 2 and 3: each alone. */
+const SECOND_ORDER = 'TestProbeSecondOrderAfterAReconciledOne'
+const FOREIGN_SUBSCRIPTION = 'TestProbeAnotherCompanySubscribesTheSameURL'
 
 const skipped = GO ? '' : ' (skipped: no go here; on Debian, apt-get install golang-go)'
 

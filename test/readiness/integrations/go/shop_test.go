@@ -252,14 +252,15 @@ func TestDroppedPayoutIsReconciledFromTheRecords(t *testing.T) {
 	}
 }
 
-// The shop's own 1 s timeout strikes while the sandbox still processes the transfer (a 2.5 s
+// The shop's own 1 s timeout strikes while the sandbox still processes the transfer (a 5 s
 // delay): it is found once it completes, from its webhook, and not sent again. Under the
-// resend_blindly bug the test ends right after the re-send (issue 42, case 1).
+// resend_blindly bug the test ends right after the re-send, seconds before the original
+// completes (issue 42, case 1).
 func TestTimedOutPayoutIsReconciled(t *testing.T) {
 	tn := newTenant(t, 10_000)
 	rcv, _, _ := tn.receive(t)
-	tn.fault(t, map[string]any{"operation": "transfer", "delay_ms": 2500, "times": 1})
-	service := tn.payouts(10*time.Second, rcv, tn.records())
+	tn.fault(t, map[string]any{"operation": "transfer", "delay_ms": 5000, "times": 1})
+	service := tn.payouts(20*time.Second, rcv, tn.records())
 	service.Client = tn.client(time.Second)
 	p, err := service.Pay(ctx(t), shop.Order{ID: "10", Amount: 1700, PixKey: uniqueKey(t), PixType: "EMAIL"})
 	must(t, err)
