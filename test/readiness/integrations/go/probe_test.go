@@ -7,6 +7,7 @@ import (
 	"context"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -105,7 +106,7 @@ func TestProbeUnusualButValidHeaders(t *testing.T) {
 		{"Application/JSON", "Application/JSON"},
 		{"application/*", "application/json;charset=UTF-8"},
 	} {
-		req, err := http.NewRequest("POST", tn.client(0).BaseURL+"/hub/transactions/in", strings.NewReader(`{"amount": 1000}`))
+		req, err := http.NewRequest("POST", os.Getenv("PIX_BASE_URL")+"/hub/transactions/in", strings.NewReader(`{"amount": 1000}`))
 		must(t, err)
 		req.Header.Set("Authorization", tn.basic())
 		req.Header.Set("Accept", h[0])

@@ -6,6 +6,7 @@ package shop_test
 import (
 	"context"
 	"errors"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -46,7 +47,7 @@ func TestCompanyIsRead(t *testing.T) {
 
 func TestWrongSecretIsRefusedEverywhere(t *testing.T) {
 	tn := newTenant(t, 10_000)
-	c := shop.NewClient(tn.client(0).BaseURL, tn.ClientID, "wrong-secret", 10*time.Second)
+	c := shop.NewClient(os.Getenv("PIX_BASE_URL"), tn.ClientID, "wrong-secret", 10*time.Second)
 	_, charge := c.CreateCharge(ctx(t), 1000, "")
 	_, transfer := c.SendTransfer(ctx(t), shop.TransferRequest{Amount: 1000, PixKey: "maria@example.com", PixType: "EMAIL"})
 	_, company := c.Company(ctx(t))
