@@ -41,10 +41,7 @@ const GO = (() => {
 })()
 
 type Finding = { id: string; severity: string }
-type Report = {
-  coverage: { met: number; total: number }
-  findings: (Finding & { example: { seen: string } })[]
-}
+type Report = { coverage: { met: number; total: number }; findings: Finding[] }
 
 /** `pix-sandbox exec --report` from the sources (as test/readiness/languages.test.ts runs it). */
 async function underExec(name: string, command: string[], env: NodeJS.ProcessEnv = {}) {
@@ -63,9 +60,14 @@ async function underExec(name: string, command: string[], env: NodeJS.ProcessEnv
     ],
     env,
   )
-  const parsed = JSON.parse(readFileSync(report, 'utf8')) as Report
-  const findings = parsed.findings.map(({ id, severity }) => ({ id, severity }))
   const why = `${name}: exit ${r.code}\n${r.stdout.slice(-4000)}\n${r.stderr.slice(-4000)}`
+  let parsed: Report
+  try {
+    parsed = JSON.parse(readFileSync(report, 'utf8')) as Report
+  } catch (err) {
+    throw new Error(`${why}\nno report: ${err}`)
+  }
+  const findings = parsed.findings.map(({ id, severity }) => ({ id, severity }))
   return { ...r, report: parsed, findings, why }
 }
 
