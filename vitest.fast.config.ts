@@ -34,6 +34,7 @@ export const SLOW = [
   // Run other toolchains (Maven, Go) or a whole merchant integration, in orders, under exec.
   'test/readiness/languages.test.ts',
   'test/readiness/integrations.test.ts',
+  'test/readiness/go-integration.test.ts',
   // Wait on the wall clock: real timers, a receiver's 5 s limit, chaos held for seconds.
   'test/sandbox/real-timer.test.ts',
   'test/readiness/receiver-check.test.ts',

@@ -1,0 +1,3 @@
+module example.com/pixshop
+
+go 1.19
