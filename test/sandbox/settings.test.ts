@@ -3,6 +3,8 @@
 // has one), a call whose answer differs once a value other than the default is applied. And a
 // rule of the scenario holds whatever outcome a test picks: each demonstration is also made with
 // `X-Sandbox-Outcome: pending` on its transfers (a rule placed after the outcome fails there).
+// A setting that changes a transfer's answer changes the dashboard's cheat sheet of what decides
+// transfers (src/ui/pages/outcomes.tsx) too.
 import { describe, expect, it } from 'vitest'
 import type { Settings } from '../../src/domain/types.js'
 import { DEFAULT_SETTINGS } from '../../src/scenarios/settings.js'
@@ -85,6 +87,26 @@ const DEMONSTRATIONS: Record<keyof Settings, Demonstration> = {
   },
 }
 
+/** The cheat sheet of the Transfers page, as the admin sees it. */
+async function cheatSheet(sb: TestSandbox): Promise<string> {
+  const signIn = await fetch(`${sb.url}/_sandbox/ui/sign-in`, {
+    method: 'POST',
+    body: new URLSearchParams({ token: sb.adminToken }),
+    redirect: 'manual',
+    headers: { origin: sb.url },
+  })
+  const cookie = signIn.headers.get('set-cookie')!.split(';')[0]!
+  const page = await (
+    await fetch(`${sb.url}/_sandbox/ui/transfers`, { headers: { cookie } })
+  ).text()
+  const start = page.indexOf('<h2>Magic values')
+  expect(start, 'the cheat sheet on the Transfers page').toBeGreaterThan(0)
+  return page.slice(start, page.indexOf('</section>', start))
+}
+
+const transfersMade = async (sb: TestSandbox) =>
+  (await sb.admin('GET', '/requests/count?path=/api/v1/hub/transactions/out')).body.count
+
 describe('every scenario setting', () => {
   it('has a demonstration, and its value there is not the default', () => {
     expect(Object.keys(DEMONSTRATIONS).sort()).toEqual(Object.keys(DEFAULT_SETTINGS).sort())
@@ -99,9 +121,13 @@ describe('every scenario setting', () => {
       for (const outcome of [undefined, 'pending']) {
         const sb = await startTestSandbox()
         try {
+          const sheet = await cheatSheet(sb)
           const before = await observe(sb, outcome)
+          const decidesTransfers = (await transfersMade(sb)) > 0
           sb.apply({ settings: { [name]: value } })
           expect(await observe(sb, outcome), `${name} with outcome ${outcome}`).not.toEqual(before)
+          if (decidesTransfers)
+            expect(await cheatSheet(sb), `${name} on the cheat sheet`).not.toEqual(sheet)
         } finally {
           await sb.close()
         }
