@@ -4,7 +4,7 @@
 // is covered without being named here: a use case or a mapper that drops it, or a page that does
 // not show it, fails this test.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { AUTH, startTestSandbox, type TestSandbox } from '../harness.js'
+import { AUTH, dashboardCookie, startTestSandbox, type TestSandbox } from '../harness.js'
 
 type Json = Record<string, any>
 
@@ -22,13 +22,7 @@ let cookie: string
 beforeAll(async () => {
   sb = await startTestSandbox()
   doc = (await sb.request('GET', '/openapi.json')).body
-  const signIn = await fetch(`${sb.url}/_sandbox/ui/sign-in`, {
-    method: 'POST',
-    body: new URLSearchParams({ token: sb.adminToken }),
-    redirect: 'manual',
-    headers: { origin: sb.url },
-  })
-  cookie = signIn.headers.get('set-cookie')!.split(';')[0]!
+  cookie = await dashboardCookie(sb)
 })
 afterAll(() => sb.close())
 

@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest'
 import type { Settings } from '../../src/domain/types.js'
 import { DEFAULT_SETTINGS } from '../../src/scenarios/settings.js'
-import { AUTH, startTestSandbox, type TestSandbox } from '../harness.js'
+import { AUTH, dashboardCookie, startTestSandbox, type TestSandbox } from '../harness.js'
 
 interface Demonstration {
   /** A value other than the default. */
@@ -89,13 +89,7 @@ const DEMONSTRATIONS: Record<keyof Settings, Demonstration> = {
 
 /** The cheat sheet of the Transfers page, as the admin sees it. */
 async function cheatSheet(sb: TestSandbox): Promise<string> {
-  const signIn = await fetch(`${sb.url}/_sandbox/ui/sign-in`, {
-    method: 'POST',
-    body: new URLSearchParams({ token: sb.adminToken }),
-    redirect: 'manual',
-    headers: { origin: sb.url },
-  })
-  const cookie = signIn.headers.get('set-cookie')!.split(';')[0]!
+  const cookie = await dashboardCookie(sb)
   const page = await (
     await fetch(`${sb.url}/_sandbox/ui/transfers`, { headers: { cookie } })
   ).text()
