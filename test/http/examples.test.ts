@@ -298,7 +298,8 @@ describe('a sandbox started as the examples say (SEED=docs, START_TIME, PUBLIC_U
     } finally {
       await seeded.close()
     }
-  })
+    // Every operation of the document, twice: seconds alone, more on a loaded machine.
+  }, 60_000)
 })
 
 describe("the contract's error examples", () => {
