@@ -2,7 +2,7 @@
 // it is valid against its own schema, and the contract's are answered 200 as they are (the page's
 // first click succeeds); every documented response example is valid against its schema too.
 import { Ajv2020 } from 'ajv/dist/2020.js'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest'
 import { closedDocument } from '../conformance.js'
 import { AUTH, basic, startTestSandbox, tenantDoc, type TestSandbox } from '../harness.js'
 
@@ -97,6 +97,11 @@ describe.each([
 
 describe("the contract's examples, posted as they are", () => {
   it('are answered 200 with the documented success shape', async () => {
+    // A sandbox of its own: the file's, idle while the tests above compiled their validators (the
+    // event loop held for seconds), may close its kept-alive connection as this test reuses it
+    // (ECONNRESET, seen on a loaded machine).
+    const sb = await startTestSandbox()
+    onTestFinished(() => sb.close())
     const doc = (await sb.request('GET', '/openapi.json')).body
     const posted = examples(doc, 'request')
     expect(posted.map((e) => e.operation).sort()).toEqual([
