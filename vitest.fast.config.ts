@@ -31,6 +31,8 @@ export const SLOW = [
   'test/readiness/example.test.ts',
   'test/readiness/readiness-command.test.ts',
   'test/readiness/persistence.test.ts',
+  // Run the Python package's mypy, ruff and tests (test/package/python.test.ts).
+  'test/package/python.test.ts',
   // Run other toolchains (Maven, Go) or a whole merchant integration, in orders, under exec.
   'test/readiness/languages.test.ts',
   'test/readiness/integrations.test.ts',

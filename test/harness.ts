@@ -184,3 +184,14 @@ export function storeSnapshot(s: RunningSandbox): Record<string, unknown> {
     clock: { ...clock.state(), now: clock.now() },
   }
 }
+
+/** The dashboard's session cookie (`name=value`) of the admin, signed in with the token. */
+export async function dashboardCookie(s: RunningSandbox): Promise<string> {
+  const signIn = await fetch(`${s.url}/_sandbox/ui/sign-in`, {
+    method: 'POST',
+    body: new URLSearchParams({ token: s.adminToken }),
+    redirect: 'manual',
+    headers: { origin: s.url },
+  })
+  return signIn.headers.get('set-cookie')!.split(';')[0]!
+}

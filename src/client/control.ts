@@ -13,6 +13,7 @@ type Body<P extends keyof paths> = paths[P] extends {
 type Query<P extends keyof paths> = paths[P] extends { get: { parameters: { query?: infer Q } } }
   ? NonNullable<Q>
   : never
+type Settle = Body<'/transfers/{transaction_id}/settle'>
 
 /** A control call the sandbox refused: `status` and the `{detail}` it answered. */
 export class SandboxRequestError extends Error {
@@ -32,7 +33,7 @@ export interface DeliveryMatch {
   /** The charge's or transfer's `transaction_id`. */
   transaction_id?: string
   /** Delivery status to wait for (default `delivered`). */
-  status?: 'pending' | 'delivered' | 'failed'
+  status?: NonNullable<Query<'/webhooks/deliveries'>['status']>
   timeoutMs?: number
 }
 
@@ -59,7 +60,7 @@ export interface Control {
   balance(userId?: string): Promise<number>
   charges: {
     get(id: string): Promise<Schemas['ChargeRecord']>
-    pay(id: string, payer?: { name: string; document: string }): Promise<Schemas['ChargeRecord']>
+    pay(id: string, payer?: Schemas['Payer']): Promise<Schemas['ChargeRecord']>
     expire(id: string): Promise<Schemas['ChargeRecord']>
     cancel(id: string): Promise<Schemas['ChargeRecord']>
   }
@@ -67,22 +68,22 @@ export interface Control {
     get(id: string): Promise<Schemas['TransferRecord']>
     settle(
       id: string,
-      outcome: 'success' | 'failed',
-      message?: string,
+      outcome: Settle['status'],
+      message?: Settle['message'],
     ): Promise<Schemas['TransferRecord']>
   }
   /** Admin token only (a company's credentials answer 403): the clock is every company's. */
   clock: {
     /** Moves virtual time on, running what became due (expiries, payments, settlements, webhook retries). */
-    advance(seconds: number): Promise<{ now: string; events: Schemas['Event'][] }>
+    advance(seconds: number): Promise<Schemas['ClockAdvanced']>
   }
   outcomes: {
-    next(outcome: Body<'/outcomes'>): Promise<{ id: number }>
+    next(outcome: Body<'/outcomes'>): Promise<Schemas['Queued']>
     clear(): Promise<void>
   }
   faults: {
     /** `{ operation: 'transfer', status: 500, when: 'after' }` loses the answer after the write; `drop: true` closes the connection instead. */
-    add(fault: Body<'/faults'>): Promise<{ id: number }>
+    add(fault: Body<'/faults'>): Promise<Schemas['Queued']>
     clear(): Promise<void>
   }
   requests: {
@@ -102,6 +103,11 @@ export interface Control {
     subscribe(url: string, events?: WebhookEvent[], options?: SubscribeOptions): Promise<Webhook>
     /** Resolves with the first delivery that matches, polling until `timeoutMs` (10 s). */
     waitForDelivery(match: DeliveryMatch): Promise<Delivery>
+    /**
+     * The receiver check (docs/READINESS.md#the-receiver-check) of a standard-format
+     * subscription's receiver: valid, duplicate, bad signature, stale timestamp, unknown type.
+     */
+    check(webhookId: string): Promise<Schemas['ReceiverCheck']>
   }
 }
 
@@ -253,6 +259,11 @@ export function createControl(url: string, authorization: string, userId?: strin
           await new Promise((r) => setTimeout(r, 20))
         }
       },
+      check: (webhookId) =>
+        ok(
+          `check ${webhookId}`,
+          api.POST('/webhooks/{webhook_id}/check', { params: { path: { webhook_id: webhookId } } }),
+        ),
     },
   }
 }

@@ -2531,7 +2531,7 @@ export interface components {
     };
     /**
      * @example {
-     *   "id": "evt_e6bG75izNCb40wCvRa00FXve",
+     *   "id": "evt_qsI5SCniKYhp3mzxG9je6bG7",
      *   "type": "charge.paid",
      *   "at": "2026-03-01T12:00:00.000000Z",
      *   "company_id": "loja-exemplo",
@@ -2605,7 +2605,7 @@ export interface components {
     };
     /**
      * @example {
-     *   "count": 2
+     *   "count": 1
      * }
      */
     JournalCount: {
@@ -2990,15 +2990,15 @@ export interface components {
      *   "balance": 998500,
      *   "entries": [
      *     {
-     *       "amount": -2500,
-     *       "kind": "transfer_debit",
-     *       "reference": "E00000000202603011200000003chAgN",
-     *       "at": "2026-03-01T12:00:00.000000Z"
-     *     },
-     *     {
      *       "amount": 1000,
      *       "kind": "charge_paid",
      *       "reference": "087HVGqaTg2tdrJWeazdQv9xe49IswOY",
+     *       "at": "2026-03-01T12:00:00.000000Z"
+     *     },
+     *     {
+     *       "amount": -2500,
+     *       "kind": "transfer_debit",
+     *       "reference": "E00000000202603011200000003chAgN",
      *       "at": "2026-03-01T12:00:00.000000Z"
      *     },
      *     {

@@ -73,6 +73,36 @@ describe('balance()', () => {
   })
 })
 
+const transfer = (shop: { baseUrl: string; authorization: string }, json: object) =>
+  fetch(`${shop.baseUrl}/hub/transactions/out`, {
+    method: 'POST',
+    headers: { authorization: shop.authorization, 'content-type': 'application/json' },
+    body: JSON.stringify({ amount: 100, pix_key: 'maria@example.com', pix_type: 'EMAIL', ...json }),
+  }).then((r) => r.json() as Promise<{ transaction_id: string; status: string; message: string }>)
+
+describe('charges, transfers and outcomes', () => {
+  it('cancels a pending charge, reads and settles a transfer, and queues outcomes until cleared', async () => {
+    const shop = await sb.tenant({ balance: 10_000 })
+    const cancelled = await shop.control.charges.cancel(
+      await charge(shop.baseUrl, shop.authorization, 100),
+    )
+    expect([cancelled.status, cancelled.cancel_reason]).toEqual(['cancelled', 'cancelled'])
+    const pending = await transfer(shop, { amount: 3000, pix_key: 'pending@pix.example' })
+    expect((await shop.control.transfers.get(pending.transaction_id)).status).toBe('pending')
+    const failed = await shop.control.transfers.settle(
+      pending.transaction_id,
+      'failed',
+      'Conta encerrada',
+    )
+    expect([failed.status, failed.message]).toEqual(['failed', 'Conta encerrada'])
+    expect(await shop.control.balance()).toBe(10_000)
+    await shop.control.outcomes.next({ status: 'failed', message: 'Fila cheia', times: 2 })
+    expect((await transfer(shop, {})).message).toBe('Fila cheia')
+    await shop.control.outcomes.clear()
+    expect((await transfer(shop, {})).status).toBe('success')
+  })
+})
+
 describe('webhooks.subscribe()', () => {
   it('subscribes a tenant to the events it names, with the secret, and delivers only its own', async () => {
     const shop = await sb.tenant()
@@ -107,6 +137,25 @@ describe('webhooks.subscribe()', () => {
     expect(one).toMatchObject({
       company_id: shop.companyId,
       events: ['transfer.failed', 'charge.paid'],
+    })
+  })
+
+  it("checks a subscription's receiver: this one answers 204 to everything, a bad signature included", async () => {
+    const shop = await sb.tenant()
+    const sub = await shop.control.webhooks.subscribe(`${hookUrl}/checked`, ['charge.paid'])
+    const report = await shop.control.webhooks.check(sub.id)
+    expect(report.checks.map((c) => [c.id, c.passed])).toEqual([
+      ['valid', true],
+      ['duplicate', true],
+      ['bad_signature', false],
+      ['stale_timestamp', false],
+      ['unknown_type', true],
+    ])
+    expect(report.passed).toBe(false)
+    const other = await sb.tenant()
+    await expect(other.control.webhooks.check(sub.id)).rejects.toMatchObject({
+      status: 404,
+      detail: 'Webhook not found',
     })
   })
 

@@ -1,7 +1,14 @@
 // Control-plane authorization (docs/CONTROL-PLANE.md): the admin token sees everything; a company's own Basic credentials see
 // that company only (other ids 404) and cannot run global operations (403).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { AUTH, basic, startTestSandbox, tenantDoc, type TestSandbox } from '../harness.js'
+import {
+  AUTH,
+  basic,
+  startTestSandbox,
+  storeSnapshot,
+  tenantDoc,
+  type TestSandbox,
+} from '../harness.js'
 
 let sb: TestSandbox
 let mine: string
@@ -112,5 +119,87 @@ describe('control plane access', () => {
       scenario: 'default',
       now: '2026-03-01T12:00:00.000000Z',
     })
+  })
+})
+
+describe("every route of the control document, walked with another company's credentials", () => {
+  type Json = Record<string, any>
+  let doc: Json
+  /** A record of loja-exemplo's for each id a path names, by the collection it sits in. */
+  const own: Record<string, string> = {}
+  beforeAll(async () => {
+    doc = (await sb.request('GET', '/_sandbox/openapi.json')).body
+    const transfer = await sb.request('POST', '/api/v1/hub/transactions/out', {
+      auth: AUTH.main,
+      json: { amount: 100, pix_key: 'maria@example.com', pix_type: 'EMAIL' },
+    })
+    const hook = await as(AUTH.main, 'POST', '/webhooks', { url: 'http://127.0.0.1:9/hook' })
+    const delivery = await as(AUTH.main, 'POST', `/webhooks/${hook.body.id}/test`)
+    Object.assign(own, {
+      'charges/transaction_id': mine,
+      'transfers/transaction_id': transfer.body.transaction_id,
+      'webhooks/webhook_id': hook.body.id,
+      'deliveries/delivery_id': delivery.body.id,
+      'companies/company_id': 'loja-exemplo',
+      'users/user_id': 'loja-exemplo-user',
+    })
+  })
+
+  /** Each operation with loja-exemplo's ids in its path and its request example as its body; deletions last, the deepest first. */
+  const operations = () =>
+    Object.entries<Json>(doc.paths)
+      .flatMap(([template, ops]) =>
+        Object.entries<Json>(ops).map(([method, op]) => {
+          const operation = `${method.toUpperCase()} ${template}`
+          const path = template.replace(/([\w-]+)\/\{(\w+)\}/g, (_, collection, name) => {
+            const id = own[`${collection}/${name}`]
+            expect(id, `${operation}: no record of loja-exemplo's for {${name}} here`).toBeDefined()
+            return `${collection}/${encodeURIComponent(id!)}`
+          })
+          const media = op.requestBody?.content['application/json']
+          const ref = media?.schema.$ref?.split('/').pop()
+          const json =
+            media &&
+            (media.example ??
+              (ref ? doc.components.schemas[ref].example : media.schema.example) ??
+              {})
+          return { operation, method: method.toUpperCase(), path, op, json }
+        }),
+      )
+      .sort(
+        (a, b) =>
+          Number(a.method === 'DELETE') - Number(b.method === 'DELETE') ||
+          (a.method === 'DELETE' ? b.path.length - a.path.length : 0),
+      )
+
+  it("refuses another company's ids in every path (404, or 403 where only the admin may), writing nothing; the owner is not refused", async () => {
+    const walked = operations().filter((o) => o.operation.includes('{'))
+    expect(walked.length).toBeGreaterThan(15)
+    for (const { operation, method, path, json } of walked) {
+      const before = storeSnapshot(sb)
+      const refused = await as(OTHER, method, path, json)
+      expect([403, 404], `${operation} as another company: ${refused.text}`).toContain(
+        refused.status,
+      )
+      expect(storeSnapshot(sb), operation).toEqual(before)
+      const owner = await as(AUTH.main, method, path, json)
+      expect(owner.status, `${operation} as its owner: ${owner.text}`).not.toBe(404)
+    }
+  })
+
+  it("refuses another company's company_id in every query, and lists only the caller's own", async () => {
+    for (const { operation, path, op } of operations().filter(
+      (o) => o.method === 'GET' && !o.operation.includes('{'),
+    )) {
+      if ((op.parameters ?? []).some((p: Json) => p.in === 'query' && p.name === 'company_id'))
+        expect((await as(OTHER, 'GET', `${path}?company_id=loja-exemplo`)).status, operation).toBe(
+          404,
+        )
+      const listed = await as(OTHER, 'GET', path)
+      if (listed.status !== 200) continue
+      const items: Json[] = Array.isArray(listed.body?.data) ? listed.body.data : []
+      const companies = new Set(items.map((i) => i.company_id).filter((c) => c != null))
+      expect([...companies], operation).toEqual(companies.size ? ['other'] : [])
+    }
   })
 })

@@ -3,12 +3,16 @@
 //   "A3", "SANDBOX.md"): readers have docs/CONTRACT.md#..., docs/READINESS.md#... instead;
 // - every path docs/ARCHITECTURE.md, docs/DESIGN.md and docs/decisions/ name exists, and every
 //   function ARCHITECTURE.md names is defined (in the file it names beside it, where it does);
-// - docs/CONTROL-PLANE.md#scenario-files lists every scenario setting with its default.
+// - docs/CONTROL-PLANE.md#scenario-files lists every scenario setting with its default;
+// - docs/CONTRACT.md#body-rules names every field of the contract's request bodies, and every
+//   control route is shown with an example in CONTROL-PLANE.md or WEBHOOKS.md (both read from the
+//   published documents, so a new field or route is covered without being named here).
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { DEFAULT_SETTINGS } from '../../src/scenarios/settings.js'
+import { startTestSandbox, type TestSandbox } from '../harness.js'
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 const read = (path: string) => readFileSync(join(ROOT, path), 'utf8')
@@ -211,5 +215,64 @@ describe('docs/CONTROL-PLANE.md#scenario-files', () => {
     expect(Object.fromEntries(rows)).toEqual(
       Object.fromEntries(Object.entries(DEFAULT_SETTINGS).map(([k, v]) => [k, shown(v)])),
     )
+  })
+})
+
+describe('the published documents, in the docs', () => {
+  type Json = Record<string, any>
+  let sb: TestSandbox
+  const docs: Record<string, Json> = {}
+  beforeAll(async () => {
+    sb = await startTestSandbox()
+    docs.contract = (await sb.request('GET', '/openapi.json')).body
+    docs.control = (await sb.request('GET', '/_sandbox/openapi.json')).body
+  })
+  afterAll(() => sb.close())
+
+  it("docs/CONTRACT.md#body-rules says what each field of the contract's request bodies must be", () => {
+    const doc = read('docs/CONTRACT.md')
+    const section = doc.slice(
+      doc.indexOf('## Body rules'),
+      doc.indexOf('\n## ', doc.indexOf('## Body rules') + 1),
+    )
+    // The fields a rule's lead names, before its colon: "- `pix_type` and `pix_key` (transfers):".
+    const ruled = new Set(
+      [...section.matchAll(/^- ([^:]+):/gm)].flatMap((m) =>
+        [...m[1]!.matchAll(/`(\w+)`/g)].map((f) => f[1]!),
+      ),
+    )
+    const ref = (s: Json) => docs.contract!.components.schemas[s.$ref.split('/').pop()]
+    const fields = Object.values<Json>(docs.contract!.paths).flatMap((ops) =>
+      Object.values<Json>(ops).flatMap((op) =>
+        op.requestBody
+          ? Object.keys(ref(op.requestBody.content['application/json'].schema).properties)
+          : [],
+      ),
+    )
+    expect(fields.length).toBeGreaterThan(4)
+    expect([...new Set(fields)].filter((f) => !ruled.has(f))).toEqual([])
+  })
+
+  it('every control route is shown, with its path, in CONTROL-PLANE.md or WEBHOOKS.md', () => {
+    // Every `$SB/...` address of the two, and `.../last` beside one, as the last segment swapped.
+    const shown = ['docs/CONTROL-PLANE.md', 'docs/WEBHOOKS.md'].flatMap((file) =>
+      read(file)
+        .split('\n')
+        .flatMap((line) => {
+          const urls = [...line.matchAll(/\$SB(\/[^\s"'`)?]*)|\.\.\.(\/[\w-]+)/g)]
+          let last = ''
+          return urls.map((m) => {
+            if (m[1]) return (last = m[1])
+            return last.replace(/\/[^/]+$/, m[2]!)
+          })
+        }),
+    )
+    const routes = Object.keys(docs.control!.paths)
+    expect(routes.length).toBeGreaterThan(30)
+    const unshown = routes.filter((route) => {
+      const pattern = new RegExp(`^${route.replace(/\{\w+\}/g, '[^/]+')}$`)
+      return !shown.some((url) => pattern.test(url))
+    })
+    expect(unshown).toEqual([])
   })
 })

@@ -9,7 +9,7 @@ import { CHARGE_EXAMPLE, ChargeRecord, chargeRecord } from './records/charge.js'
 import { idParam, jsonAnswer, jsonBody, listQuery, page, Payer } from './schemas.js'
 import { companyFilter, visibleTo } from './scope.js'
 
-const params = idParam('transaction_id')
+const params = idParam('transaction_id', CHARGE_EXAMPLE.transaction_id)
 const one = { 200: jsonAnswer('The charge.', ChargeRecord) }
 
 export function mountCharges(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {

@@ -128,7 +128,18 @@ export function mountClock(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
           resume: 'Let virtual time run again from where it stopped',
           reset: 'Back to real time (offset 0), running',
         }[change],
-        responses: clockReply,
+        // Resumed, the clock runs: its example says so.
+        responses:
+          change === 'resume'
+            ? {
+                200: jsonAnswer('The clock.', Clock, {
+                  running: {
+                    summary: 'Running again from where it stopped',
+                    value: { now: '2026-03-01T12:00:00.000000Z', offset_seconds: 0, frozen: false },
+                  },
+                }),
+              }
+            : clockReply,
       }),
       'admin',
       (c) => {

@@ -13,10 +13,10 @@ import { companyFilter } from './scope.js'
 const JournalQuery = z
   .object({
     method: z.string().optional().openapi({ description: 'Only this method (GET, POST...).' }),
-    path: z
-      .string()
-      .optional()
-      .openapi({ description: 'Only this path, e.g. /api/v1/hub/transactions/in.' }),
+    path: z.string().optional().openapi({
+      description: 'Only this path, e.g. /api/v1/hub/transactions/in.',
+      example: '/api/v1/hub/transactions/in',
+    }),
     status: z.coerce
       .number()
       .int()
@@ -159,7 +159,10 @@ export function mountObserve(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
       description: `Follow \`next_cursor\` to read on, in the same order; \`at\` is virtual time. With \`transaction_id\`, the events about one charge or transfer, among its company's latest ${ABOUT_WINDOW} events.`,
       request: {
         query: listQuery.extend({
-          type: z.string().optional().openapi({ description: 'Only events of this type.' }),
+          type: z
+            .string()
+            .optional()
+            .openapi({ description: 'Only events of this type.', example: 'charge.paid' }),
           transaction_id: z.string().min(1).max(200).optional().openapi({
             description:
               "Only events about this charge or transfer (their `transaction_id`, or a balance change's `reference`).",
@@ -247,7 +250,7 @@ export function mountObserve(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
     .object({
       count: z.int().openapi({ description: 'How many journaled requests match the filters.' }),
     })
-    .openapi('JournalCount', { example: { count: 2 } })
+    .openapi('JournalCount', { example: { count: 1 } })
   controlRoute(
     app,
     deps,

@@ -26,6 +26,13 @@ const Applied = z
   .openapi('ScenarioApplied', {
     example: { scenario: 'default', now: '2026-03-01T12:00:00.000000Z' },
   })
+/** POST /scenarios with its example, many-users, applied on top. */
+const APPLIED_EXAMPLE = {
+  applied: {
+    summary: 'many-users applied on top',
+    value: { scenario: 'many-users', now: '2026-03-01T12:00:00.000000Z' },
+  },
+}
 const ScenarioSummary = z
   .object({
     name: z.string().openapi({ description: "Its name: the file's, without extension." }),
@@ -161,7 +168,7 @@ export function mountScenarios(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
             .openapi({ example: { name: 'many-users' } }),
         ),
       },
-      responses: { 200: jsonAnswer('Applied.', Applied) },
+      responses: { 200: jsonAnswer('Applied.', Applied, APPLIED_EXAMPLE) },
     }),
     'admin',
     (c, { body }) => {

@@ -89,5 +89,10 @@ export const orNull = <T extends z.ZodType>(schema: T) => z.union([schema, z.nul
 export const Provider = providerSchema.openapi('Provider')
 export const Outcome = transferOutcomeSchema
 
-export const idParam = <N extends string>(name: N) =>
-  z.object({ [name]: z.string().min(1).max(200) } as Record<N, z.ZodString>)
+/**
+ * A path's id, with the id of the documents' story as its example: the examples' story
+ * (test/http/examples.test.ts) calls each operation with these, and the scope check walks every
+ * route with them (test/sandbox/access.test.ts), so a route's id needs one to be declared.
+ */
+export const idParam = <N extends string>(name: N, example: string) =>
+  z.object({ [name]: z.string().min(1).max(200).openapi({ example }) } as Record<N, z.ZodString>)

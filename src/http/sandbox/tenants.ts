@@ -6,13 +6,16 @@ import { setBalance, setProviders, userCompany } from '../../operations/users.js
 import type { AppEnv, HttpDeps } from '../env.js'
 import { controlRoute, noContent } from './control-route.js'
 import {
+  BALANCE_EXAMPLE,
   BalanceRecord,
   balanceRecord,
   CompanyRecord,
   companyRecord,
+  TENANT_EXAMPLE,
   TenantRecord,
   tenantRecord,
 } from './records/tenant.js'
+import { CHARGE_EXAMPLE } from './records/charge.js'
 import { idParam, jsonAnswer, jsonBody, orNull, Provider } from './schemas.js'
 
 const Providers = z
@@ -94,7 +97,7 @@ export function mountTenants(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
       path: '/companies/{company_id}',
       summary: 'Change a company',
       request: {
-        params: idParam('company_id'),
+        params: idParam('company_id', TENANT_EXAMPLE.company_id),
         body: jsonBody(
           z
             .object({
@@ -128,7 +131,7 @@ export function mountTenants(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
       method: 'delete',
       path: '/companies/{company_id}',
       summary: 'Remove a tenant and everything it owns',
-      request: { params: idParam('company_id') },
+      request: { params: idParam('company_id', TENANT_EXAMPLE.company_id) },
       responses: { 204: { description: 'Removed.' } },
     }),
     'admin',
@@ -148,7 +151,7 @@ export function mountTenants(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
       summary: "Set a user's Providers",
       description: 'Only the directions given change; `null` removes one.',
       request: {
-        params: idParam('user_id'),
+        params: idParam('user_id', CHARGE_EXAMPLE.user_id),
         body: jsonBody(Providers.openapi({ example: { out: null } })),
       },
       responses: {
@@ -177,7 +180,7 @@ export function mountTenants(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
     },
   )
 
-  const userParams = idParam('user_id')
+  const userParams = idParam('user_id', CHARGE_EXAMPLE.user_id)
   controlRoute(
     app,
     deps,
@@ -216,7 +219,25 @@ export function mountTenants(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
             .openapi({ example: { amount: 100000 } }),
         ),
       },
-      responses: { 200: jsonAnswer('The balance.', BalanceRecord) },
+      responses: {
+        200: jsonAnswer('The balance.', BalanceRecord, {
+          set: {
+            summary: 'BALANCE_EXAMPLE set to 100000',
+            value: {
+              balance: 100000,
+              entries: [
+                {
+                  amount: -898500,
+                  kind: 'adjustment',
+                  reference: null,
+                  at: '2026-03-01T12:00:00.000000Z',
+                },
+                ...BALANCE_EXAMPLE.entries,
+              ],
+            },
+          },
+        }),
+      },
     }),
     'scoped',
     (c, { params, body }) => {

@@ -8,7 +8,7 @@ import { TRANSFER_EXAMPLE, TransferRecord, transferRecord } from './records/tran
 import { idParam, jsonAnswer, jsonBody, listQuery, page } from './schemas.js'
 import { companyFilter, visibleTo } from './scope.js'
 
-const params = idParam('transaction_id')
+const params = idParam('transaction_id', TRANSFER_EXAMPLE.transaction_id)
 const one = { 200: jsonAnswer('The transfer.', TransferRecord) }
 
 export function mountTransfers(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {

@@ -63,7 +63,7 @@ export function mountWebhookDeliveries(app: OpenAPIHono<AppEnv>, deps: HttpDeps)
       path: '/webhooks/deliveries/{delivery_id}/retry',
       tags: ['Webhooks'],
       summary: 'Send a delivery again now, whatever its state',
-      request: { params: idParam('delivery_id') },
+      request: { params: idParam('delivery_id', DELIVERY_EXAMPLE.id) },
       responses: { 200: jsonAnswer('The delivery after the new attempt.', DeliveryRecord) },
     }),
     'scoped',

@@ -73,7 +73,7 @@ export function mountWebhooks(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
   const { store } = ctx
   const visible = (scope: Scope, id: string) => visibleTo(scope, store.webhooks.get(id), 'Webhook')
   const one = { 200: jsonAnswer('The subscription.', WebhookRecord) }
-  const params = idParam('webhook_id')
+  const params = idParam('webhook_id', WEBHOOK_EXAMPLE.id)
 
   controlRoute(
     app,
@@ -244,7 +244,14 @@ export function mountWebhooks(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
       description:
         '`drop`, `duplicate` and `bad_signature` are probabilities per attempt (0..1); `reorder` holds messages 2 s (virtual) and sends them newest first. Deterministic under SEED.',
       request: { params, body: jsonBody(chaosSchema.openapi({ example: { duplicate: 0.5 } })) },
-      responses: one,
+      responses: {
+        200: jsonAnswer('The subscription.', WebhookRecord, {
+          chaos: {
+            summary: 'WEBHOOK_EXAMPLE with the request example',
+            value: { ...WEBHOOK_EXAMPLE, chaos: { duplicate: 0.5 } },
+          },
+        }),
+      },
     }),
     'scoped',
     (c, { params, body }) =>

@@ -1,7 +1,7 @@
 // The transfer rules people can see and change: the queue of next outcomes (add, clear) and the
 // magic values of the scenario in force (its inactive keys and rules), as a cheat sheet.
 import { SETTLED_STATUSES, TRANSFER_STATUSES } from '../../domain/enums.js'
-import { KEY_NOT_FOUND } from '../../domain/transfer.js'
+import { INSUFFICIENT_BALANCE, KEY_NOT_FOUND } from '../../domain/transfer.js'
 import { Action, Badge, Card, Cell, ForCompany, Select, Table } from '../components.js'
 import { numberField as num, textField as text } from '../fields.js'
 import { brl } from '../format.js'
@@ -18,63 +18,75 @@ const when = (w: object) =>
 /** Inactive keys the cheat sheet lists at most. */
 const INACTIVE_SHOWN = 20
 
-/** The scenario in force's rules and inactive keys, as a cheat sheet. */
+/**
+ * The scenario in force's rules, inactive keys and the settings that decide a transfer, as a cheat
+ * sheet (test/sandbox/settings.test.ts: a setting that changes a transfer's answer changes it).
+ */
 export function CheatSheet({ scenario }: { scenario: Answer<'/scenario'> }) {
-  const { rules } = scenario
+  const { rules, settings } = scenario
   const inactive = scenario.inactive_keys.slice(0, INACTIVE_SHOWN)
-  const rejectUnknown = scenario.settings.unknown_pix_keys === 'reject'
+  const rejectUnknown = settings.unknown_pix_keys === 'reject'
   return (
     <Card title="Magic values (the scenario in force)">
-      {rules.transfers.length + rules.charges.length + inactive.length === 0 && !rejectUnknown ? (
-        <p class="muted">This scenario has no rules and no inactive key.</p>
-      ) : (
-        <div class="scroll">
-          <Table head={['When', 'Then']}>
-            {inactive.map((k) => (
-              <tr>
-                <td>
-                  transfer to {k.type} <code>{k.key}</code>
-                </td>
-                <td>
-                  <Badge value="failed" /> {KEY_NOT_FOUND} (an inactive key)
-                </td>
-              </tr>
-            ))}
-            {rejectUnknown && (
-              <tr>
-                <td>transfer to a key not in the scenario's key directory</td>
-                <td>
-                  <Badge value="failed" /> {KEY_NOT_FOUND}
-                </td>
-              </tr>
-            )}
-            {rules.transfers.map((r) => (
-              <tr>
-                <td>transfer {when(r.when)}</td>
-                <td>
-                  <Badge value={r.then.status} /> {r.then.message}
-                  {r.then.settle_after_seconds !== undefined &&
-                    ` → ${r.then.final_status ?? 'success'} after ${r.then.settle_after_seconds} s (virtual)`}
-                </td>
-              </tr>
-            ))}
-            {rules.charges.map((r) => (
-              <tr>
-                <td>charge {when(r.when)}</td>
-                <td>
-                  {r.then.auto_pay_after_seconds !== undefined &&
-                    `paid after ${r.then.auto_pay_after_seconds} s (virtual)`}
-                  {r.then.auto_cancel_after_seconds !== undefined &&
-                    `cancelled after ${r.then.auto_cancel_after_seconds} s (virtual)`}
-                </td>
-              </tr>
-            ))}
-          </Table>
-        </div>
-      )}
+      <div class="scroll">
+        <Table head={['When', 'Then']}>
+          <tr>
+            <td>transfer of more than the balance</td>
+            <td>
+              {settings.insufficient_balance === 'reject' ? (
+                <>422 {INSUFFICIENT_BALANCE}</>
+              ) : (
+                <>
+                  <Badge value="failed" /> {INSUFFICIENT_BALANCE} (recorded, no debit)
+                </>
+              )}
+            </td>
+          </tr>
+          {inactive.map((k) => (
+            <tr>
+              <td>
+                transfer to {k.type} <code>{k.key}</code>
+              </td>
+              <td>
+                <Badge value="failed" /> {KEY_NOT_FOUND} (an inactive key)
+              </td>
+            </tr>
+          ))}
+          {rejectUnknown && (
+            <tr>
+              <td>transfer to a key not in the scenario's key directory</td>
+              <td>
+                <Badge value="failed" /> {KEY_NOT_FOUND}
+              </td>
+            </tr>
+          )}
+          {rules.transfers.map((r) => (
+            <tr>
+              <td>transfer {when(r.when)}</td>
+              <td>
+                <Badge value={r.then.status} /> {r.then.message}
+                {r.then.settle_after_seconds !== undefined &&
+                  ` → ${r.then.final_status ?? 'success'} after ${r.then.settle_after_seconds} s (virtual)`}
+              </td>
+            </tr>
+          ))}
+          {rules.charges.map((r) => (
+            <tr>
+              <td>charge {when(r.when)}</td>
+              <td>
+                {r.then.auto_pay_after_seconds !== undefined &&
+                  `paid after ${r.then.auto_pay_after_seconds} s (virtual)`}
+                {r.then.auto_cancel_after_seconds !== undefined &&
+                  `cancelled after ${r.then.auto_cancel_after_seconds} s (virtual)`}
+              </td>
+            </tr>
+          ))}
+        </Table>
+      </div>
       <p class="muted">
-        A request may also pick its outcome with the header X-Sandbox-Outcome: success | pending |
-        failed.
+        {settings.outcome_header
+          ? 'A request may also pick its outcome with the header X-Sandbox-Outcome: success | pending | failed.'
+          : 'This scenario ignores the X-Sandbox-Outcome header (outcome_header: false).'}
       </p>
     </Card>
   )

@@ -148,6 +148,12 @@ export function mountTransfers(ui: Ui): void {
               <dd>
                 <Id value={t.company_id} />
               </dd>
+              {t.description && (
+                <>
+                  <dt>Description</dt>
+                  <dd>{t.description}</dd>
+                </>
+              )}
               <dt>Created</dt>
               <dd>
                 <Time iso={t.created_at} tz={view.tz} />

@@ -6,7 +6,7 @@ import { iso } from '../schemas.js'
 
 /** The event of CHARGE_EXAMPLE's payment. */
 export const EVENT_EXAMPLE = {
-  id: 'evt_e6bG75izNCb40wCvRa00FXve',
+  id: 'evt_qsI5SCniKYhp3mzxG9je6bG7',
   type: 'charge.paid',
   at: '2026-03-01T12:00:00.000000Z',
   company_id: 'loja-exemplo',

@@ -8,7 +8,7 @@ import { LEDGER_KINDS, type LedgerEntry } from '../../../store/ledger.js'
 import { iso } from '../schemas.js'
 
 /** A company created with the request example. */
-const TENANT_EXAMPLE = {
+export const TENANT_EXAMPLE = {
   company_id: 'co_lLpkYQYiAsTwzsCG0spoEms1',
   user_id: 'usr_WESabwlIwu4sklBbDzOVlsOi',
   client_id: 'ck_bVZGlEup8V5kIuNmGgEtPMdE',
@@ -87,20 +87,20 @@ const LedgerEntryRecord = z
   })
   .openapi('LedgerEntry')
 
-/** loja-exemplo-user's balance after CHARGE_EXAMPLE and TRANSFER_EXAMPLE (the default scenario opens it at R$ 10.000,00). */
-const BALANCE_EXAMPLE = {
+/** loja-exemplo-user's balance after TRANSFER_EXAMPLE and CHARGE_EXAMPLE (the default scenario opens it at R$ 10.000,00). */
+export const BALANCE_EXAMPLE = {
   balance: 998500,
   entries: [
-    {
-      amount: -2500,
-      kind: 'transfer_debit',
-      reference: 'E00000000202603011200000003chAgN',
-      at: '2026-03-01T12:00:00.000000Z',
-    },
     {
       amount: 1000,
       kind: 'charge_paid',
       reference: '087HVGqaTg2tdrJWeazdQv9xe49IswOY',
+      at: '2026-03-01T12:00:00.000000Z',
+    },
+    {
+      amount: -2500,
+      kind: 'transfer_debit',
+      reference: 'E00000000202603011200000003chAgN',
       at: '2026-03-01T12:00:00.000000Z',
     },
     { amount: 1000000, kind: 'opening', reference: null, at: '2026-03-01T12:00:00.000000Z' },

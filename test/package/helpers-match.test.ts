@@ -1,0 +1,114 @@
+// The control helpers are one set in two languages: the Node package's (src/client/control.ts) and
+// the Python package's (clients/python/src/pix_sandbox/control.py, webhooks.py) have the same
+// helpers, in each language's spelling; docs/PYTHON.md's table lists exactly those; and each is
+// called by its package's tests. A helper added to one language only, left out of the table, or
+// never called by a test fails here.
+import { execFileSync } from 'node:child_process'
+import { readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { describe, expect, it } from 'vitest'
+import { createControl } from '../../src/client/control.js'
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url))
+const read = (path: string) => readFileSync(join(ROOT, path), 'utf8')
+const PACKAGE = 'clients/python/src/pix_sandbox'
+
+/** What each language has for "any other endpoint": not a helper of one operation. */
+const ANY_ENDPOINT = { node: 'api', python: 'call' }
+
+/** The Node helpers, as `group.name` (or `name`), in Python's spelling. */
+function nodeHelpers(): string[] {
+  const snake = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)
+  const control = createControl('http://127.0.0.1:9', 'Bearer unused') as unknown as Record<
+    string,
+    unknown
+  >
+  return Object.entries(control).flatMap(([key, value]) =>
+    key === ANY_ENDPOINT.node
+      ? []
+      : typeof value === 'function'
+        ? [snake(key)]
+        : Object.keys(value as object).map((name) => `${key}.${snake(name)}`),
+  )
+}
+
+/** The Python helpers: `Control`'s public methods, and each helper group's, read with `ast`. */
+function pythonHelpers(): string[] {
+  const script = `
+import ast, json, sys
+classes = {}
+for path in sys.argv[1:]:
+    for node in ast.parse(open(path).read()).body:
+        if isinstance(node, ast.ClassDef):
+            classes[node.name] = node
+def public(cls):
+    return [f.name for f in cls.body if isinstance(f, ast.FunctionDef) and not f.name.startswith("_")]
+control = classes["Control"]
+helpers = public(control)
+init = next(f for f in control.body if isinstance(f, ast.FunctionDef) and f.name == "__init__")
+for stmt in init.body:
+    if isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Call):
+        group = stmt.targets[0].attr
+        helpers += [group + "." + name for name in public(classes[stmt.value.func.id])]
+print(json.dumps(helpers))
+`
+  const files = ['control.py', 'webhooks.py'].map((f) => join(ROOT, PACKAGE, f))
+  const helpers = JSON.parse(
+    execFileSync('python3', ['-c', script, ...files], { encoding: 'utf8' }),
+  )
+  return (helpers as string[]).filter((h) => h !== ANY_ENDPOINT.python)
+}
+
+/** The helpers docs/PYTHON.md's table names: `charges.get(id)` · `pay(...)` is charges.pay too. */
+function documentedHelpers(): string[] {
+  const doc = read('docs/PYTHON.md')
+  const section = doc.slice(
+    doc.indexOf('## The helpers'),
+    doc.indexOf('\n## ', doc.indexOf('## The helpers') + 1),
+  )
+  // A row's first cell, up to its first unescaped `|` (`"success" \| "failed"` is inside one).
+  return [...section.matchAll(/^\| (`(?:[^|\\]|\\\|)+?`) \|/gm)].flatMap((row) => {
+    let group = ''
+    return [...row[1]!.matchAll(/`([\w.]+)\(/g)].map((m) => {
+      const [first, second] = m[1]!.split('.')
+      if (second !== undefined) group = `${first}.`
+      return second === undefined ? `${group}${first}` : m[1]!
+    })
+  })
+}
+
+const sorted = (names: string[]) => [...new Set(names)].sort()
+
+/** Every file's text under `dir` whose name ends in `ext`. */
+const texts = (dir: string, ext: string): string[] =>
+  readdirSync(join(ROOT, dir), { recursive: true, encoding: 'utf8' })
+    .filter((f) => f.endsWith(ext))
+    .map((f) => read(join(dir, f)))
+
+describe('the control helpers', () => {
+  it("are the same in Node and in Python, in each one's spelling", () => {
+    const node = nodeHelpers()
+    expect(node.length).toBeGreaterThan(15)
+    expect(sorted(pythonHelpers())).toEqual(sorted(node))
+  })
+
+  it("are docs/PYTHON.md's table of helpers, exactly", () => {
+    expect(sorted(documentedHelpers().filter((h) => h !== ANY_ENDPOINT.python))).toEqual(
+      sorted(pythonHelpers()),
+    )
+  })
+
+  it("are each called by their package's tests", () => {
+    const camel = (name: string) => name.replace(/_(\w)/g, (_, c: string) => c.toUpperCase())
+    const nodeTests = texts('test', '.ts').join('\n')
+    const pythonTests = texts('clients/python/tests', '.py').join('\n')
+    // `charges.pay(` (a group's helper, however the control is named), `.balance(` (the control's own).
+    const call = (helper: string) => (helper.includes('.') ? `${helper}(` : `.${helper}(`)
+    const uncalled = pythonHelpers().flatMap((helper) => [
+      ...(nodeTests.includes(call(camel(helper))) ? [] : [`Node: ${camel(helper)}()`]),
+      ...(pythonTests.includes(call(helper)) ? [] : [`Python: ${helper}()`]),
+    ])
+    expect(uncalled).toEqual([])
+  })
+})

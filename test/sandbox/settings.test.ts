@@ -1,0 +1,133 @@
+// Every scenario setting changes what docs/CONTROL-PLANE.md#scenario-files says it changes: each
+// has a demonstration here (typed by the settings, so a new setting fails the typecheck until it
+// has one), a call whose answer differs once a value other than the default is applied. And a
+// rule of the scenario holds whatever outcome a test picks: each demonstration is also made with
+// `X-Sandbox-Outcome: pending` on its transfers (a rule placed after the outcome fails there).
+// A setting that changes a transfer's answer changes the dashboard's cheat sheet of what decides
+// transfers (src/ui/pages/outcomes.tsx) too.
+import { describe, expect, it } from 'vitest'
+import type { Settings } from '../../src/domain/types.js'
+import { DEFAULT_SETTINGS } from '../../src/scenarios/settings.js'
+import { AUTH, dashboardCookie, startTestSandbox, type TestSandbox } from '../harness.js'
+
+interface Demonstration {
+  /** A value other than the default. */
+  value: unknown
+  /** What the setting changes, as a call answers it; `outcome`: the pick for its transfers. */
+  observe(sb: TestSandbox, outcome?: string): Promise<unknown>
+}
+
+const charge = (sb: TestSandbox, json: unknown = { amount: 1000 }) =>
+  sb.request('POST', '/api/v1/hub/transactions/in', { auth: AUTH.main, json })
+const transfer = (sb: TestSandbox, json: object, outcome?: string, auth = AUTH.main) =>
+  sb.request('POST', '/api/v1/hub/transactions/out', {
+    auth,
+    json: { amount: 100, pix_key: 'maria@example.com', pix_type: 'EMAIL', ...json },
+    headers: outcome ? { 'x-sandbox-outcome': outcome } : undefined,
+  })
+const answered = (r: { status: number; body: any }) => ({ status: r.status, body: r.body })
+
+/** Waits until the first delivery has been attempted (it is sent on a later turn). */
+async function firstAttempted(sb: TestSandbox) {
+  for (;;) {
+    const page = await sb.admin('GET', '/webhooks/deliveries')
+    const attempted = page.body.data.find((d: { last_error: unknown }) => d.last_error !== null)
+    if (attempted) return attempted
+    await new Promise((r) => setTimeout(r, 10))
+  }
+}
+
+const DEMONSTRATIONS: Record<keyof Settings, Demonstration> = {
+  charge_ttl_seconds: {
+    value: 60,
+    observe: async (sb) => (await charge(sb)).body.expiration_date,
+  },
+  timezone: { value: 'UTC', observe: async (sb) => (await charge(sb)).body.expiration_date },
+  validation_errors: {
+    value: 'fastapi',
+    observe: async (sb) => answered(await charge(sb, { amount: 0 })),
+  },
+  strict_content_type: {
+    value: false,
+    observe: async (sb) =>
+      (
+        await sb.request('POST', '/api/v1/hub/transactions/in', {
+          auth: AUTH.main,
+          // Bytes: fetch sends no Content-Type with them (a string would be text/plain).
+          body: new TextEncoder().encode('{"amount": 1000}'),
+        })
+      ).status,
+  },
+  insufficient_balance: {
+    value: 'failed',
+    observe: async (sb, outcome) =>
+      answered(await transfer(sb, { amount: 5000 }, outcome, AUTH.emptyBalance)),
+  },
+  unknown_pix_keys: {
+    value: 'reject',
+    observe: async (sb, outcome) =>
+      (await transfer(sb, { pix_key: 'nobody@example.com' }, outcome)).body.status,
+  },
+  outcome_header: {
+    value: false,
+    observe: async (sb) => (await transfer(sb, {}, 'pending')).body.status,
+  },
+  webhook_retry_seconds: {
+    value: [7],
+    observe: async (sb) => {
+      const hook = await sb.request('POST', '/_sandbox/webhooks', {
+        auth: AUTH.main,
+        json: { url: 'http://127.0.0.1:9/closed', events: ['charge.paid'] },
+      })
+      await sb.admin('POST', `/charges/${(await charge(sb)).body.transaction_id}/pay`, {})
+      const attempted = await firstAttempted(sb)
+      await sb.admin('DELETE', `/webhooks/${hook.body.id}`)
+      return attempted.next_attempt_at
+    },
+  },
+}
+
+/** The cheat sheet of the Transfers page, as the admin sees it. */
+async function cheatSheet(sb: TestSandbox): Promise<string> {
+  const cookie = await dashboardCookie(sb)
+  const page = await (
+    await fetch(`${sb.url}/_sandbox/ui/transfers`, { headers: { cookie } })
+  ).text()
+  const start = page.indexOf('<h2>Magic values')
+  expect(start, 'the cheat sheet on the Transfers page').toBeGreaterThan(0)
+  return page.slice(start, page.indexOf('</section>', start))
+}
+
+const transfersMade = async (sb: TestSandbox) =>
+  (await sb.admin('GET', '/requests/count?path=/api/v1/hub/transactions/out')).body.count
+
+describe('every scenario setting', () => {
+  it('has a demonstration, and its value there is not the default', () => {
+    expect(Object.keys(DEMONSTRATIONS).sort()).toEqual(Object.keys(DEFAULT_SETTINGS).sort())
+    for (const [name, { value }] of Object.entries(DEMONSTRATIONS))
+      expect(value, name).not.toEqual(DEFAULT_SETTINGS[name as keyof Settings])
+  })
+
+  it.each(Object.keys(DEMONSTRATIONS) as (keyof Settings)[])(
+    '%s changes what a call answers, whatever outcome its transfers pick',
+    async (name) => {
+      const { value, observe } = DEMONSTRATIONS[name]
+      for (const outcome of [undefined, 'pending']) {
+        const sb = await startTestSandbox()
+        try {
+          const sheet = await cheatSheet(sb)
+          const before = await observe(sb, outcome)
+          const decidesTransfers = (await transfersMade(sb)) > 0
+          sb.apply({ settings: { [name]: value } })
+          expect(await observe(sb, outcome), `${name} with outcome ${outcome}`).not.toEqual(before)
+          if (decidesTransfers)
+            expect(await cheatSheet(sb), `${name} on the cheat sheet`).not.toEqual(sheet)
+        } finally {
+          await sb.close()
+        }
+      }
+    },
+    // Two sandboxes and two dashboard pages each: seconds alone, more on a loaded machine.
+    60_000,
+  )
+})
