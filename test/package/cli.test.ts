@@ -5,7 +5,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { afterAll, describe, expect, it, vi } from 'vitest'
+import { afterAll, describe, expect, it } from 'vitest'
 import { HANG_MS } from '../hang.js'
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
@@ -13,8 +13,6 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 const TSX = import.meta.resolve('tsx')
 const CLI = [process.execPath, '--import', TSX, join(ROOT, 'src/cli.ts')] as const
 const dir = mkdtempSync(join(tmpdir(), 'pix-cli-'))
-// Each test starts the command from the sources, some of them several times: only a hang fails.
-vi.setConfig({ testTimeout: HANG_MS })
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
 interface Outcome {

@@ -8,12 +8,9 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync, chmodSync
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { afterAll, describe, expect, it, vi } from 'vitest'
+import { afterAll, describe, expect, it } from 'vitest'
 import { HANG_MS } from '../hang.js'
 import { wellFormedXml } from './xml.js'
-
-// Each test starts exec from the sources, a process or more, and waits for it: only a hang fails.
-vi.setConfig({ testTimeout: HANG_MS })
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 const TSX = import.meta.resolve('tsx')

@@ -5,14 +5,10 @@ import { linkSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { silentLog } from '../../src/log.js'
 import { startSandbox, StartupError } from '../../src/server.js'
-import { HANG_MS } from '../hang.js'
 import { testConfig } from '../harness.js'
-
-// The first test starts four servers from the sources, one after the other: only a hang fails.
-vi.setConfig({ testTimeout: HANG_MS })
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 const TSX = import.meta.resolve('tsx')
