@@ -64,7 +64,10 @@ export async function request(
   path: string,
   opts: RequestOptions = {},
 ): Promise<Reply> {
-  const headers: Record<string, string> = { ...opts.headers }
+  // A connection per request: fetch reused a keep-alive connection the server was closing after
+  // its 5 s idle time, and on a loaded machine, where the client's own idle timer fires late, the
+  // request met a reset (`fetch failed`, ECONNRESET or "other side closed", seen at a load of 30).
+  const headers: Record<string, string> = { connection: 'close', ...opts.headers }
   if (opts.auth) headers.authorization = opts.auth
   let body = opts.body
   if (opts.json !== undefined) {

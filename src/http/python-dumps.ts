@@ -29,6 +29,10 @@ const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[
 /** A string UTF-8 cannot encode (Python's 'surrogates not allowed'). */
 export const hasLoneSurrogate = (s: string): boolean => LONE_SURROGATE.test(s)
 
+const LONE_SURROGATES = new RegExp(LONE_SURROGATE.source, 'g')
+/** `s` with each lone surrogate replaced by U+FFFD, as TextEncoder writes it (ES2024's toWellFormed). */
+export const toWellFormed = (s: string): string => s.replace(LONE_SURROGATES, '\ufffd')
+
 function str(s: string): string {
   // JSON.stringify escapes what Python escapes with ensure_ascii=False, but writes a lone
   // surrogate as \uXXXX where Python fails to encode it.

@@ -12,6 +12,11 @@ export const JOURNAL_BYTES = 8 * 1024 * 1024
 /** Longer bodies are kept cut, ending in "...". */
 export const MAX_BODY = 64 * 1024
 /**
+ * A longer path, query or header text is kept cut, ending in "...": a head may hold 256 KiB, as
+ * uvicorn takes it (src/http/uvicorn/head-size.ts), and the journal keeps what Node's 16 KiB held.
+ */
+export const MAX_HEAD_TEXT = 16 * 1024
+/**
  * Bodies nested deeper are kept cut before the first bracket too deep, ending in "...": a reader
  * then gets text rather than a value too deep to serialize (5,000 nested arrays overflowed the
  * stack of JSON.stringify), and what lies that deep is never kept, secrets included.
@@ -107,8 +112,11 @@ export function keptBody(body: string | null): string | null {
   return text.length < body.length ? `${text}...` : body
 }
 
+const cut = (text: string) =>
+  text.length > MAX_HEAD_TEXT ? `${text.slice(0, MAX_HEAD_TEXT)}...` : text
+
 /** Header pairs as one text; Node's parser refuses line feeds in names and values. */
-const joinHeaders = (raw: readonly string[]) => raw.join('\n')
+const joinHeaders = (raw: readonly string[]) => cut(raw.join('\n'))
 function headersOf(text: string): Record<string, string> {
   const out: Record<string, string> = {}
   const parts = text === '' ? [] : text.split('\n')
@@ -178,8 +186,8 @@ export function createRequestJournal(
     record(e: JournalRecord): void {
       const fields = pushed
       fields[F.method] = e.method
-      fields[F.path] = e.path
-      fields[F.query] = e.query
+      fields[F.path] = cut(e.path)
+      fields[F.query] = cut(e.query)
       fields[F.companyId] = e.companyId
       fields[F.headers] = joinHeaders(e.rawHeaders)
       fields[F.requestBody] = keptBody(e.requestBody)

@@ -30,6 +30,10 @@ const INVALID_KEYS: [string, string][] = [
   ['PHONE', '5511987654321'],
   ['PHONE', '+55119876'],
   ['CPF', 'maria@example.com'],
+  // A lone surrogate: the sandbox refuses the key, and its 422 cannot echo it (a 500, in the
+  // fastapi style, as FastAPI's own validators would answer).
+  ['EMAIL', '\ud800'],
+  ['CPF', '1\udc00'],
 ]
 const VALID_PAYLOAD =
   '00020126580014br.gov.bcb.pix0136123e4567-e12b-12d1-a456-4266554400005204000053039865802BR5913Fulano de Tal6008BRASILIA62070503***63041D3D'
@@ -167,6 +171,13 @@ function fields(
           () => {
             tags.add('invalid-payload')
             return str('000201not-a-code')
+          },
+        ],
+        [
+          1,
+          () => {
+            tags.add('invalid-payload')
+            return str(r.pick(['\ud800', '00020\udc00']))
           },
         ],
       ])(),

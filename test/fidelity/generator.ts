@@ -424,7 +424,7 @@ function framing(r: Rng): { bytes: Buffer; kind: string; tags: Set<string> } {
     [
       'huge header',
       () =>
-        `GET /api/v1/user/company HTTP/1.1\r\nHost: 127.0.0.1\r\n${auth}X-Big: ${'a'.repeat(r.pick([8_000, 20_000, 70_000]))}\r\n\r\n`,
+        `GET /api/v1/user/company HTTP/1.1\r\nHost: 127.0.0.1\r\n${auth}X-Big: ${'a'.repeat(r.pick([8_000, 17_000, 70_000, 200_000, 262_000, 263_000, 300_000]))}\r\n\r\n`,
     ],
     [
       'many headers',
@@ -434,7 +434,7 @@ function framing(r: Rng): { bytes: Buffer; kind: string; tags: Set<string> } {
     [
       'long target',
       () =>
-        `GET /api/v1/user/company?x=${'a'.repeat(r.pick([4_000, 20_000, 70_000]))} HTTP/1.1\r\nHost: 127.0.0.1\r\n${auth}\r\n`,
+        `GET /api/v1/user/company?x=${'a'.repeat(r.pick([4_000, 17_000, 65_512, 65_513, 70_000, 200_000]))} HTTP/1.1\r\nHost: 127.0.0.1\r\n${auth}\r\n`,
     ],
     [
       'Expect',

@@ -60,10 +60,14 @@ export function pythonVersion(python: string): [number, number] {
   return [major!, minor!]
 }
 
+/** uvicorn's two HTTP backends. */
+export type Backend = 'h11' | 'httptools'
+
 /** Starts the reference app on a free port; `env` reaches the app (STRICT_CONTENT_TYPE). */
 export function startReference(
   python: string,
   env: Record<string, string> = {},
+  http: Backend = 'h11',
 ): Promise<Reference> {
   const args = [
     '-m',
@@ -76,7 +80,7 @@ export function startReference(
     '--port',
     '0',
     '--http',
-    'h11',
+    http,
     '--no-access-log',
   ]
   const child: ChildProcess = spawn(python, args, {
@@ -85,7 +89,8 @@ export function startReference(
   })
   let log = ''
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => fail('no "Uvicorn running on" line within 20 s'), 20_000)
+    // About a hang: uvicorn importing FastAPI took seconds on a loaded machine.
+    const timer = setTimeout(() => fail('no "Uvicorn running on" line within 120 s'), 120_000)
     const fail = (why: string) => {
       clearTimeout(timer)
       child.kill('SIGKILL')

@@ -12,24 +12,36 @@ export interface Answer {
   ended?: 'closed' | 'timeout'
 }
 
-/** Sends `bytes` on a new connection and reads one answer. */
-export function exchange(port: number, bytes: Buffer, timeoutMs = 2000): Promise<Answer> {
+/**
+ * Sends `bytes` on a new connection and reads one answer. `timeoutMs` is about a server that
+ * hangs, not a slow one; `signal` ends the wait early (the caller knows no answer is coming), as
+ * 'timeout' too.
+ */
+export function exchange(
+  port: number,
+  bytes: Buffer,
+  { timeoutMs = 60_000, signal }: { timeoutMs?: number; signal?: AbortSignal } = {},
+): Promise<Answer> {
   // A HEAD is answered with headers only, whatever Content-Length says.
   const head = bytes.subarray(0, 5).toString('latin1') === 'HEAD '
   return new Promise((resolve) => {
     const socket = net.connect(port, '127.0.0.1')
     let received = Buffer.alloc(0)
     let settled = false
+    const giveUp = () => finish('timeout')
     const finish = (ended?: 'closed' | 'timeout') => {
       if (settled) return
       const parsed = parseAnswer(received, { head, eof: ended !== undefined })
       if (!parsed && !ended) return
       settled = true
       clearTimeout(timer)
+      signal?.removeEventListener('abort', giveUp)
       socket.destroy()
       resolve(parsed ?? { status: 0, headers: {}, body: received, ended })
     }
-    const timer = setTimeout(() => finish('timeout'), timeoutMs)
+    const timer = setTimeout(giveUp, timeoutMs)
+    if (signal?.aborted) return giveUp()
+    signal?.addEventListener('abort', giveUp)
     socket.on('connect', () => socket.write(bytes))
     socket.on('data', (d: Buffer) => {
       received = Buffer.concat([received, d])
@@ -40,6 +52,33 @@ export function exchange(port: number, bytes: Buffer, timeoutMs = 2000): Promise
     socket.on('error', () => finish('closed'))
     socket.on('close', () => finish('closed'))
   })
+}
+
+/**
+ * Sends `bytes` to each port at once. A request that leaves every server waiting for more (a
+ * body shorter than its Content-Length) gets no answer: once none has come from any server for
+ * `quietMs`, each is taken as 'timeout'. Once one server has answered, the others are waited
+ * for (up to the hang timeout), however long a loaded machine makes them take.
+ */
+export async function exchangeAll(
+  ports: number[],
+  bytes: Buffer,
+  quietMs = 2000,
+): Promise<Answer[]> {
+  const quiet = new AbortController()
+  const timer = setTimeout(() => quiet.abort(), quietMs)
+  try {
+    return await Promise.all(
+      ports.map((port) =>
+        exchange(port, bytes, { signal: quiet.signal }).then((a) => {
+          if (a.status) clearTimeout(timer)
+          return a
+        }),
+      ),
+    )
+  } finally {
+    clearTimeout(timer)
+  }
 }
 
 /**

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, describe, expect, it } from 'vitest'
+import { HANG_MS } from '../hang.js'
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 // tsx is resolved from here: the commands run in a temp folder that has no node_modules.
@@ -25,7 +26,7 @@ function cli(args: string[], env: Record<string, string> = {}): Promise<Outcome>
     execFile(
       CLI[0],
       [...CLI.slice(1), ...args],
-      { cwd: dir, env: { ...process.env, ...env }, timeout: 30_000 },
+      { cwd: dir, env: { ...process.env, ...env }, timeout: HANG_MS },
       (err, stdout, stderr) =>
         resolve({ code: err ? ((err as { code?: number }).code ?? null) : 0, stdout, stderr }),
     )
@@ -116,24 +117,28 @@ describe('pix-sandbox (serve)', () => {
   })
 
   it('refuses bad values with the configuration message, naming the flag, and exit 2', async () => {
-    const r = await cli(['--port', '99999', '--public-url', 'ftp://x'])
+    const [r, startTime, fromEnv] = await Promise.all([
+      cli(['--port', '99999', '--public-url', 'ftp://x']),
+      cli(['--start-time', 'tomorrow']),
+      cli([], { LOG_LEVEL: 'loud' }),
+    ])
     expect(r.code).toBe(2)
     expect(r.stderr).toContain('invalid configuration:')
     expect(r.stderr).toContain('  --port: ')
     expect(r.stderr).toContain('  --public-url: must be an http(s) URL')
-    const startTime = await cli(['--start-time', 'tomorrow'])
     expect(startTime.code).toBe(2)
     expect(startTime.stderr).toContain(
       '  --start-time: "tomorrow" is not an ISO 8601 instant with its time zone',
     )
-    const fromEnv = await cli([], { LOG_LEVEL: 'loud' })
     expect(fromEnv.code).toBe(2)
     expect(fromEnv.stderr).toContain('  LOG_LEVEL: ')
   })
 
   it('refuses unknown flags, extra arguments and missing values with exit 2', async () => {
-    for (const args of [['--prot', '1'], ['serve'], ['--port']]) {
-      const r = await cli(args)
+    const cases = [['--prot', '1'], ['serve'], ['--port']]
+    const outcomes = await Promise.all(cases.map((args) => cli(args)))
+    for (const [i, args] of cases.entries()) {
+      const r = outcomes[i]!
       expect(r.code, args.join(' ')).toBe(2)
       expect(r.stderr, args.join(' ')).toMatch(/^error: /)
     }

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, describe, expect, it } from 'vitest'
+import { HANG_MS } from '../hang.js'
 import { wellFormedXml } from './xml.js'
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
@@ -28,7 +29,7 @@ function cli(args: string[]): Promise<Outcome> {
     execFile(
       CLI[0]!,
       [...CLI.slice(1), ...args],
-      { cwd: dir, timeout: 60_000 },
+      { cwd: dir, timeout: HANG_MS },
       (err, stdout, stderr) =>
         resolve({ code: err ? ((err as { code?: number }).code ?? null) : 0, stdout, stderr }),
     )
@@ -54,7 +55,7 @@ const alive = (pid: number) => {
 }
 const waitFor = async (file: string) => {
   for (
-    const until = Date.now() + 20_000;
+    const until = Date.now() + HANG_MS;
     !existsSync(file) || readFileSync(file, 'utf8').trim() === '';
   ) {
     if (Date.now() > until) throw new Error(`${file} never appeared`)
@@ -273,7 +274,7 @@ describe('exec: signals and clean-up', () => {
     const [sh, sleeper] = [await waitFor(shell), await waitFor(kid)]
     exec.child.kill('SIGKILL')
     await exec.exited
-    for (const until = Date.now() + 5000; (alive(sh) || alive(sleeper)) && Date.now() < until; )
+    for (const until = Date.now() + HANG_MS; (alive(sh) || alive(sleeper)) && Date.now() < until; )
       await new Promise((r) => setTimeout(r, 25))
     expect([alive(sh), alive(sleeper)]).toEqual([false, false])
   })
@@ -357,7 +358,10 @@ describe.skipIf(!existsSync('/proc/self/environ'))(
       const [escaped, sh] = [await waitFor(file), await waitFor(shell)]
       exec.child.kill('SIGKILL')
       await exec.exited
-      for (const until = Date.now() + 5000; (alive(sh) || alive(escaped)) && Date.now() < until; )
+      for (
+        const until = Date.now() + HANG_MS;
+        (alive(sh) || alive(escaped)) && Date.now() < until;
+      )
         await new Promise((r) => setTimeout(r, 25))
       expect([alive(sh), alive(escaped)]).toEqual([false, false])
     })

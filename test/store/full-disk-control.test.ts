@@ -9,7 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createLog } from '../../src/log.js'
 import { startSandbox, type RunningSandbox } from '../../src/server.js'
 import { AUTH, request, testConfig } from '../harness.js'
-import { mountable, onSmallDisk, type SmallDisk } from './tmpfs.js'
+import { emptyWal, mountable, onSmallDisk } from './tmpfs.js'
 
 let dir: string
 beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'pix-sandbox-full-control-'))))
@@ -17,15 +17,23 @@ afterEach(() => rmSync(dir, { recursive: true, force: true }))
 
 /** A sandbox on a 4 MB disk; `lines`: what it logged. */
 async function onFullDisk(
-  fn: (sb: RunningSandbox, disk: SmallDisk, lines: string[]) => Promise<void>,
+  fn: (
+    sb: RunningSandbox,
+    disk: { fill(): Promise<void>; makeRoom(): void },
+    lines: string[],
+  ) => Promise<void>,
 ) {
   await onSmallDisk(dir, async (disk) => {
     const lines: string[] = []
     const sb = await startSandbox(testConfig({ database: join(disk.dir, 'sandbox.db') }), {
       log: createLog('info', (l) => lines.push(l)),
     })
+    const fill = async () => {
+      await emptyWal(sb.sandbox.store.db)
+      disk.fill()
+    }
     try {
-      await fn(sb, disk, lines)
+      await fn(sb, { ...disk, fill }, lines)
     } finally {
       disk.makeRoom()
       await sb.close()
@@ -53,7 +61,7 @@ describe.skipIf(!mountable)('a full disk and the control plane', () => {
     await onFullDisk(async (sb, disk, lines) => {
       expect((await admin(sb, 'POST', '/clock/advance', { seconds: 60 })).status).toBe(200)
       const before = await clockOf(sb)
-      disk.fill()
+      await disk.fill()
       for (const [path, body] of [
         ['/clock/freeze'],
         ['/clock/advance', { seconds: 3600 }],
@@ -85,7 +93,7 @@ describe.skipIf(!mountable)('a full disk and the control plane', () => {
       const readiness = (await admin(sb, 'GET', '/readiness')).text
       expect(readiness).toContain('"met":1')
       const journal = (await admin(sb, 'GET', '/requests?limit=500')).body.data.length as number
-      disk.fill()
+      await disk.fill()
       expectUnavailable(await admin(sb, 'POST', '/reset', {}))
       expect(await clockOf(sb)).toEqual({ offset_seconds: 3600, frozen: true })
       expect((await admin(sb, 'GET', '/readiness')).text).toBe(readiness)
@@ -107,7 +115,7 @@ describe.skipIf(!mountable)('a full disk and the control plane', () => {
       const cookie = signIn.headers.get('set-cookie')!.split(';')[0]!
       const companies = () => sb.sandbox.store.identity.companyCount()
       const count = companies()
-      disk.fill()
+      await disk.fill()
       const post = await fetch(`${sb.url}/_sandbox/ui/companies`, {
         method: 'POST',
         body: new URLSearchParams({ name: 'Lost Ltda', balance: '0' }),

@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createLog } from '../../src/log.js'
 import { startSandbox, type RunningSandbox } from '../../src/server.js'
 import { AUTH, request, testConfig, type Reply } from '../harness.js'
-import { mountable, onSmallDisk } from './tmpfs.js'
+import { emptyWal, mountable, onSmallDisk } from './tmpfs.js'
 
 let dir: string
 beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'pix-sandbox-full-'))))
@@ -121,8 +121,11 @@ describe('a store that cannot write', () => {
       await onSmallDisk(dir, async (disk) => {
         const { sb, lines } = await start(join(disk.dir, 'sandbox.db'))
         try {
-          // Fill what is left, then write until a commit finds no room.
+          // Fill what is left, then write until a commit finds no room: the first one, as the
+          // WAL must grow.
+          await emptyWal(sb.sandbox.store.db)
           const refused = await chargeUntilRefused(sb, disk.fill)
+          expect(refused.map((r) => r.status)).toEqual([503])
           await expectRefusedThenRecovered(sb, lines, refused, disk.makeRoom, true)
         } finally {
           await sb.close()

@@ -8,6 +8,7 @@ import { AppError } from '../../domain/errors.js'
 import { parseRawBody, readBodyText } from '../body.js'
 import type { AppEnv } from '../env.js'
 import { after } from '../maybe-async.js'
+import { wellFormed } from '../well-formed.js'
 import { closestIssues, rejectInvalidJson, validateBody } from '../validation.js'
 
 function check(schema: z.ZodType | undefined, value: unknown, where: string): unknown {
@@ -31,6 +32,7 @@ export function inputValidator(route: RouteConfig): (c: Context<AppEnv>) => void
   const bodyRequired = req?.body?.required === true
   const bodyOf = (c: Context<AppEnv>, schema: z.ZodType, text: string): unknown => {
     const raw = parseRawBody(c, text)
+    if (raw.kind === 'json') raw.value = wellFormed(text, raw.value)
     rejectInvalidJson(raw, 'simple')
     return raw.kind === 'empty' && !bodyRequired
       ? check(schema, {}, 'body')

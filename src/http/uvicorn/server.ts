@@ -3,7 +3,8 @@
 // bare 400 or 431), an unknown `Expect` is ignored (not 417), `CONNECT` and `OPTIONS *` reach
 // the app (a 404 or 405 there, not a closed connection or a 400), and what h11 refuses that Node
 // takes (no Host in HTTP/1.1, two Hosts, an HTTP/0.9 request line) is refused as h11 refuses
-// it. What Node's parser refuses that h11 takes is listed in docs/CONTRACT.md#deviations.
+// it; a head is as large as uvicorn takes it (head-size.ts). What Node's parser refuses that h11
+// takes is listed in docs/CONTRACT.md#deviations.
 import {
   createServer,
   ServerResponse,
@@ -13,6 +14,7 @@ import {
   type ServerOptions,
 } from 'node:http'
 import type { Socket } from 'node:net'
+import { limitHeads, targetTooLong } from './head-size.js'
 import { TARGET } from './path.js'
 
 const INVALID = 'Invalid HTTP request received.'
@@ -74,7 +76,7 @@ function standIn(req: IncomingMessage & { [TARGET]?: string }): void {
 }
 
 function handle(req: IncomingMessage, res: ServerResponse, listener: RequestListener): void {
-  if (refusedByH11(req)) {
+  if (refusedByH11(req) || targetTooLong(req)) {
     res
       .writeHead(400, { 'content-type': 'text/plain; charset=utf-8', connection: 'close' })
       .end(INVALID)
@@ -106,6 +108,7 @@ export const uvicornLikeServer = ((options: ServerOptions, listener: RequestList
     handle(req, res, listener),
   )
   server.on('clientError', onClientError)
+  limitHeads(server)
   // An Expect other than 100-continue: h11 ignores it, where Node answers 417.
   server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) =>
     handle(req, res, listener),
