@@ -1,6 +1,7 @@
 // Calls sent again (docs/READINESS.md#the-findings): a transfer sent again after its answer was
 // lost (retry_after_server_error) and, when both went through, paid twice (paid_twice); a call
-// sent again, identical, after an answer that cannot change by retrying (retried_permanent_error);
+// sent again, identical, after an answer that cannot change by retrying, whatever it is answered
+// then (retried_permanent_error);
 // an operation called again before the Retry-After of its 503 (ignored_retry_after).
 //
 // What tells a retry from a new call, so that a correct suite raises none whatever its order:
@@ -91,10 +92,11 @@ export function retryJudge({ book, nowMs, example }: Observing, adminSteps: Step
         }
       }
     }
+    // Whatever the second was answered: a one-shot fault that ran out is no change of setup, and
+    // the loop that retried it would have retried a real Provider's 501 as blindly.
     if (
       first.refused !== null &&
       first.operation === second.operation &&
-      first.answer === second.answer &&
       first.pays === second.pays
     ) {
       const since = second.arrivedMs - first.answeredMs
@@ -109,7 +111,7 @@ export function retryJudge({ book, nowMs, example }: Observing, adminSteps: Step
           F.retried_permanent_error,
           second,
           () =>
-            `the same ${first.operation} (amount and pix_key) sent again ${seconds(since)} after ${first.refused}, and answered the same`,
+            `the same ${first.operation} (amount and pix_key) sent again ${seconds(since)} after ${first.refused}, with no change of setup between (answered ${second.status})`,
         )
       }
     }
@@ -152,7 +154,7 @@ export function retryJudge({ book, nowMs, example }: Observing, adminSteps: Step
         o.effectStatus === 200 ? (TRANSACTION_ID.exec(o.effectBody ?? '')?.[1] ?? null) : null,
       refused: lost === '' ? refused : null,
       answeredMs: now,
-      answer: `${o.status} ${o.errorCode ?? ''}`,
+      status: o.status,
       at: o.at,
       method: o.method,
       path: o.path,

@@ -28,8 +28,8 @@ export interface Sent {
   /** A refusal that cannot change by retrying ('a 501', ...); null otherwise. */
   refused: string | null
   answeredMs: number
-  /** What it was answered, to tell "answered the same". */
-  answer: string
+  /** The status it was answered. */
+  status: number
   at: Micros
   method: string
   path: string

@@ -202,13 +202,21 @@ const CASES: Partial<Record<FindingId, Case>> = {
       expect((await post('/hub/transactions/out', TRANSFER, {}, AUTH.chargesOnly)).status).toBe(501)
     },
     correct: async () => {
-      // Each once; and sent again after the setup changed, answered otherwise.
+      // Each once; and sent again after the setup changed (its Providers given back).
       expect((await post('/hub/transactions/out', TRANSFER, {}, AUTH.chargesOnly)).status).toBe(501)
       expect(
         (await post('/hub/transactions/in', { amount: 1000 }, {}, AUTH.noProvider)).status,
       ).toBe(422)
+      await control('PUT', '/users/loja-exemplo-no-provider/providers', {
+        in: { name: 'Banco Exemplo', operations: ['charge'] },
+      })
+      expect(
+        (await post('/hub/transactions/in', { amount: 1000 }, {}, AUTH.noProvider)).status,
+      ).toBe(200)
+      // The next test, after a step of its own, sends the call a one-shot fault refused.
       await control('POST', '/faults', { operation: 'charge', status: 501, times: 1 })
       expect((await post('/hub/transactions/in', { amount: 1000 })).status).toBe(501)
+      await control('DELETE', '/faults')
       expect((await post('/hub/transactions/in', { amount: 1000 })).status).toBe(200)
       // Another amount is another call.
       expect(
@@ -327,14 +335,6 @@ const CASES: Partial<Record<FindingId, Case>> = {
           )
         ).status,
       ).toBe(422)
-      // A 501 says the operation is unsupported: nothing went through, sending it again is harmless.
-      await control('POST', '/faults', { operation: 'transfer', status: 501, times: 1 })
-      expect(
-        (await post('/hub/transactions/out', { ...TRANSFER, description: 'Pedido 11' })).status,
-      ).toBe(501)
-      expect(
-        (await post('/hub/transactions/out', { ...TRANSFER, description: 'Pedido 11' })).status,
-      ).toBe(200)
     },
     company: 'loja-exemplo',
   },
@@ -536,6 +536,24 @@ describe('what each finding says', () => {
       /^a transfer of the same amount and pix_key sent 0\.\d s after its client closed the connection before the answer: both went through, two debits \(E\w{31}, then E\w{31}\)$/,
     )
     expect(await find('retry_after_server_error')).toBeUndefined()
+  })
+
+  it('a call retried after a one-shot 501 is retried_permanent_error, though the retry was answered 200', async () => {
+    await control('POST', '/faults', { operation: 'charge', status: 501, times: 1 })
+    expect((await post('/hub/transactions/in', { amount: 1000 })).status).toBe(501)
+    for (let i = 0; i < 3; i++)
+      expect((await post('/hub/transactions/in', { amount: 1000 })).status).toBe(200)
+    // A 501 says the operation is unsupported: nothing went through, so a transfer sent again
+    // after one pays once (no retry_after_server_error), but it is retried all the same.
+    await control('POST', '/faults', { operation: 'transfer', status: 501, times: 1 })
+    expect((await post('/hub/transactions/out', TRANSFER)).status).toBe(501)
+    expect((await post('/hub/transactions/out', TRANSFER)).status).toBe(200)
+    expect(await find('retry_after_server_error')).toBeUndefined()
+    const f = await find('retried_permanent_error')
+    expect(f).toMatchObject({ severity: 'error', count: 4 })
+    expect(f.example.seen).toMatch(
+      /^the same charge \(amount and pix_key\) sent again \d+\.\d s after a 501, with no change of setup between \(answered 200\)$/,
+    )
   })
 
   it('a redacted example never holds what the client sent as a secret', async () => {

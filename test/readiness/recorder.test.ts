@@ -175,6 +175,25 @@ describe('the recorder', () => {
     )
   })
 
+  it('a call sent again after a 501 is retried_permanent_error whatever it is answered; after a step it is a new test', () => {
+    const { r, call, found, example, at } = recorder()
+    const refused = { status: 501, responseBody: '{}', effectBody: '{}' }
+    call(refused)
+    at(1300)
+    call({ arrivedMs: 1300 })
+    expect(found('retried_permanent_error')).toBe(1)
+    expect(example('retried_permanent_error')?.seen).toBe(
+      'the same transfer (amount and pix_key) sent again 0.3 s after a 501, with no change of setup between (answered 200)',
+    )
+    r.controlled(null, 1900)
+    at(2000)
+    call({ ...refused, arrivedMs: 2000 })
+    r.controlled('loja-exemplo', 2100)
+    at(2200)
+    call({ arrivedMs: 2200 })
+    expect(found('retried_permanent_error')).toBe(1)
+  })
+
   it('a 422 for the X-Sandbox-Outcome header meets no behaviour; a transfer status does', () => {
     const { r, call } = recorder()
     call({
