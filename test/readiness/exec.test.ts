@@ -351,9 +351,9 @@ describe('exec: reports', () => {
     const xml = readFileSync(junit, 'utf8')
     expect(wellFormedXml(xml)).toEqual([])
     expect(xml).toMatch(
-      /<testsuites name="pix-sandbox readiness" tests="47" failures="2" errors="0">/,
+      /<testsuites name="pix-sandbox readiness" tests="49" failures="2" errors="0">/,
     )
-    expect(xml.match(/<testcase /g)).toHaveLength(47)
+    expect(xml.match(/<testcase /g)).toHaveLength(49)
     expect(xml).toContain(
       '<testcase classname="readiness.behaviours" name="charge.created" time="0"/>',
     )
