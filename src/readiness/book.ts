@@ -34,7 +34,13 @@ import {
   type StoredEntry,
 } from './entry.js'
 import { both } from './seen.js'
-import { refusedTypes, refusingReceivers, taken, type Taken } from './receiver-judgement.js'
+import {
+  NOTHING_TAKEN,
+  refusedTypes,
+  refusingReceivers,
+  taken,
+  type Taken,
+} from './receiver-judgement.js'
 import { undecidedSeen } from './retry-state.js'
 
 export { serialize, type CheckSeen, type Entry, type Example } from './entry.js'
@@ -189,7 +195,11 @@ export function createBook(
         const count = own.reduce((n, e) => n + e.counts[i]!, 0)
         return { id: b.id, met: count > 0, count, how: hows?.[i] ?? b.how }
       })
-      const took = taken(entries.values())
+      // Every company's receivers are read only when these entries hold a refusal to judge.
+      const refusals = own.some((e) =>
+        Object.values(e.receivers).some((r) => Object.keys(r.refused).length > 0),
+      )
+      const took = refusals ? taken(entries.values()) : NOTHING_TAKEN
       const seenBy = own.map((e) => findingsOf(e, took))
       const findings: Report['findings'] = []
       FINDINGS.forEach((f, i) => {

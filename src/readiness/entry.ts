@@ -26,7 +26,7 @@ export const TYPES_KEPT = 16
 
 /** Receivers whose newest check an entry keeps, and receivers it keeps what they did for. */
 export const CHECKS_KEPT = 5
-export const RECEIVERS_KEPT = 20
+export const RECEIVERS_KEPT = 32
 
 export interface Entry {
   since: Micros

@@ -15,6 +15,9 @@ export interface Taken {
   keys: Map<string, { took: Set<string>; lastTook: Micros }>
 }
 
+/** What nothing took: the judgement of entries with no refusal needs no more. */
+export const NOTHING_TAKEN: Taken = { urls: new Set(), keys: new Map() }
+
 export function taken(entries: Iterable<Entry>): Taken {
   const t: Taken = { urls: new Set(), keys: new Map() }
   for (const e of entries) {
