@@ -9,6 +9,7 @@ import { realTime } from '../clock.js'
 import type { ReceiverCheck } from '../webhooks/check.js'
 import { NO_COMPANY, type Entry } from './book.js'
 import { B, F } from './catalog.js'
+import { ANY } from './entry.js'
 import { receiverPath, type Observing } from './observing.js'
 
 /** One attempt of a webhook delivery that reached its receiver (webhooks/worker.ts). */
@@ -156,12 +157,13 @@ export function receiverObserver(
       book.first(owner, e, finding, example(owner, 'POST', path, at, `the receiver check: ${what}`))
     const valid = by.valid
     const took = valid !== undefined && valid.error === null && ok(valid.status)
-    // The check's `valid` is a charge.paid: taken or refused as a delivery of it would be.
+    // The check's `valid` (a test charge.paid) tells whether the receiver takes genuine
+    // deliveries, not which event types it handles (one may refuse test messages): of no type.
     if (
       took ||
       (valid && valid.error === null && valid.status !== null && REFUSED.has(valid.status))
     )
-      book.receiver(owner, e, subscriptionId, path, 'charge.paid', !took, realTime(), () =>
+      book.receiver(owner, e, subscriptionId, path, ANY, !took, realTime(), () =>
         example(
           owner,
           'POST',

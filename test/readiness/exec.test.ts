@@ -408,13 +408,18 @@ describe('exec: reports', () => {
 describe('exec: what the run saw, whole', () => {
   it("lets a payout a fault's delay holds finish before the verdict: re-sent after its client gave up, it paid twice", async () => {
     const report = join(dir, 'in-flight/readiness.json')
-    // The client gives up after 1 s, sends the payout again at once and ends; the sandbox still
-    // holds the first for 2 s more.
+    // The client gives up once the sandbox holds its payout (the fault taken: its own timeout),
+    // sends it again at once and ends; the sandbox still holds the first for seconds.
     const script = `(async () => {
       const e = process.env
-      await fetch(e.PIX_SANDBOX_URL + '/_sandbox/faults', { method: 'POST', headers: { authorization: 'Bearer ' + e.PIX_SANDBOX_ADMIN_TOKEN, 'content-type': 'application/json' }, body: JSON.stringify({ operation: 'transfer', delay_ms: 3000, times: 1 }) })
+      const faults = (init) => fetch(e.PIX_SANDBOX_URL + '/_sandbox/faults', Object.assign({ headers: { authorization: 'Bearer ' + e.PIX_SANDBOX_ADMIN_TOKEN, 'content-type': 'application/json' } }, init))
+      await faults({ method: 'POST', body: JSON.stringify({ operation: 'transfer', delay_ms: 3000, times: 1 }) })
       const payout = (signal) => ${call('/hub/transactions/out', "{ method: 'POST', body: JSON.stringify({ amount: 1000, pix_key: 'maria@example.com', pix_type: 'EMAIL', description: 'Pedido 1' }), signal }")}
-      await payout(AbortSignal.timeout(1000)).catch(() => {})
+      const gaveUp = new AbortController()
+      const first = payout(gaveUp.signal).catch(() => {})
+      while ((await (await faults({})).json()).data.length) await new Promise((r) => setTimeout(r, 10))
+      gaveUp.abort()
+      await first
       process.exit((await payout()).status === 200 ? 0 : 5)
     })()`
     const r = await cli(['exec', '--report', report, '--', ...node(script)])
