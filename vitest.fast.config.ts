@@ -41,6 +41,7 @@ export const SLOW = [
   'test/sandbox/real-timer.test.ts',
   'test/readiness/receiver-check.test.ts',
   'test/readiness/findings.test.ts',
+  'test/readiness/in-flight.test.ts',
   'test/webhooks/fairness.test.ts',
 ]
 

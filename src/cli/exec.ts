@@ -3,7 +3,7 @@
 // The sandbox runs in this process; COMMAND gets its address and credentials in the environment,
 // runs in a process group of its own (so that what it starts can be found and stopped when it
 // ends, even when it is killed, or when exec is: cli/supervisor.ts), and receives SIGINT, SIGTERM,
-// SIGHUP and SIGQUIT sent to exec. Then the readiness
+// SIGHUP and SIGQUIT sent to exec. Then the calls still in flight are let finish, the readiness
 // summary goes to stderr, the reports are written, and exec exits: COMMAND's code if it failed;
 // otherwise 1 if the gate fails; otherwise 0. A COMMAND that cannot run exits 127 (not found) or
 // 126 (not executable), as shells do.
@@ -36,14 +36,17 @@ const REAP_GRACE_MS = 2000
 /** The signals passed on to COMMAND's group (the third of any kills it). */
 const FORWARDED = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGQUIT'] as const
 
-/** Runs COMMAND to its end, forwarding signals. */
-async function run(command: string[], env: NodeJS.ProcessEnv): Promise<Ended> {
+/** Runs COMMAND to its end, forwarding signals; `signalled`: exec was sent one meanwhile. */
+async function run(
+  command: string[],
+  env: NodeJS.ProcessEnv,
+): Promise<Ended & { signalled: boolean }> {
   const supervised = supervise(command, env, REAP_GRACE_MS)
   let signals = 0
   const forward = (signal: NodeJS.Signals) => supervised.signal(++signals > 2 ? 'SIGKILL' : signal)
   for (const signal of FORWARDED) process.on(signal, forward)
   try {
-    return await supervised.ended
+    return { ...(await supervised.ended), signalled: signals > 0 }
   } finally {
     for (const signal of FORWARDED) process.off(signal, forward)
   }
@@ -82,9 +85,13 @@ export async function runExec(
     PIX_CLIENT_ID: DEFAULT_CREDENTIALS.main.clientId,
     PIX_CLIENT_SECRET: DEFAULT_CREDENTIALS.main.clientSecret,
   }
-  let ended: Ended
+  let ended: Ended & { signalled: boolean }
   try {
     ended = await run(o.command, env)
+    // Calls COMMAND left in flight (a payout a fault's delay holds, whose retry was answered
+    // first) may change the verdict: they finish first, as long as the longest delay queued
+    // takes (readiness/in-flight.ts; the report says when the wait ran out). Not after Ctrl-C.
+    if (!ended.signalled) await running.sandbox.readiness?.flights.settled()
   } finally {
     // Stopped before the report is read: webhook sends under way are concluded first.
     await running.close()

@@ -1,5 +1,6 @@
 // `pix-sandbox readiness --url URL --admin-token TOKEN`: the readiness report of a sandbox already
-// running (Docker, a CI service), as a summary or JSON; with --min-coverage or --fail-on it gates
+// running (Docker, a CI service), once the calls it was still processing are answered, as a
+// summary or JSON; with --min-coverage or --fail-on it gates
 // like exec (exit 1). Anything at URL that is not a sandbox is said to be so, exit 1.
 import { z } from '@hono/zod-openapi'
 import { Readiness, ReadinessExample, ReadinessFinding } from '../http/sandbox/records/readiness.js'
@@ -36,6 +37,7 @@ const Accepted = Readiness.extend({
   ),
   receiver_checks: Readiness.shape.receiver_checks.optional(),
   not_seen: Readiness.shape.not_seen.optional(),
+  in_flight: Readiness.shape.in_flight.optional(),
 })
 
 async function fetchReport(o: ReadinessOptions): Promise<Readiness> {
@@ -78,6 +80,27 @@ async function fetchReport(o: ReadinessOptions): Promise<Readiness> {
   )
 }
 
+/** How often the report is read again while calls are in flight, and how long calls no delay holds get. */
+const POLL_MS = 250
+const UNHELD_WAIT_MS = 1000
+
+/**
+ * The report once the calls in flight when it was first read have been answered, or once the
+ * longest delay holding one has passed (then it says how many are left): a verdict never leaves
+ * out a call still being processed (readiness/in-flight.ts).
+ */
+async function settledReport(o: ReadinessOptions): Promise<Readiness> {
+  let report = await fetchReport(o)
+  const flying = report.in_flight
+  if (!flying?.calls) return report
+  const until = Date.now() + Math.max(flying.wait_ms, UNHELD_WAIT_MS)
+  while (report.in_flight?.calls && Date.now() < until) {
+    await new Promise((r) => setTimeout(r, Math.min(POLL_MS, Math.max(0, until - Date.now()))))
+    report = await fetchReport(o)
+  }
+  return report
+}
+
 /** Runs the command; resolves with the code to exit with. */
 export async function runReadiness(
   o: ReadinessOptions,
@@ -86,7 +109,7 @@ export async function runReadiness(
 ): Promise<number> {
   let report: Readiness
   try {
-    report = await fetchReport(o)
+    report = await settledReport(o)
   } catch (e) {
     if (!(e instanceof NotReady)) throw e
     err(`pix-sandbox readiness: ${escapeControls(e.message)}\n`)

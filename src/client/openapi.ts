@@ -3851,7 +3851,11 @@ export interface components {
      *       "id": "receiver_work",
      *       "what": "what your receiver does behind its 2xx: that it credits each payment once, and only once, is for your own tests to prove"
      *     }
-     *   ]
+     *   ],
+     *   "in_flight": {
+     *     "calls": 0,
+     *     "wait_ms": 0
+     *   }
      * }
      */
     Readiness: {
@@ -3877,6 +3881,7 @@ export interface components {
           /** @description What the sandbox cannot see, and so what no report (green or not) says anything about. */
           what: string;
         })[];
+      in_flight: components["schemas"]["ReadinessInFlight"];
     };
     /** @description How much of the catalog the integration has met. */
     ReadinessCoverage: {
@@ -3905,7 +3910,7 @@ export interface components {
        * @description The finding's stable id (docs/READINESS.md).
        * @enum {string}
        */
-      id: "production_credentials" | "missing_content_type" | "paid_twice" | "retried_permanent_error" | "receiver_accepts_bad_signature" | "receiver_accepts_stale_timestamp" | "receiver_rejects_valid_signature" | "lenient_amount" | "retry_after_server_error" | "ignored_retry_after" | "receiver_slow" | "receiver_rejects_duplicate" | "trailing_slash" | "missing_accept";
+      id: "production_credentials" | "missing_content_type" | "paid_twice" | "retried_permanent_error" | "receiver_accepts_bad_signature" | "receiver_accepts_stale_timestamp" | "receiver_rejects_valid_signature" | "paid_twice_unconfirmed" | "receiver_rejects_unknown_type" | "lenient_amount" | "retry_after_server_error" | "ignored_retry_after" | "receiver_slow" | "receiver_rejects_duplicate" | "trailing_slash" | "missing_accept";
       /**
        * @description error: would fail against the real service or is unsafe; warning: would hurt; info: worth fixing.
        * @enum {string}
@@ -3972,6 +3977,13 @@ export interface components {
           /** @description What to change. */
           advice: string | null;
         })[];
+    };
+    /** @description Calls still being processed: `pix-sandbox exec` and `pix-sandbox readiness` wait for them (as long as `wait_ms`) before their verdict. */
+    ReadinessInFlight: {
+      /** @description Contract calls that arrived and are not answered yet (a fault's delay holds them, or they are still being processed): what they show is not in this report yet. With the admin token and no `company_id`, every call; otherwise the company's calls a fault's delay holds. */
+      calls: number;
+      /** @description Milliseconds until the longest delay holding one of them has passed (and a second more for its answer); 0 when no delay holds one. */
+      wait_ms: number;
     };
   };
   responses: never;

@@ -38,6 +38,8 @@ export interface Span extends Arrival {
   effectBody?: string | null
   /** performance.now() when the client closed the connection while the call was held (a delay fault). */
   closedMs?: number
+  /** A fault's delay held the call. */
+  held?: boolean
 }
 
 type Body = (data: string | null, arg?: unknown, headers?: Record<string, string>) => Response
@@ -75,6 +77,8 @@ export function createJournaling(deps: HttpDeps) {
     dropped: false,
   }
   return {
+    /** The count of contract calls in flight (readiness's), when there is one. */
+    flights: () => deps.sandbox.readiness?.flights,
     open(c: Context<AppEnv>): Span {
       // While the clock is frozen no time passes for the sandbox: a request takes 0 ms, and a
       // frozen sandbox's journal reads the same from run to run (START_TIME with SEED).
@@ -187,6 +191,7 @@ const scratch: RequestSeen = {
   effectStatus: 0,
   effectBody: null,
   closedMs: -1,
+  held: false,
   at: 0,
   arrivedMs: 0,
 }
@@ -218,6 +223,7 @@ function seen(
   scratch.effectStatus = span.effectStatus ?? e.status
   scratch.effectBody = span.effectStatus === undefined ? e.responseBody : (span.effectBody ?? null)
   scratch.closedMs = span.closedMs ?? -1
+  scratch.held = span.held === true
   scratch.at = span.at
   scratch.arrivedMs = span.arrivedMs
   return scratch
@@ -250,16 +256,35 @@ export function journaled(
   journaling: Journaling,
   handle: (c: Context<AppEnv>, span: Span) => Response | Promise<Response>,
 ): (c: Context<AppEnv>) => Response | Promise<Response> {
+  // Each call is counted in flight from its arrival until readiness has seen its answer, so that
+  // no verdict is given before (readiness/in-flight.ts).
   const finish = (c: Context<AppEnv>, span: Span, res: Response): Response | Promise<Response> => {
     const body = span.requestBody === undefined ? unreadBody(c, res.status) : span.requestBody
     if (body instanceof Promise)
-      return body.then((text) => (journaling.close(c, span, res.status, text, res), res))
+      return body.then(
+        (text) => (journaling.close(c, span, res.status, text, res), landed(), res),
+        (err) => (landed(), Promise.reject(err)),
+      )
     journaling.close(c, span, res.status, body, res)
+    landed()
     return res
   }
+  const landed = () => journaling.flights()?.answered()
   return (c) => {
+    journaling.flights()?.arrived()
     const span = journaling.open(c)
-    const res = handle(c, span)
-    return res instanceof Promise ? res.then((r) => finish(c, span, r)) : finish(c, span, res)
+    let res: Response | Promise<Response>
+    try {
+      res = handle(c, span)
+    } catch (err) {
+      landed()
+      throw err
+    }
+    return res instanceof Promise
+      ? res.then(
+          (r) => finish(c, span, r),
+          (err) => (landed(), Promise.reject(err)),
+        )
+      : finish(c, span, res)
   }
 }

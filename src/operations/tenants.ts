@@ -134,7 +134,6 @@ export function deleteCompany(ctx: Context, companyId: string): void {
     if (!store.identity.company(companyId)) throw notFound('Company')
     // Events keep no foreign key (the log is append-only), so they go explicitly.
     store.db.prepare('DELETE FROM events WHERE company_id = ?').run(companyId)
-    store.readiness.remove(companyId)
     if (!store.identity.deleteCompany(companyId)) throw new AppError('internal')
   })
   ctx.readiness?.forget(companyId)

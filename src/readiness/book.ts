@@ -1,8 +1,14 @@
 // What the sandbox has seen of each company's integration: how many times each behaviour of the
 // catalog was met and each finding seen (with its first example), since the company was created
 // or the sandbox reset. In memory, one entry per company plus one for calls that named no known
-// company; recording is a counter bump (no allocation once a finding has its example). The
-// recorder (recorder.ts) stores the entries that changed, and the report reads them.
+// company (entry.ts); recording is a counter bump (no allocation once a finding has its example).
+// The recorder (recorder.ts) stores the entries that changed, and the report reads them.
+//
+// A deleted company's entry stays (`gone`): what a run saw belongs to the run's report, the
+// admin's and exec's, even when a tidy suite deletes its tenants (docs/READINESS.md#where-you-see-it),
+// and a call still in flight when its tenant went is still recorded. Past GONE_KEPT deleted
+// companies, the oldest are folded into one entry of every deleted company, so that a suite making
+// and deleting thousands of tenants keeps a bounded record.
 import type { Micros } from '../clock.js'
 import {
   BEHAVIOURS,
@@ -13,73 +19,38 @@ import {
   severityRank,
   type Severity,
 } from './catalog.js'
-import { newRetryState, type RetryState } from './retry-state.js'
+import {
+  CHECKS_KEPT,
+  deserialize,
+  fold,
+  newEntry,
+  RECEIVERS_KEPT,
+  TYPES_KEPT,
+  receiverKey,
+  type CheckSeen,
+  type Entry,
+  type Example,
+  type Seen,
+  type StoredEntry,
+} from './entry.js'
+import { both } from './seen.js'
+import {
+  NOTHING_TAKEN,
+  refusedTypes,
+  refusingReceivers,
+  taken,
+  type Taken,
+} from './receiver-judgement.js'
+import { undecidedSeen } from './retry-state.js'
+
+export { serialize, type CheckSeen, type Entry, type Example } from './entry.js'
 
 /** The owner of what named no known company (a 401 with an unknown client id): the admin's report only. */
 export const NO_COMPANY = ''
-
-/** One redacted example of a finding: the call (or delivery) and what was seen in it. */
-export interface Example {
-  method: string
-  path: string
-  /** The company whose report holds it; null for the admin's report of calls that named none. */
-  companyId: string | null
-  /** Virtual time, and the wall-clock time beside it (the virtual clock may be hours ahead). */
-  at: Micros
-  wallAt: Micros
-  seen: string
-}
-
-/** The newest receiver check of one receiver, as the report shows it: the checks that failed. */
-export interface CheckSeen {
-  url: string
-  at: Micros
-  wallAt: Micros
-  passed: boolean
-  failed: {
-    id: string
-    expected: string
-    status: number | null
-    error: string | null
-    advice: string | null
-  }[]
-}
-
-/** Receivers whose newest check an entry keeps. */
-const CHECKS_KEPT = 5
-
-/**
- * What a receiver (a URL) did with correctly signed, fresh deliveries: whether it ever took one,
- * and how many it refused (4xx) with the first refusal. A receiver that refused some and took
- * none refuses genuine deliveries (receiver_rejects_valid_signature), whatever the order they
- * came in; one that took any knows a secret, and its refusals are of another subscription's.
- */
-export interface ReceiverSeen {
-  acked: boolean
-  refused: number
-  example: Example | null
-}
-/** Receivers an entry keeps that for. */
-const RECEIVERS_KEPT = 20
-
-interface Seen {
-  count: number
-  example: Example
-}
-
-export interface Entry {
-  since: Micros
-  counts: Uint32Array
-  findings: (Seen | undefined)[]
-  /** The newest receiver check of each receiver, newest last. */
-  checks: CheckSeen[]
-  /** By receiver URL: what it did with genuine deliveries. */
-  receivers: Record<string, ReceiverSeen>
-  /** Changed since it was last stored. */
-  dirty: boolean
-  /** Not stored: what a later call of the same company is judged against (retries.ts). */
-  retry: RetryState
-}
+/** The owner of every deleted company folded together (no company id starts with "*"). */
+export const DELETED = '*deleted'
+/** Deleted companies whose entry is kept as it is, before the oldest are folded into DELETED's. */
+const GONE_KEPT = 64
 
 export interface Report {
   since: Micros
@@ -90,76 +61,16 @@ export interface Report {
   checks: CheckSeen[]
 }
 
-const newEntry = (since: Micros): Entry => ({
-  since,
-  counts: new Uint32Array(BEHAVIOURS.length),
-  findings: new Array(FINDINGS.length).fill(undefined),
-  checks: [],
-  receivers: {},
-  dirty: false,
-  retry: newRetryState(),
-})
-
-/** What is stored of an entry: counts and findings by id, so that a catalog that grows reads old rows. */
-export interface StoredEntry {
-  behaviours: Record<string, number>
-  findings: Record<string, Seen>
-  checks?: CheckSeen[]
-  receivers?: Record<string, ReceiverSeen>
-}
-
-export function serialize(e: Entry): StoredEntry {
-  const behaviours: Record<string, number> = {}
-  const findings: Record<string, Seen> = {}
-  BEHAVIOURS.forEach((b, i) => e.counts[i] && (behaviours[b.id] = e.counts[i]!))
-  FINDINGS.forEach((f, i) => e.findings[i] && (findings[f.id] = e.findings[i]!))
-  return { behaviours, findings, checks: e.checks, receivers: e.receivers }
-}
-
-function deserialize(owner: string, since: Micros, stored: Partial<StoredEntry>): Entry {
-  const e = newEntry(since)
-  BEHAVIOURS.forEach((b, i) => {
-    const n = stored.behaviours?.[b.id]
-    if (typeof n === 'number' && n > 0) e.counts[i] = Math.min(n, 0xffffffff)
-  })
-  FINDINGS.forEach((f, i) => {
-    const s = stored.findings?.[f.id]
-    // Examples stored before they carried the company and the wall-clock time: the owner's, and the virtual time.
-    if (s && typeof s.count === 'number' && s.example)
-      e.findings[i] = {
-        count: s.count,
-        example: {
-          ...s.example,
-          companyId: s.example.companyId ?? (owner === NO_COMPANY ? null : owner),
-          wallAt: s.example.wallAt ?? s.example.at,
-        },
-      }
-  })
-  if (Array.isArray(stored.checks)) e.checks = stored.checks.slice(-CHECKS_KEPT)
-  if (stored.receivers && typeof stored.receivers === 'object') e.receivers = stored.receivers
-  return e
-}
-
-/** receiver_rejects_valid_signature of an entry: its receivers that refused genuine deliveries and took none. */
-function refusingReceivers(e: Entry): Seen | undefined {
-  let count = 0
-  let example: Example | undefined
-  for (const r of Object.values(e.receivers)) {
-    if (r.acked || r.refused === 0 || !r.example) continue
-    count += r.refused
-    if (!example || r.example.wallAt < example.wallAt) example = r.example
-  }
-  return example && { count, example }
-}
-
 /**
  * `sinceOf(companyId)`: when a company's record starts (its creation), or undefined when there is
  * no such company (a call recorded after its company was deleted makes no entry).
  * `onDirty`: an entry changed for the first time since it was last stored.
+ * `onDropped`: an entry was folded away, and its stored row is to go.
  */
 export function createBook(
   sinceOf: (companyId: string) => Micros | undefined,
   onDirty: (owner: string, e: Entry) => void = () => undefined,
+  onDropped: (owner: string) => void = () => undefined,
 ) {
   const entries = new Map<string, Entry>()
 
@@ -169,17 +80,47 @@ export function createBook(
     onDirty(owner, e)
   }
 
+  /** Folds a deleted company's entry into DELETED's, and drops it. */
+  function retire(owner: string, e: Entry): void {
+    let into = entries.get(DELETED)
+    if (!into) entries.set(DELETED, (into = newEntry(e.since)))
+    fold(into, e)
+    into.gone = true
+    touch(DELETED, into)
+    entries.delete(owner)
+    onDropped(owner)
+  }
+
+  /** Every finding of `e`, with the receivers judged across the run (`took`: receiver-judgement.ts). */
+  const findingsOf = (e: Entry, took: Taken): (Seen | undefined)[] =>
+    e.findings.map((s, i) =>
+      i === F.receiver_rejects_valid_signature
+        ? both(s, refusingReceivers(e, took))
+        : i === F.receiver_rejects_unknown_type
+          ? both(s, refusedTypes(e, took))
+          : i === F.paid_twice
+            ? both(s, undecidedSeen(e.retry))
+            : s,
+    )
+
   return {
-    /** The owner's entry, made on first need; undefined for a company that does not exist. */
+    /**
+     * The owner's entry, made on first need; undefined for a company that does not exist. A
+     * deleted company's is still answered (a call of its that was in flight), until a company of
+     * the same id is created again.
+     */
     entry(owner: string, now: Micros): Entry | undefined {
       const e = entries.get(owner)
-      if (e) return e
+      if (e && !(e.gone && owner !== DELETED && sinceOf(owner) !== undefined)) return e
       const since = owner === NO_COMPANY ? now : sinceOf(owner)
       if (since === undefined) return undefined
+      if (e) retire(owner, e)
       const made = newEntry(since)
       entries.set(owner, made)
       return made
     },
+    /** `e` changed outside the calls below (retry-state.ts's undecided pairs). */
+    touched: touch,
     /** Whether `e` is still the owner's entry (not cleared since). */
     holds: (owner: string, e: Entry) => entries.get(owner) === e,
     meet(owner: string, e: Entry, behaviour: number): void {
@@ -201,20 +142,36 @@ export function createBook(
       e.findings[finding] = { count: 1, example }
       touch(owner, e)
     },
-    /** A receiver (`url`) took (`acked`) or refused a genuine delivery; `example` is made for its first refusal. */
-    receiver(owner: string, e: Entry, url: string, acked: boolean, example: () => Example): void {
-      let r = e.receivers[url]
+    /**
+     * A receiver (a subscription's URL) took (`refused` false) or refused a genuine delivery of
+     * `type`, at wall-clock time `wallAt`; `example` is made for its first refusal of that type.
+     */
+    receiver(
+      owner: string,
+      e: Entry,
+      subscriptionId: string,
+      url: string,
+      type: string,
+      refused: boolean,
+      wallAt: Micros,
+      example: () => Example,
+    ): void {
+      const key = receiverKey(subscriptionId, url)
+      let r = e.receivers[key]
       if (!r) {
-        const urls = Object.keys(e.receivers)
-        if (urls.length >= RECEIVERS_KEPT) delete e.receivers[urls[0]!]
-        r = e.receivers[url] = { acked: false, refused: 0, example: null }
+        const keys = Object.keys(e.receivers)
+        if (keys.length >= RECEIVERS_KEPT) delete e.receivers[keys[0]!]
+        r = e.receivers[key] = { took: [], lastTook: 0, refused: {} }
       }
-      if (acked) {
-        if (r.acked) return
-        r.acked = true
+      if (!refused) {
+        r.lastTook = Math.max(r.lastTook, wallAt)
+        if (!r.took.includes(type) && r.took.length < TYPES_KEPT) r.took.push(type)
       } else {
-        r.refused++
-        r.example ??= example()
+        const seen = r.refused[type]
+        if (seen) seen.count++
+        else if (Object.keys(r.refused).length < TYPES_KEPT)
+          r.refused[type] = { count: 1, example: example() }
+        else return
       }
       touch(owner, e)
     },
@@ -223,12 +180,13 @@ export function createBook(
       e.checks = [...e.checks.filter((c) => c.url !== check.url), check].slice(-CHECKS_KEPT)
       touch(owner, e)
     },
-    /** The report of one owner, or of all of them together (undefined); `hows` replace the catalog's (an own report's: own.ts). */
+    /**
+     * The report of one company, or of every company together (undefined: deleted ones, and calls
+     * that named none, included); `hows` replace the catalog's (an own report's: own.ts).
+     */
     report(owner: string | undefined, now: Micros, hows?: readonly string[]): Report {
-      const own =
-        owner === undefined
-          ? [...entries.values()]
-          : [entries.get(owner)].filter((e): e is Entry => e !== undefined)
+      const mine = owner === undefined ? undefined : entries.get(owner)
+      const own = owner === undefined ? [...entries.values()] : mine && !mine.gone ? [mine] : []
       const since =
         owner === undefined
           ? (entries.get(NO_COMPANY)?.since ?? now)
@@ -237,13 +195,15 @@ export function createBook(
         const count = own.reduce((n, e) => n + e.counts[i]!, 0)
         return { id: b.id, met: count > 0, count, how: hows?.[i] ?? b.how }
       })
+      // Every company's receivers are read only when these entries hold a refusal to judge.
+      const refusals = own.some((e) =>
+        Object.values(e.receivers).some((r) => Object.keys(r.refused).length > 0),
+      )
+      const took = refusals ? taken(entries.values()) : NOTHING_TAKEN
+      const seenBy = own.map((e) => findingsOf(e, took))
       const findings: Report['findings'] = []
       FINDINGS.forEach((f, i) => {
-        const seen = own
-          .map((e) =>
-            i === F.receiver_rejects_valid_signature ? refusingReceivers(e) : e.findings[i],
-          )
-          .filter((s): s is Seen => s !== undefined)
+        const seen = seenBy.map((s) => s[i]).filter((s): s is Seen => s !== undefined)
         if (!seen.length) return
         const first = seen.reduce((a, b) => (b.example.wallAt < a.example.wallAt ? b : a))
         findings.push({
@@ -286,9 +246,14 @@ export function createBook(
       entries.set(NO_COMPANY, e)
       touch(NO_COMPANY, e)
     },
-    /** A company deleted: its record goes with it. */
+    /** A company deleted: its record stays in the run's report; past GONE_KEPT, the oldest are folded. */
     forget(companyId: string): void {
-      entries.delete(companyId)
+      const e = entries.get(companyId)
+      if (!e || e.gone) return
+      e.gone = true
+      touch(companyId, e)
+      const gone = [...entries].filter(([owner, g]) => g.gone && owner !== DELETED)
+      for (const [owner, g] of gone.slice(0, Math.max(0, gone.length - GONE_KEPT))) retire(owner, g)
     },
     /** Entries read back from the store. */
     load(rows: { owner: string; since: Micros; data: string }[]): void {

@@ -265,6 +265,18 @@ export const FINDINGS = [
       'Your receiver refused correctly signed, fresh deliveries, so it never credits a payment. Key the HMAC with the bytes the secret encodes (base64-decode what follows whsec_), not with the whsec_ text; the standardwebhooks library does it.',
   },
   {
+    id: 'paid_twice_unconfirmed',
+    severity: 'warning',
+    advice:
+      "A transfer whose answer was lost had gone through, and another of the same amount to the same pix_key, with another description, followed after your receiver acknowledged the first one's webhook. A new payout made knowing (another order to the same seller) is fine; a re-send of the first paid twice: check the two transfers named, and reconcile before sending again.",
+  },
+  {
+    id: 'receiver_rejects_unknown_type',
+    severity: 'warning',
+    advice:
+      'Answer 2xx to event types you do not handle, and ignore them: a refusal is retried for nothing, and new event types may come at any time. Refuse only what fails the signature or timestamp check.',
+  },
+  {
     id: 'lenient_amount',
     severity: 'warning',
     advice:

@@ -1,11 +1,13 @@
 // The readiness report as a JUnit XML file, so that CI pages show it: one test case per behaviour
 // (met: passed; not met: skipped, with how to meet it), one per finding of the catalog (not seen:
-// passed; seen at or above --fail-on: failed; below: skipped, with its example and advice), and
-// one for the coverage gate when --min-coverage is given. Written by hand: a dozen lines of
+// passed; seen at or above --fail-on: failed; below: skipped, with its example and advice), one
+// for the coverage gate when --min-coverage is given, and one (skipped) for the calls still in
+// flight when the wait for them ran out. Written by hand: a dozen lines of
 // escaping, where a JUnit library would bring a dependency for the same text.
 import type { Readiness } from '../http/sandbox/records/readiness.js'
 import { FINDINGS } from './catalog.js'
 import { failsOn, underCoverage, type Gate } from './gate.js'
+import { inFlightText } from './summary.js'
 
 // XML 1.0 has no way to write most control characters: they are dropped, like a terminal's escapes.
 // eslint-disable-next-line no-control-regex
@@ -70,7 +72,19 @@ export function junitXml(r: Readiness, gate: Gate): string {
       ]),
     )
   }
-  const all = behaviours.length + findings.length + (gate.minCoverage === undefined ? 0 : 1)
+  // Only when the wait for calls in flight ran out: the verdict did not see them.
+  const flying = r.in_flight?.calls ?? 0
+  if (flying)
+    suites.push(
+      suite('readiness.run', [
+        { name: 'calls in flight', outcome: { kind: 'skipped', message: inFlightText(flying) } },
+      ]),
+    )
+  const all =
+    behaviours.length +
+    findings.length +
+    (gate.minCoverage === undefined ? 0 : 1) +
+    (flying ? 1 : 0)
   const failures = (suites.join('').match(/<failure /g) ?? []).length
   return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="pix-sandbox readiness" tests="${all}" failures="${failures}" errors="0">\n${suites.join('\n')}\n</testsuites>\n`
 }

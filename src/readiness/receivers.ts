@@ -1,16 +1,22 @@
 // Readiness from webhook receivers: what each delivery attempt (webhooks/worker.ts) and each
 // receiver check (webhooks/check.ts) saw of a company's receiver: the webhook behaviours met,
-// and the findings (a bad signature or a stale timestamp taken, a genuine delivery or a duplicate
-// refused, slowness); the newest check of each receiver is kept for the report.
+// and the findings (a bad signature or a stale timestamp taken, a genuine delivery, an unknown
+// event type or a duplicate refused, slowness); the newest check of each receiver is kept for the
+// report. What a receiver took and refused of genuine deliveries is judged across the run when
+// the report is read (receiver-judgement.ts). A settling webhook acknowledged is when the client
+// could learn a transfer's outcome (retries.ts judges a payout sent after it).
 import { realTime } from '../clock.js'
 import type { ReceiverCheck } from '../webhooks/check.js'
-import { NO_COMPANY } from './book.js'
+import { NO_COMPANY, type Entry } from './book.js'
 import { B, F } from './catalog.js'
+import { ANY } from './entry.js'
 import { receiverPath, type Observing } from './observing.js'
 
 /** One attempt of a webhook delivery that reached its receiver (webhooks/worker.ts). */
 export interface AttemptSeen {
   companyId: string | null
+  /** The subscription it was sent for. */
+  subscriptionId: string
   url: string
   eventType: string
   deliveryId: string
@@ -32,11 +38,30 @@ export interface AttemptSeen {
 
 /** A received delivery (or an attempt of the receiver check) slower than this is slow. */
 export const SLOW_RECEIVER_MS = 5000
-/** What a receiver answers when it takes a signature for a bad one. */
+/**
+ * What a receiver answers when it refuses a delivery as a bad one: a signature it rejects, or an
+ * event type it does not handle (which is which is judged with what else it took).
+ */
 const REFUSED = new Set([400, 401, 403])
 const SETTLED = new Set(['transfer.succeeded', 'transfer.failed'])
 
-export function receiverObserver({ book, store, clock, example }: Observing) {
+/** The transaction id a transfer.* delivery's body tells of; null when it has none. */
+function transactionOf(body: string): string | null {
+  try {
+    const id = (JSON.parse(body) as { data?: { transaction_id?: unknown } }).data?.transaction_id
+    return typeof id === 'string' ? id : null
+  } catch {
+    return null
+  }
+}
+
+/** A receiver of `owner` acknowledged transaction `tx`'s settling webhook, sent at `sentMs` (paid-twice.ts). */
+type Learnt = (owner: string, e: Entry, tx: string, sentMs: number) => void
+
+export function receiverObserver(
+  { book, store, clock, nowMs, example }: Observing,
+  learnt: Learnt,
+) {
   const WEBHOOK_BEHAVIOUR: Record<string, number> = {
     'charge.paid': B['webhook.charge.paid'],
     'charge.cancelled': B['webhook.charge.cancelled'],
@@ -60,6 +85,14 @@ export function receiverObserver({ book, store, clock, example }: Observing) {
       )
     const code = a.statusCode
     const ok = code !== null && code >= 200 && code < 300
+    const refusal = () =>
+      example(
+        owner,
+        'POST',
+        path,
+        at,
+        `the receiver answered ${code} to a correctly signed, fresh ${a.eventType} (delivery ${a.deliveryId})`,
+      )
     if (a.badSignature) {
       if (ok)
         seen(
@@ -69,28 +102,27 @@ export function receiverObserver({ book, store, clock, example }: Observing) {
       else if (code !== null && code >= 400 && code < 500)
         book.meet(owner, e, B['webhook.bad_signature_rejected'])
     } else if (ok) {
-      if (a.signed) book.receiver(owner, e, path, true, () => example(owner, 'POST', path, at, ''))
+      if (a.signed)
+        book.receiver(owner, e, a.subscriptionId, path, a.eventType, false, realTime(), refusal)
       const behaviour = WEBHOOK_BEHAVIOUR[a.eventType]
       if (behaviour !== undefined) book.meet(owner, e, behaviour)
       if (a.retried) book.meet(owner, e, B['webhook.retried'])
       if (a.duplicate) book.meet(owner, e, B['webhook.duplicate'])
-      if (SETTLED.has(a.eventType) && settledFromPending(a.body))
-        book.meet(owner, e, B['transfer.pending_settled'])
+      if (SETTLED.has(a.eventType)) {
+        const id = transactionOf(a.body)
+        if (id !== null) {
+          learnt(owner, e, id, nowMs() - a.latencyMs)
+          if (store.transfers.byId(id)?.settledAt != null)
+            book.meet(owner, e, B['transfer.pending_settled'])
+        }
+      }
     } else if (a.acknowledgedBefore && code !== null) {
       seen(
         F.receiver_rejects_duplicate,
         `the receiver answered ${code} to a webhook-id it had acknowledged already`,
       )
     } else if (a.signed && code !== null && REFUSED.has(code)) {
-      book.receiver(owner, e, path, false, () =>
-        example(
-          owner,
-          'POST',
-          path,
-          at,
-          `the receiver answered ${code} to a correctly signed, fresh delivery, and has taken none (${a.eventType}, delivery ${a.deliveryId})`,
-        ),
-      )
+      book.receiver(owner, e, a.subscriptionId, path, a.eventType, true, realTime(), refusal)
     }
     if (a.timedOut || a.latencyMs > SLOW_RECEIVER_MS) {
       seen(
@@ -102,18 +134,13 @@ export function receiverObserver({ book, store, clock, example }: Observing) {
     }
   }
 
-  /** Whether the transfer a transfer.* delivery tells of was settled after it pended (it has a settlement time). */
-  function settledFromPending(body: string): boolean {
-    try {
-      const id = (JSON.parse(body) as { data?: { transaction_id?: unknown } }).data?.transaction_id
-      return typeof id === 'string' && (store.transfers.byId(id)?.settledAt ?? null) !== null
-    } catch {
-      return false
-    }
-  }
-
-  /** What the receiver check saw of a company's receiver: its failures are findings too, and the check is kept for the report. */
-  function checked(companyId: string | null, url: string, result: ReceiverCheck): void {
+  /** What the receiver check saw of a company's receiver (a subscription's): its failures are findings too, and the check is kept for the report. */
+  function checked(
+    companyId: string | null,
+    subscriptionId: string,
+    url: string,
+    result: ReceiverCheck,
+  ): void {
     const owner = companyId ?? NO_COMPANY
     const at = clock.now()
     const e = book.entry(owner, at)
@@ -129,19 +156,28 @@ export function receiverObserver({ book, store, clock, example }: Observing) {
       book.again(owner, e, finding) ||
       book.first(owner, e, finding, example(owner, 'POST', path, at, `the receiver check: ${what}`))
     const valid = by.valid
-    if (valid && valid.error === null && ok(valid.status))
-      book.receiver(owner, e, path, true, () => example(owner, 'POST', path, at, ''))
-    else if (valid && valid.error === null && valid.status !== null && REFUSED.has(valid.status)) {
-      book.receiver(owner, e, path, false, () =>
+    const took = valid !== undefined && valid.error === null && ok(valid.status)
+    // The check's `valid` (a test charge.paid) tells whether the receiver takes genuine
+    // deliveries, not which event types it handles (one may refuse test messages): of no type.
+    if (
+      took ||
+      (valid && valid.error === null && valid.status !== null && REFUSED.has(valid.status))
+    )
+      book.receiver(owner, e, subscriptionId, path, ANY, !took, realTime(), () =>
         example(
           owner,
           'POST',
           path,
           at,
-          `the receiver check: the receiver answered ${valid.status} to a correctly signed, fresh delivery, and has taken none`,
+          `the receiver check: the receiver answered ${valid!.status} to a correctly signed, fresh charge.paid`,
         ),
       )
-    }
+    const unknown = by.unknown_type
+    if (took && unknown && unknown.status !== null && unknown.status >= 400 && unknown.status < 500)
+      seen(
+        F.receiver_rejects_unknown_type,
+        `the receiver answered ${unknown.status} to a correctly signed, fresh event of a type it does not know, and ${valid!.status} to a charge.paid`,
+      )
     const bad = by.bad_signature
     if (bad && ok(bad.status))
       seen(

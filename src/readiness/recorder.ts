@@ -9,9 +9,12 @@ import { realTime, type Clock, type Micros } from '../clock.js'
 import type { Store } from '../store/index.js'
 import { isUnwritable } from '../store/write-health.js'
 import { createBook, NO_COMPANY, serialize, type Entry, type Example, type Report } from './book.js'
+import { ANSWER_MARGIN_MS, inFlight, type Flying } from './in-flight.js'
 import { ownHows, type Own } from './own.js'
 import { receiverObserver } from './receivers.js'
 import { requestObserver, type KeyOwner } from './requests.js'
+import { retryJudge } from './retries.js'
+import type { RequestSeen } from './request-seen.js'
 import { addStep, newSteps } from './retry-state.js'
 
 export { CONTRACT_PREFIX } from './requests.js'
@@ -19,11 +22,11 @@ export type { RequestSeen } from './request-seen.js'
 export { RETRY_WINDOW_MS } from './retries.js'
 export { SLOW_RECEIVER_MS, type AttemptSeen } from './receivers.js'
 export type { Own } from './own.js'
+export type { Flying } from './in-flight.js'
 
-const MAX_TEXT = 300
+/** An example's path and text at most (ours name two transaction ids and the times between). */
+const MAX_TEXT = 400
 const FLUSH_MS = 1000
-/** How long after a held call's delay its answer may still take (the write, the commit). */
-const HOLD_MARGIN_MS = 1000
 const cut = (text: string) => (text.length > MAX_TEXT ? `${text.slice(0, MAX_TEXT)}...` : text)
 
 export interface ReadinessDeps {
@@ -45,9 +48,12 @@ export function createReadiness(deps: ReadinessDeps) {
   const { store, clock } = deps
   const nowMs = deps.nowMs ?? (() => performance.now())
   const dirty: [string, Entry][] = []
+  /** Owners whose rows are to go (folded into the record of deleted companies). */
+  const dropped: string[] = []
   const book = createBook(
     (companyId) => store.identity.company(companyId)?.createdAt,
     (owner, e) => deps.persistent && dirty.push([owner, e]),
+    (owner) => deps.persistent && dropped.push(owner),
   )
   book.load(deps.persistent ? store.readiness.all() : [])
   book.begin(clock.now())
@@ -69,14 +75,22 @@ export function createReadiness(deps: ReadinessDeps) {
   const observing = { book, store, clock, nowMs, example }
   /** Control calls of the admin token that changed something: a test's steps, for every company. */
   const adminSteps = newSteps()
-  const request = requestObserver(observing, adminSteps, deps.keyOwner ?? (() => undefined))
-  const { attempt, checked } = receiverObserver(observing)
+  const retries = retryJudge(observing, adminSteps)
+  const observe = requestObserver(observing, retries, deps.keyOwner ?? (() => undefined))
+  const flights = inFlight(nowMs)
+  const request = (o: RequestSeen): void => {
+    if (o.held && o.companyId !== null) flights.released(o.companyId)
+    observe(o)
+  }
+  const { attempt, checked } = receiverObserver(observing, retries.learnt)
 
   /** Stores every entry that changed; what fails to be stored is tried again at the next flush. */
   function flush(): void {
-    if (!dirty.length || !store.db.open) return
+    if ((!dirty.length && !dropped.length) || !store.db.open) return
     const batch = dirty.splice(0)
+    const gone = dropped.splice(0)
     const again = () => {
+      dropped.push(...gone)
       for (const [owner, e] of batch) {
         if (book.holds(owner, e) && !e.dirty) {
           e.dirty = true
@@ -86,6 +100,8 @@ export function createReadiness(deps: ReadinessDeps) {
     }
     try {
       store.tx(() => {
+        // Rows dropped first: an owner dropped and made again (a company created anew) is put back below.
+        for (const owner of gone) store.readiness.remove(owner)
         for (const [owner, e] of batch) {
           if (!book.holds(owner, e)) continue
           e.dirty = false
@@ -117,15 +133,22 @@ export function createReadiness(deps: ReadinessDeps) {
     },
     /** A fault holds one of the company's calls `delayMs`: its retries may be answered before it is. */
     held(companyId: string, delayMs: number): void {
+      flights.held(companyId, delayMs)
       const e = book.entry(companyId, clock.now())
-      if (e) e.retry.holdUntilMs = Math.max(e.retry.holdUntilMs, nowMs() + delayMs + HOLD_MARGIN_MS)
+      if (e)
+        e.retry.holdUntilMs = Math.max(e.retry.holdUntilMs, nowMs() + delayMs + ANSWER_MARGIN_MS)
     },
+    /** The contract calls in flight (in-flight.ts): counted by the HTTP layer, waited for by `exec`. */
+    flights,
     /**
      * The report of a company, or of every company and of calls that named none (undefined);
-     * `own`: the company's credential its hows name (own.ts), for its own report.
+     * `own`: the company's credential its hows name (own.ts), for its own report. With it, the
+     * calls of that scope still being processed, which it cannot show yet.
      */
-    report: (companyId?: string, own?: Own): Report =>
-      book.report(companyId, clock.now(), own && ownHows(own)),
+    report: (companyId?: string, own?: Own): Report & { inFlight: Flying } => ({
+      ...book.report(companyId, clock.now(), own && ownHows(own)),
+      inFlight: flights.now(companyId),
+    }),
     /**
      * The sandbox was reset: everything starts again now (the store's rows went with the wipe).
      * Returns what undoes it, should the reset's write be lost (a full disk at its commit).
@@ -133,13 +156,15 @@ export function createReadiness(deps: ReadinessDeps) {
     reset(since: Micros): () => void {
       const restore = book.snapshot()
       const unsaved = dirty.splice(0)
+      const undropped = dropped.splice(0)
       book.reset(since)
       return () => {
         restore()
         dirty.splice(0, dirty.length, ...unsaved)
+        dropped.splice(0, dropped.length, ...undropped)
       }
     },
-    /** A company was deleted (its row went in the same transaction). */
+    /** A company was deleted: what it did stays in the run's report (book.ts). */
     forget: (companyId: string) => book.forget(companyId),
     flush,
     /** Stores what is left and stops the timer; before the store closes. */

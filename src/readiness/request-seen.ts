@@ -32,6 +32,8 @@ export interface RequestSeen {
   effectBody: string | null
   /** performance.now() when the client closed the connection while a fault held the call; -1 otherwise. */
   closedMs: number
+  /** A fault's delay held it (in-flight.ts counts it until now). */
+  held: boolean
   /** Virtual time of arrival, and performance.now() at arrival. */
   at: Micros
   arrivedMs: number

@@ -8,8 +8,7 @@ import { lenientAmount } from './amount.js'
 import { B, F } from './catalog.js'
 import type { Observing } from './observing.js'
 import type { RequestSeen } from './request-seen.js'
-import { retryJudge } from './retries.js'
-import type { Steps } from './retry-state.js'
+import type { RetryJudge } from './retries.js'
 
 export const CONTRACT_PREFIX = '/api/v1/'
 const CHARGE = '/api/v1/hub/transactions/in'
@@ -46,11 +45,10 @@ export type KeyOwner = (
 
 export function requestObserver(
   observing: Observing,
-  adminSteps: Steps,
+  retries: RetryJudge,
   keyOwner: KeyOwner,
 ): (o: RequestSeen) => void {
   const { book, store, example } = observing
-  const retries = retryJudge(observing, adminSteps)
 
   /** The company whose behaviour an answer meets: its principal's, else the one its Basic client id names. */
   function behaviourOwner(o: RequestSeen): string {

@@ -1,6 +1,7 @@
 // Calls sent again (docs/READINESS.md#the-findings): a transfer sent again after its answer was
-// lost (retry_after_server_error) and, when both went through, paid twice (paid_twice); a call
-// sent again, identical, after an answer that cannot change by retrying (retried_permanent_error);
+// lost (retry_after_server_error) and, when both went through, paid twice (paid-twice.ts); a call
+// sent again, identical, after an answer that cannot change by retrying, whatever it is answered
+// then (retried_permanent_error);
 // an operation called again before the Retry-After of its 503 (ignored_retry_after).
 //
 // What tells a retry from a new call, so that a correct suite raises none whatever its order:
@@ -20,6 +21,7 @@
 import type { Entry } from './book.js'
 import { F } from './catalog.js'
 import type { Observing } from './observing.js'
+import { paidTwiceJudge } from './paid-twice.js'
 import type { RequestSeen } from './request-seen.js'
 import {
   CALLS_KEPT,
@@ -32,6 +34,12 @@ import {
 
 /** A call sent again within this long of the answer it lost is a retry. */
 export const RETRY_WINDOW_MS = 60_000
+/**
+ * How long before the server saw a client close a connection it may have closed it: a retry sent
+ * at once on another connection can be read first (both in one turn of the event loop, or a loaded
+ * one), and is still sent after the loss.
+ */
+const CLOSE_SLACK_MS = 250
 /** A call is forgotten this long after it arrived: the window, plus the longest a fault can hold it. */
 const KEPT_MS = 2 * RETRY_WINDOW_MS
 
@@ -41,7 +49,9 @@ const PERMANENT: Record<string, string> = { 501: 'a 501', 403: 'a 403' }
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`
 
-export function retryJudge({ book, nowMs, example }: Observing, adminSteps: Steps) {
+export function retryJudge(observing: Observing, adminSteps: Steps) {
+  const { book, nowMs, example } = observing
+  const twice = paidTwiceJudge(observing)
   /** A control call of the company's or the admin's between the two instants: a test's step. */
   const stepBetween = (e: Entry, from: number, to: number) =>
     stepWithin(e.retry.steps, from, to) || stepWithin(adminSteps, from, to)
@@ -57,28 +67,17 @@ export function retryJudge({ book, nowMs, example }: Observing, adminSteps: Step
   /** Judges `second` as sent again after `first`, counting what it shows. */
   function judge(owner: string, e: Entry, first: Sent, second: Sent): void {
     if (first.lostMs >= 0 && first.operation === 'transfer' && second.operation === 'transfer') {
-      const since = second.arrivedMs - first.lostMs
+      const early = second.arrivedMs - first.lostMs
+      const since = Math.max(0, early)
       if (
-        since >= 0 &&
+        early >= -first.lostSlackMs &&
         since < RETRY_WINDOW_MS &&
         !stepBetween(e, first.arrivedMs, second.arrivedMs)
       ) {
         const inFlight =
           first.answeredMs > second.arrivedMs ? ', while the first was still being processed' : ''
-        if (first.debited && second.debited && first.pays === second.pays) {
-          const ids =
-            first.transactionId && second.transactionId
-              ? ` (${first.transactionId}, then ${second.transactionId})`
-              : ''
-          return count(
-            owner,
-            e,
-            F.paid_twice,
-            second,
-            () =>
-              `a transfer of the same amount and pix_key sent ${seconds(since)} after ${first.lost}${inFlight}: both went through, two debits${ids}`,
-          )
-        }
+        if (first.debited && second.debited && first.pays === second.pays)
+          return twice.paid(owner, e, first, second, since, inFlight)
         if (first.same === second.same) {
           return count(
             owner,
@@ -91,10 +90,11 @@ export function retryJudge({ book, nowMs, example }: Observing, adminSteps: Step
         }
       }
     }
+    // Whatever the second was answered: a one-shot fault that ran out is no change of setup, and
+    // the loop that retried it would have retried a real Provider's 501 as blindly.
     if (
       first.refused !== null &&
       first.operation === second.operation &&
-      first.answer === second.answer &&
       first.pays === second.pays
     ) {
       const since = second.arrivedMs - first.answeredMs
@@ -109,7 +109,7 @@ export function retryJudge({ book, nowMs, example }: Observing, adminSteps: Step
           F.retried_permanent_error,
           second,
           () =>
-            `the same ${first.operation} (amount and pix_key) sent again ${seconds(since)} after ${first.refused}, and answered the same`,
+            `the same ${first.operation} (amount and pix_key) sent again ${seconds(since)} after ${first.refused}, with no change of setup between (answered ${second.status})`,
         )
       }
     }
@@ -143,6 +143,7 @@ export function retryJudge({ book, nowMs, example }: Observing, adminSteps: Step
       pays,
       arrivedMs: o.arrivedMs,
       lostMs: lost === '' ? -1 : o.closedMs >= 0 ? o.closedMs : now,
+      lostSlackMs: o.closedMs >= 0 ? CLOSE_SLACK_MS : 0,
       lost,
       debited:
         operation === 'transfer' &&
@@ -152,7 +153,7 @@ export function retryJudge({ book, nowMs, example }: Observing, adminSteps: Step
         o.effectStatus === 200 ? (TRANSACTION_ID.exec(o.effectBody ?? '')?.[1] ?? null) : null,
       refused: lost === '' ? refused : null,
       answeredMs: now,
-      answer: `${o.status} ${o.errorCode ?? ''}`,
+      status: o.status,
       at: o.at,
       method: o.method,
       path: o.path,
@@ -174,6 +175,7 @@ export function retryJudge({ book, nowMs, example }: Observing, adminSteps: Step
     if (e.retry.calls !== null) {
       e.retry.calls = e.retry.calls.filter((c) => now - c.arrivedMs < KEPT_MS)
       if (!e.retry.calls.length) e.retry.calls = null
+      twice.expire(owner, e, now - KEPT_MS)
     }
     if (e.retry.calls === null && !lostOrRefused && !holding) return
     const x = sentOf(o, operation)
@@ -219,5 +221,7 @@ export function retryJudge({ book, nowMs, example }: Observing, adminSteps: Step
     }
   }
 
-  return { sent, retryAfter }
+  return { sent, retryAfter, learnt: twice.learnt }
 }
+
+export type RetryJudge = ReturnType<typeof retryJudge>

@@ -1,7 +1,9 @@
 // What a company's entry keeps to judge calls sent again (retries.ts): its recent calls that may
 // be judged, the control calls that mark a test's steps, a 503's Retry-After per operation, and
-// until when a fault holds one of its calls. In memory only: none of it is stored.
+// until when a fault holds one of its calls, when a transfer's outcome reached the client. In
+// memory only: none of it is stored (but undecided pairs, stored as paid_twice meanwhile).
 import type { Micros } from '../clock.js'
+import type { Example, Seen } from './seen.js'
 
 export type Operation = 'charge' | 'transfer' | 'company'
 export const OPERATIONS: readonly Operation[] = ['charge', 'transfer', 'company']
@@ -20,6 +22,8 @@ export interface Sent {
   arrivedMs: number
   /** When its answer was lost (performance.now()); -1 when it was not. */
   lostMs: number
+  /** How long before lostMs it may have been lost (a client's close, seen a moment later). */
+  lostSlackMs: number
   /** How it was lost, in words ('a 500', ...). */
   lost: string
   /** It debited the balance (a transfer that went through as success or pending). */
@@ -28,13 +32,55 @@ export interface Sent {
   /** A refusal that cannot change by retrying ('a 501', ...); null otherwise. */
   refused: string | null
   answeredMs: number
-  /** What it was answered, to tell "answered the same". */
-  answer: string
+  /** The status it was answered. */
+  status: number
   at: Micros
   method: string
   path: string
   /** Findings already counted with this call as the one sent again (a bit per finding). */
   counted: number
+}
+
+/**
+ * Two payouts of the same amount to the same key that both went through, the first's answer lost
+ * and the second with another description: paid_twice, unless the first's settling webhook had
+ * reached the client's receiver before the second was sent (then paid_twice_unconfirmed). Kept
+ * until that webhook's acknowledgement is seen (it may come after the second: a receiver answers
+ * once it has told its client), or until the pair is forgotten; meanwhile counted as paid_twice.
+ */
+export interface Undecided {
+  /** The first transfer's. */
+  transactionId: string
+  /** When the second arrived (performance.now()). */
+  arrivedMs: number
+  /** The example as paid_twice. */
+  sure: Example
+  /** The example as paid_twice_unconfirmed, `ms` after the webhook reached the receiver. */
+  unsure: (ms: number) => Example
+}
+
+/** undecided pairs as the report counts them meanwhile (paid_twice); undefined when none. */
+export function undecidedSeen(r: RetryState): Seen | undefined {
+  const list = r.undecided
+  if (!list?.length) return undefined
+  const first = list.reduce((a, b) => (b.sure.wallAt < a.sure.wallAt ? b : a))
+  return { count: list.length, example: first.sure }
+}
+
+/** Settling webhooks acknowledged, remembered per company. */
+const LEARNT_KEPT = 64
+
+/**
+ * A transfer's settling webhook, sent at `ms`, was acknowledged (the first acknowledgement counts);
+ * answers when its client could first know the outcome.
+ */
+export function learn(r: RetryState, transactionId: string, ms: number): number {
+  const learnt = (r.learnt ??= new Map())
+  const known = learnt.get(transactionId)
+  if (known !== undefined) return known
+  if (learnt.size >= LEARNT_KEPT) learnt.delete(learnt.keys().next().value!)
+  learnt.set(transactionId, ms)
+  return ms
 }
 
 /** A ring of the times (performance.now()) of recent control calls that changed something. */
@@ -70,6 +116,13 @@ export interface Wait {
 export interface RetryState {
   calls: Sent[] | null
   steps: Steps | null
+  /**
+   * By transaction id: performance.now() when a receiver of the company acknowledged the
+   * transfer's settling webhook (transfer.succeeded or transfer.failed): from then on its client
+   * could know the outcome. The newest LEARNT_KEPT only.
+   */
+  learnt: Map<string, number> | null
+  undecided: Undecided[] | null
   /** performance.now() until which a fault holds (or may hold) one of the company's calls. */
   holdUntilMs: number
   /** Per operation, in OPERATIONS order. */
@@ -79,6 +132,8 @@ export interface RetryState {
 export const newRetryState = (): RetryState => ({
   calls: null,
   steps: null,
+  learnt: null,
+  undecided: null,
   holdUntilMs: 0,
   waits: OPERATIONS.map(() => ({ since: 0, until: 0, seconds: 0 })),
 })

@@ -1,5 +1,5 @@
-// The readiness summary a person reads in ten seconds: coverage, the behaviours not met with how
-// to meet them, the findings with their first example (the company, and the wall-clock time to
+// The readiness summary a person reads in ten seconds: coverage, the calls it could not wait for,
+// the behaviours not met with how to meet them, the findings with their first example (the company, and the wall-clock time to
 // find it in a test log) and advice, the receiver checks that failed, what the sandbox cannot
 // see, and the verdict. Plain text for a terminal or a CI log. The report may come from elsewhere
 // (`readiness --url` reads any server, perhaps an older one): every string of it is escaped
@@ -8,6 +8,10 @@ import type { Readiness } from '../http/sandbox/records/readiness.js'
 import { escapeStrings } from '../terminal.js'
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`
+
+/** What a report made while calls were still being processed says of them (the summary, the JUnit file). */
+export const inFlightText = (calls: number) =>
+  `Not waited for: ${plural(calls, 'call')} still being processed when this report was made (the wait, as long as the longest delay queued, ran out): what ${calls === 1 ? 'it shows' : 'they show'} is not in this report`
 
 export function summaryText(
   report: Readiness,
@@ -26,6 +30,8 @@ export function summaryText(
         ? `${plural(r.findings.length, 'finding')} (${bySeverity.join(', ')})`
         : 'no findings'),
   )
+  const flying = r.in_flight?.calls ?? 0
+  if (flying) lines.push(`  ${inFlightText(flying)}`)
   const missing = r.behaviours.filter((b) => !b.met)
   if (missing.length) {
     const width = Math.max(...missing.map((b) => b.id.length))

@@ -208,6 +208,7 @@ export function createWebhookWorker(deps: WorkerDeps) {
     if (!deps.observe || (r.statusCode === null && !r.timedOut)) return
     deps.observe({
       companyId: d.companyId,
+      subscriptionId: sub.id,
       url: sub.url,
       eventType: d.eventType,
       deliveryId: d.id,

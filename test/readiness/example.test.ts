@@ -43,7 +43,7 @@ describe('examples/exec', () => {
     expect(r.code).toBe(0)
     const xml = readFileSync(junit, 'utf8')
     expect(wellFormedXml(xml)).toEqual([])
-    expect(xml).toMatch(/<testsuites name="pix-sandbox readiness" tests="47" failures="0"/)
+    expect(xml).toMatch(/<testsuites name="pix-sandbox readiness" tests="49" failures="0"/)
   })
 
   it('the same run gated at 80% exits 1, saying why', async () => {

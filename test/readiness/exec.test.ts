@@ -4,7 +4,15 @@
 // (even when COMMAND is killed, and what left its process group), the summary on stderr, the JSON
 // report and the JUnit file.
 import { execFile, spawn } from 'node:child_process'
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync, chmodSync } from 'node:fs'
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -405,9 +413,9 @@ describe('exec: reports', () => {
     const xml = readFileSync(junit, 'utf8')
     expect(wellFormedXml(xml)).toEqual([])
     expect(xml).toMatch(
-      /<testsuites name="pix-sandbox readiness" tests="47" failures="2" errors="0">/,
+      /<testsuites name="pix-sandbox readiness" tests="49" failures="2" errors="0">/,
     )
-    expect(xml.match(/<testcase /g)).toHaveLength(47)
+    expect(xml.match(/<testcase /g)).toHaveLength(49)
     expect(xml).toContain(
       '<testcase classname="readiness.behaviours" name="charge.created" time="0"/>',
     )
@@ -456,5 +464,58 @@ describe('exec: reports', () => {
       failures: ['no-such-command-9c1e: command not found'],
     })
     expect(wellFormedXml(readFileSync(junit, 'utf8'))).toEqual([])
+  })
+})
+
+describe('exec: what the run saw, whole', () => {
+  it("lets a payout a fault's delay holds finish before the verdict: re-sent after its client gave up, it paid twice", async () => {
+    const report = join(dir, 'in-flight/readiness.json')
+    // The client gives up once the sandbox holds its payout (the fault taken: its own timeout),
+    // sends it again at once and ends; the sandbox still holds the first for seconds.
+    const script = `(async () => {
+      const e = process.env
+      const faults = (init) => fetch(e.PIX_SANDBOX_URL + '/_sandbox/faults', Object.assign({ headers: { authorization: 'Bearer ' + e.PIX_SANDBOX_ADMIN_TOKEN, 'content-type': 'application/json' } }, init))
+      await faults({ method: 'POST', body: JSON.stringify({ operation: 'transfer', delay_ms: 3000, times: 1 }) })
+      const payout = (signal) => ${call('/hub/transactions/out', "{ method: 'POST', body: JSON.stringify({ amount: 1000, pix_key: 'maria@example.com', pix_type: 'EMAIL', description: 'Pedido 1' }), signal }")}
+      const gaveUp = new AbortController()
+      const first = payout(gaveUp.signal).catch(() => {})
+      while ((await (await faults({})).json()).data.length) await new Promise((r) => setTimeout(r, 10))
+      gaveUp.abort()
+      await first
+      process.exit((await payout()).status === 200 ? 0 : 5)
+    })()`
+    const r = await cli(['exec', '--report', report, '--', ...node(script)])
+    expect([r.code, r.stderr]).toEqual([1, expect.stringMatching(/error\s+paid_twice\s+x1/)])
+    expect(r.stderr).toContain('Result: exit 1: 1 finding at or above --fail-on error: paid_twice')
+    expect(r.stderr).not.toContain('Not waited for')
+    const json = JSON.parse(readFileSync(report, 'utf8'))
+    expect(json.findings.map((f: { id: string }) => f.id)).toEqual(['paid_twice'])
+    expect(json.in_flight).toEqual({ calls: 0, wait_ms: 0 })
+  })
+
+  it('keeps what a tenant did after the suite deleted it (a tidy cleanup)', async () => {
+    const report = join(dir, 'deleted/readiness.json')
+    const script = `(async () => {
+      const e = process.env
+      const admin = (method, path, body) => fetch(e.PIX_SANDBOX_URL + '/_sandbox' + path, { method, headers: { authorization: 'Bearer ' + e.PIX_SANDBOX_ADMIN_TOKEN, 'content-type': 'application/json' }, body: body && JSON.stringify(body) })
+      const t = await (await admin('POST', '/companies', { name: 'Loja Go', balance: 100000 })).json()
+      require('fs').writeFileSync(${JSON.stringify(join(dir, 'deleted/tenant'))}, t.company_id)
+      const res = await fetch(e.PIX_BASE_URL + '/hub/transactions/in', { method: 'POST', headers: { authorization: 'Basic ' + t.token, accept: 'application/json', 'content-type': 'application/json' }, body: '{"amount": 1000.0}' })
+      if (res.status !== 200) process.exit(5)
+      process.exit((await admin('DELETE', '/companies/' + t.company_id)).status === 204 ? 0 : 6)
+    })()`
+    mkdirSync(join(dir, 'deleted'), { recursive: true })
+    const r = await cli(['exec', '--fail-on', 'warning', '--report', report, '--', ...node(script)])
+    expect([r.code, r.stderr]).toEqual([1, expect.stringMatching(/warning\s+lenient_amount\s+x1/)])
+    const json = JSON.parse(readFileSync(report, 'utf8'))
+    expect(json.coverage.met).toBe(1)
+    expect(json.findings).toEqual([
+      expect.objectContaining({
+        id: 'lenient_amount',
+        example: expect.objectContaining({
+          company_id: readFileSync(join(dir, 'deleted/tenant'), 'utf8'),
+        }),
+      }),
+    ])
   })
 })

@@ -58,6 +58,37 @@ const control = async (method: string, path: string, json?: unknown) => {
 }
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
+/** Waits until a delivery of `type` was delivered (its acknowledgement recorded), and answers its body's data. */
+async function delivered(type: string): Promise<Record<string, unknown>> {
+  for (const until = Date.now() + 10_000; Date.now() < until; await sleep(20)) {
+    const page = await control('GET', '/webhooks/deliveries?status=delivered')
+    const d = page.data.find((x: { event_type: string }) => x.event_type === type)
+    if (d) return d.body.data
+  }
+  throw new Error(`no ${type} delivered`)
+}
+
+/** Waits until a delivery of `type` had an attempt answered `status` (recorded after readiness saw it). */
+async function attempted(type: string, status: number): Promise<void> {
+  for (const until = Date.now() + 10_000; Date.now() < until; await sleep(20)) {
+    const page = await control('GET', '/webhooks/deliveries')
+    const codes = page.data
+      .filter((d: { event_type: string }) => d.event_type === type)
+      .flatMap((d: { attempts: { status_code: number | null }[] }) =>
+        d.attempts.map((a) => a.status_code),
+      )
+    if (codes.includes(status)) return
+  }
+  throw new Error(`no ${type} answered ${status}`)
+}
+
+/** A payout whose answer is lost (a 500 after the write), reconciled from its webhook once the receiver took it. */
+async function lostThenReconciled(): Promise<void> {
+  await control('POST', '/faults', { operation: 'transfer', status: 500, when: 'after', times: 1 })
+  expect((await post('/hub/transactions/out', TRANSFER)).status).toBe(500)
+  expect(await delivered('transfer.succeeded')).toMatchObject({ description: 'Pedido 7' })
+}
+
 /** Runs `test` against a receiver of that behaviour, subscribed for every company. */
 async function withReceiver(
   behaviour: Behaviour,
@@ -196,19 +227,49 @@ const CASES: Partial<Record<FindingId, Case>> = {
     },
     company: 'loja-exemplo',
   },
+  paid_twice_unconfirmed: {
+    // Told by its webhook that the payout went through, the client pays the same order again
+    // under a new description: the sandbox cannot tell it from a new order, and says so.
+    wrong: () =>
+      withReceiver('correct', async () => {
+        await lostThenReconciled()
+        expect(
+          (await post('/hub/transactions/out', { ...TRANSFER, description: 'Pedido 7 (de novo)' }))
+            .status,
+        ).toBe(200)
+      }),
+    // Reconciled, and the next test (a step of its own) pays the same supplier for a new order.
+    correct: () =>
+      withReceiver('correct', async () => {
+        await lostThenReconciled()
+        await control('DELETE', '/faults')
+        expect(
+          (await post('/hub/transactions/out', { ...TRANSFER, description: 'Pedido 8' })).status,
+        ).toBe(200)
+      }),
+    company: 'loja-exemplo',
+  },
   retried_permanent_error: {
     wrong: async () => {
       expect((await post('/hub/transactions/out', TRANSFER, {}, AUTH.chargesOnly)).status).toBe(501)
       expect((await post('/hub/transactions/out', TRANSFER, {}, AUTH.chargesOnly)).status).toBe(501)
     },
     correct: async () => {
-      // Each once; and sent again after the setup changed, answered otherwise.
+      // Each once; and sent again after the setup changed (its Providers given back).
       expect((await post('/hub/transactions/out', TRANSFER, {}, AUTH.chargesOnly)).status).toBe(501)
       expect(
         (await post('/hub/transactions/in', { amount: 1000 }, {}, AUTH.noProvider)).status,
       ).toBe(422)
+      await control('PUT', '/users/loja-exemplo-no-provider/providers', {
+        in: { name: 'Banco Exemplo', operations: ['charge'] },
+      })
+      expect(
+        (await post('/hub/transactions/in', { amount: 1000 }, {}, AUTH.noProvider)).status,
+      ).toBe(200)
+      // The next test, after a step of its own, sends the call a one-shot fault refused.
       await control('POST', '/faults', { operation: 'charge', status: 501, times: 1 })
       expect((await post('/hub/transactions/in', { amount: 1000 })).status).toBe(501)
+      await control('DELETE', '/faults')
       expect((await post('/hub/transactions/in', { amount: 1000 })).status).toBe(200)
       // Another amount is another call.
       expect(
@@ -221,6 +282,20 @@ const CASES: Partial<Record<FindingId, Case>> = {
   receiver_rejects_valid_signature: {
     wrong: () => withReceiver('literal-key', (id) => control('POST', `/webhooks/${id}/test`)),
     correct: () => withReceiver('correct', (id) => control('POST', `/webhooks/${id}/test`)),
+    company: null,
+  },
+  receiver_rejects_unknown_type: {
+    // It takes charge.paid, and refuses webhook.test and the check's unknown type.
+    wrong: () =>
+      withReceiver('rejects-unknown-types', async (id) => {
+        await control('POST', `/webhooks/${id}/check`)
+        await control('POST', `/webhooks/${id}/test`)
+      }),
+    correct: () =>
+      withReceiver('correct', async (id) => {
+        await control('POST', `/webhooks/${id}/check`)
+        await control('POST', `/webhooks/${id}/test`)
+      }),
     company: null,
   },
   receiver_accepts_bad_signature: {
@@ -327,14 +402,6 @@ const CASES: Partial<Record<FindingId, Case>> = {
           )
         ).status,
       ).toBe(422)
-      // A 501 says the operation is unsupported: nothing went through, sending it again is harmless.
-      await control('POST', '/faults', { operation: 'transfer', status: 501, times: 1 })
-      expect(
-        (await post('/hub/transactions/out', { ...TRANSFER, description: 'Pedido 11' })).status,
-      ).toBe(501)
-      expect(
-        (await post('/hub/transactions/out', { ...TRANSFER, description: 'Pedido 11' })).status,
-      ).toBe(200)
     },
     company: 'loja-exemplo',
   },
@@ -536,6 +603,76 @@ describe('what each finding says', () => {
       /^a transfer of the same amount and pix_key sent 0\.\d s after its client closed the connection before the answer: both went through, two debits \(E\w{31}, then E\w{31}\)$/,
     )
     expect(await find('retry_after_server_error')).toBeUndefined()
+  })
+
+  it('a call retried after a one-shot 501 is retried_permanent_error, though the retry was answered 200', async () => {
+    await control('POST', '/faults', { operation: 'charge', status: 501, times: 1 })
+    expect((await post('/hub/transactions/in', { amount: 1000 })).status).toBe(501)
+    for (let i = 0; i < 3; i++)
+      expect((await post('/hub/transactions/in', { amount: 1000 })).status).toBe(200)
+    // A 501 says the operation is unsupported: nothing went through, so a transfer sent again
+    // after one pays once (no retry_after_server_error), but it is retried all the same.
+    await control('POST', '/faults', { operation: 'transfer', status: 501, times: 1 })
+    expect((await post('/hub/transactions/out', TRANSFER)).status).toBe(501)
+    expect((await post('/hub/transactions/out', TRANSFER)).status).toBe(200)
+    expect(await find('retry_after_server_error')).toBeUndefined()
+    const f = await find('retried_permanent_error')
+    expect(f).toMatchObject({ severity: 'error', count: 4 })
+    expect(f.example.seen).toMatch(
+      /^the same charge \(amount and pix_key\) sent again \d+\.\d s after a 501, with no change of setup between \(answered 200\)$/,
+    )
+  })
+
+  it('a payout reconciled from its webhook, then a new order to the same seller: paid_twice_unconfirmed (a warning naming both), not paid_twice', async () => {
+    await withReceiver('correct', async () => {
+      await lostThenReconciled()
+      const next = await post('/hub/transactions/out', { ...TRANSFER, description: 'Pedido 8' })
+      expect(next.status).toBe(200)
+      const f = await find('paid_twice_unconfirmed')
+      expect(f).toMatchObject({ severity: 'warning', count: 1 })
+      expect(f.example.seen).toMatch(
+        new RegExp(
+          `^a transfer of the same amount and pix_key, with another description, sent \\d+\\.\\d s after a 500 and \\d+\\.\\d s after your receiver took the first one's settling webhook: both went through \\(E\\w{31}, then ${next.body.transaction_id}\\); a new payout made knowing, or the first paid twice\\?$`,
+        ),
+      )
+      expect(await find('paid_twice')).toBeUndefined()
+    })
+  })
+
+  it('a payout re-sent blind with a new description before its webhook reached the receiver: paid_twice, an error', async () => {
+    await withReceiver('correct', async (id) => {
+      // The webhook is held: when the second is sent, nothing told the client the first went through.
+      await control('PUT', `/webhooks/${id}/chaos`, { delay_ms: 1000 })
+      await control('POST', '/faults', {
+        operation: 'transfer',
+        status: 500,
+        when: 'after',
+        times: 1,
+      })
+      expect((await post('/hub/transactions/out', TRANSFER)).status).toBe(500)
+      expect(
+        (await post('/hub/transactions/out', { ...TRANSFER, description: 'Pedido 7 (2)' })).status,
+      ).toBe(200)
+      await delivered('transfer.succeeded')
+      expect(await find('paid_twice')).toMatchObject({ severity: 'error', count: 1 })
+      expect(await find('paid_twice_unconfirmed')).toBeUndefined()
+    })
+  })
+
+  it('a receiver that refuses the event types it does not handle, and takes the others: receiver_rejects_unknown_type, never a signature problem', async () => {
+    await withReceiver('rejects-unknown-types', async (id) => {
+      await control('POST', `/webhooks/${id}/test`)
+      await attempted('webhook.test', 400)
+      const tx = (await post('/hub/transactions/in', { amount: 1000 })).body.transaction_id
+      await control('POST', `/charges/${tx}/pay`)
+      await delivered('charge.paid')
+    })
+    const findings = (await report(null)).findings
+    expect(findings.map((f: { id: string }) => f.id)).toEqual(['receiver_rejects_unknown_type'])
+    expect(findings[0]).toMatchObject({ severity: 'warning', count: 1 })
+    expect(findings[0].example.seen).toMatch(
+      /^the receiver answered 400 to a correctly signed, fresh webhook\.test \(delivery \w+\), while it took charge\.paid from the same subscription$/,
+    )
   })
 
   it('a redacted example never holds what the client sent as a secret', async () => {

@@ -59,6 +59,36 @@ describe('readiness on a file store', () => {
     }
   })
 
+  it("keeps a deleted tenant's part of the run across a restart", async () => {
+    const database = join(dir, 'deleted.db')
+    const first = await start(database)
+    const admin = (sb: RunningSandbox, method: string, path: string, json?: unknown) =>
+      request(sb.url, method, `/_sandbox${path}`, { auth: `Bearer ${sb.adminToken}`, json })
+    let tenant: { company_id: string; token: string }
+    try {
+      tenant = (await admin(first, 'POST', '/companies', { name: 'Loja Go' })).body
+      await request(first.url, 'GET', '/api/v1/user/company', {
+        auth: `Basic ${tenant.token}`,
+        headers: { accept: 'text/html' },
+      })
+      expect((await admin(first, 'DELETE', `/companies/${tenant.company_id}`)).status).toBe(204)
+    } finally {
+      await first.close()
+    }
+    const second = await start(database)
+    try {
+      const r = await report(second)
+      expect(r.findings.map((f: any) => [f.id, f.example.company_id])).toEqual([
+        ['missing_accept', tenant.company_id],
+      ])
+      expect(
+        (await admin(second, 'GET', `/readiness?company_id=${tenant.company_id}`)).status,
+      ).toBe(404)
+    } finally {
+      await second.close()
+    }
+  })
+
   it('adds no write to a call that writes nothing, and stores a burst once a second', async () => {
     const sb = await start(join(dir, 'writes.db'))
     try {

@@ -8,6 +8,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { freePort } from '../../bench/processes.js'
+import { runReadiness } from '../../src/cli/readiness.js'
 import { AUTH, request, startTestSandbox, type TestSandbox } from '../harness.js'
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
@@ -169,6 +170,49 @@ describe('pix-sandbox readiness', () => {
     expect(json.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202e\u2028]/)
     expect(json.stdout).toContain('\\u009b31m\\u202eDESREVER')
     expect(JSON.parse(json.stdout)).toEqual(hostileReport)
+  })
+
+  it('waits for the calls still being processed before its verdict: a payout a delay holds, re-sent after its client gave up', async () => {
+    const held = await startTestSandbox()
+    try {
+      await held.admin('POST', '/faults', { operation: 'transfer', delay_ms: 1500, times: 1 })
+      const payout = {
+        amount: 1000,
+        pix_key: 'maria@example.com',
+        pix_type: 'EMAIL',
+        description: 'Pedido 1',
+      }
+      const send = (signal?: AbortSignal) =>
+        fetch(`${held.url}/api/v1/hub/transactions/out`, {
+          method: 'POST',
+          headers: {
+            authorization: AUTH.main,
+            accept: 'application/json',
+            'content-type': 'application/json',
+          },
+          body: JSON.stringify(payout),
+          signal,
+        })
+      // The client gives up once the sandbox holds its payout (the fault taken), and sends it again.
+      const gaveUp = new AbortController()
+      const first = send(gaveUp.signal).catch(() => undefined)
+      while ((await held.admin('GET', '/faults')).body.data.length)
+        await new Promise((r) => setTimeout(r, 10))
+      gaveUp.abort()
+      await first
+      expect((await send()).status).toBe(200)
+      let out = ''
+      const code = await runReadiness(
+        { url: held.url, adminToken: held.adminToken, json: true, gate: { failOn: 'error' } },
+        (t) => void (out += t),
+        () => undefined,
+      )
+      const report = JSON.parse(out)
+      expect(report.findings.map((f: { id: string }) => f.id)).toEqual(['paid_twice'])
+      expect([code, report.in_flight]).toEqual([1, { calls: 0, wait_ms: 0 }])
+    } finally {
+      await held.close()
+    }
   })
 
   it('an unknown company says so; a missing token, URL or bad flag is a usage error', async () => {

@@ -1,15 +1,29 @@
 // Webhook receivers for readiness tests, on loopback. A correct one verifies signatures and
 // timestamps with the standardwebhooks package (4xx when either is wrong) and answers 2xx again
 // for a webhook-id it has taken; a careless one takes everything; others reject duplicates or
-// answer slowly, and one keys its HMAC with the whsec_ text itself rather than the bytes it
-// encodes, so it refuses every genuine delivery. `secret` is set once the subscription (and so
+// answer slowly, one keys its HMAC with the whsec_ text itself rather than the bytes it
+// encodes, so it refuses every genuine delivery, and one answers 400 to the event types it does
+// not handle. `secret` is set once the subscription (and so
 // its secret) exists.
 import { createHmac, timingSafeEqual } from 'node:crypto'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { Webhook } from 'standardwebhooks'
 
-export type Behaviour = 'correct' | 'careless' | 'rejects-duplicates' | 'literal-key'
+export type Behaviour =
+  | 'correct'
+  | 'careless'
+  | 'rejects-duplicates'
+  | 'literal-key'
+  | 'rejects-unknown-types'
+
+/** The event types a receiver that refuses the others handles. */
+const HANDLED = new Set([
+  'charge.paid',
+  'charge.cancelled',
+  'transfer.succeeded',
+  'transfer.failed',
+])
 
 export interface HookReceiver {
   url: string
@@ -51,6 +65,11 @@ export async function startHookReceiver(behaviour: Behaviour = 'correct'): Promi
     } catch {
       return 400
     }
+    if (
+      behaviour === 'rejects-unknown-types' &&
+      !HANDLED.has((JSON.parse(body) as { type?: string }).type ?? '')
+    )
+      return 400
     if (id !== undefined && taken.has(id)) return behaviour === 'rejects-duplicates' ? 409 : 200
     if (id !== undefined) taken.add(id)
     return 204

@@ -41,15 +41,34 @@ function recorder() {
       effectStatus: o.status ?? 200,
       effectBody: o.responseBody ?? '{"status":"success","transaction_id":"E1","message":"ok"}',
       closedMs: -1,
+      held: false,
       at: 0,
       arrivedMs: now,
       ...o,
+    })
+  /** A receiver of loja-exemplo took transaction `tx`'s transfer.succeeded, sent `latencyMs` before now. */
+  const settled = (tx: string, latencyMs: number) =>
+    r.attempt({
+      companyId: 'loja-exemplo',
+      subscriptionId: 'wh_1',
+      url: 'http://127.0.0.1:3000/hooks',
+      eventType: 'transfer.succeeded',
+      deliveryId: `msg_${tx}`,
+      statusCode: 204,
+      latencyMs,
+      timedOut: false,
+      badSignature: false,
+      duplicate: false,
+      retried: false,
+      acknowledgedBefore: false,
+      signed: true,
+      body: JSON.stringify({ type: 'transfer.succeeded', data: { transaction_id: tx } }),
     })
   const found = (id: string) =>
     r.report('loja-exemplo').findings.find((f) => f.id === id)?.count ?? 0
   const example = (id: string) =>
     r.report('loja-exemplo').findings.find((f) => f.id === id)?.example
-  return { r, call, found, example, at: (ms: number) => (now = ms) }
+  return { r, call, settled, found, example, at: (ms: number) => (now = ms) }
 }
 
 const LOST_AFTER_WRITE = {
@@ -159,6 +178,56 @@ describe('the recorder', () => {
     expect([found('paid_twice'), found('retry_after_server_error')]).toEqual([1, 1])
   })
 
+  it("paid twice with another description: unconfirmed once the first one's webhook had reached the receiver before the second, even when its acknowledgement is seen after", () => {
+    const { r, call, settled, found, at } = recorder()
+    const another = (n: number) =>
+      `{"amount": 1000, "pix_key": "a@b.co", "pix_type": "EMAIL", "description": "order ${n}"}`
+    // The webhook was sent at 1100 and taken; the second came at 1200; the 204 was seen at 1300.
+    call(LOST_AFTER_WRITE)
+    at(1200)
+    call({
+      requestBody: another(2),
+      responseBody: '{"status":"success","transaction_id":"E2","message":"ok"}',
+    })
+    expect([found('paid_twice'), found('paid_twice_unconfirmed')]).toEqual([1, 0])
+    at(1300)
+    settled('E1', 200)
+    expect([found('paid_twice'), found('paid_twice_unconfirmed')]).toEqual([0, 1])
+    // Sent before the webhook left: paid_twice, whenever it is acknowledged.
+    r.controlled('loja-exemplo', 4000)
+    at(5000)
+    call({
+      ...LOST_AFTER_WRITE,
+      arrivedMs: 5000,
+      effectBody: '{"status":"success","transaction_id":"E3","message":"ok"}',
+    })
+    at(5100)
+    call({
+      arrivedMs: 5100,
+      requestBody: another(4),
+      responseBody: '{"status":"success","transaction_id":"E4","message":"ok"}',
+    })
+    at(5400)
+    settled('E3', 100)
+    expect([found('paid_twice'), found('paid_twice_unconfirmed')]).toEqual([1, 1])
+    // The same description is the same transfer, acknowledged or not.
+    r.controlled('loja-exemplo', 8000)
+    at(9000)
+    call({
+      ...LOST_AFTER_WRITE,
+      arrivedMs: 9000,
+      effectBody: '{"status":"success","transaction_id":"E5","message":"ok"}',
+    })
+    at(9100)
+    settled('E5', 50)
+    at(9200)
+    call({
+      arrivedMs: 9200,
+      responseBody: '{"status":"success","transaction_id":"E6","message":"ok"}',
+    })
+    expect([found('paid_twice'), found('paid_twice_unconfirmed')]).toEqual([2, 1])
+  })
+
   it('a retry answered while the call it repeats is still held is judged when that call ends', () => {
     const { r, call, found, example, at } = recorder()
     r.held('loja-exemplo', 3000)
@@ -173,6 +242,53 @@ describe('the recorder', () => {
     expect(example('paid_twice')?.seen).toBe(
       'a transfer of the same amount and pix_key sent 0.1 s after its client closed the connection before the answer, while the first was still being processed: both went through, two debits (E1, then E2)',
     )
+  })
+
+  it('a call sent again after a 501 is retried_permanent_error whatever it is answered; after a step it is a new test', () => {
+    const { r, call, found, example, at } = recorder()
+    const refused = { status: 501, responseBody: '{}', effectBody: '{}' }
+    call(refused)
+    at(1300)
+    call({ arrivedMs: 1300 })
+    expect(found('retried_permanent_error')).toBe(1)
+    expect(example('retried_permanent_error')?.seen).toBe(
+      'the same transfer (amount and pix_key) sent again 0.3 s after a 501, with no change of setup between (answered 200)',
+    )
+    r.controlled(null, 1900)
+    at(2000)
+    call({ ...refused, arrivedMs: 2000 })
+    r.controlled('loja-exemplo', 2100)
+    at(2200)
+    call({ arrivedMs: 2200 })
+    expect(found('retried_permanent_error')).toBe(1)
+  })
+
+  it('a retry read a moment before the server saw its client close the first connection is a retry; one sent beside it is not', () => {
+    const { r, call, found, at } = recorder()
+    r.held('loja-exemplo', 3000)
+    at(1200)
+    call({
+      arrivedMs: 1200,
+      responseBody: '{"status":"success","transaction_id":"E2","message":"ok"}',
+    })
+    at(4100)
+    call({ arrivedMs: 1000, closedMs: 1300, dropped: true })
+    expect(found('paid_twice')).toBe(1)
+    r.controlled('loja-exemplo', 4200)
+    r.held('loja-exemplo', 3000)
+    at(5100)
+    call({
+      arrivedMs: 5100,
+      responseBody: '{"status":"success","transaction_id":"E4","message":"ok"}',
+    })
+    at(8100)
+    call({
+      arrivedMs: 5000,
+      closedMs: 6000,
+      dropped: true,
+      effectBody: '{"status":"success","transaction_id":"E3","message":"ok"}',
+    })
+    expect(found('paid_twice')).toBe(1)
   })
 
   it('a 422 for the X-Sandbox-Outcome header meets no behaviour; a transfer status does', () => {

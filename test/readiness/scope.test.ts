@@ -206,13 +206,50 @@ describe('readiness scope', () => {
     sb.clock.set(T0)
   })
 
-  it('reset clears every report; deleting a company clears its own', async () => {
+  it("a receiver URL that took a tenant's deliveries refuses another tenant's (a secret it does not hold): no finding, for any company", async () => {
     const [a, b] = [await tenant(), await tenant()]
-    await charge(auth(a))
-    await charge(auth(b), { accept: 'text/html' })
+    const rx = await startHookReceiver('correct')
+    /** Subscribes `rx` as `t`; answers the subscription's id and secret. */
+    const subscribe = async (t: Tenant) =>
+      (
+        await request(sb.url, 'POST', '/_sandbox/webhooks', {
+          auth: auth(t),
+          json: { url: rx.url },
+        })
+      ).body as { id: string; secret: string }
+    /** A charge of `t`'s paid, and its delivery answered `status` and recorded. */
+    const paid = async (t: Tenant, hookId: string, status: number) => {
+      const tx = (await charge(auth(t))).body.transaction_id
+      await sb.admin('POST', `/charges/${tx}/pay`)
+      for (const until = Date.now() + 10_000; ; await new Promise((r) => setTimeout(r, 20))) {
+        const page = (await sb.admin('GET', `/webhooks/deliveries?webhook_id=${hookId}`)).body
+        const codes = page.data.flatMap((d: any) => d.attempts.map((x: any) => x.status_code))
+        if (codes.includes(status)) return
+        if (Date.now() > until) throw new Error(`no ${status} recorded: ${JSON.stringify(codes)}`)
+      }
+    }
+    try {
+      const hookA = await subscribe(a)
+      rx.secret = hookA.secret
+      await paid(a, hookA.id, 204)
+      // b subscribes the same URL; the receiver still holds a's secret, and refuses b's deliveries.
+      const hookB = await subscribe(b)
+      await paid(b, hookB.id, 400)
+      expect(findings((await own(auth(b))).body)).toEqual([])
+      expect(findings((await sb.admin('GET', '/readiness')).body)).toEqual([])
+    } finally {
+      await rx.close()
+    }
+  })
+
+  it("a deleted company's part stays in the admin's report (the run's); reset clears every report", async () => {
+    const [a, b] = [await tenant(), await tenant()]
+    await charge(auth(a), { accept: 'text/html' })
+    await charge(auth(b))
     await sb.admin('DELETE', `/companies/${a.company_id}`)
     const all = (await sb.admin('GET', '/readiness')).body
-    expect([met(all), findings(all)]).toEqual([['charge.created:1'], ['missing_accept:1']])
+    expect([met(all), findings(all)]).toEqual([['charge.created:2'], ['missing_accept:1']])
+    expect(all.findings[0].example.company_id).toBe(a.company_id)
     expect((await sb.admin('GET', `/readiness?company_id=${a.company_id}`)).status).toBe(404)
     await sb.admin('POST', '/reset', {})
     const after = (await sb.admin('GET', '/readiness')).body

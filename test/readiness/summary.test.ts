@@ -1,8 +1,10 @@
 // The summary exec and `readiness` print: a finding's line names its company and its wall-clock
 // time, the receiver checks that failed are listed (findings or not), and the summary ends with
-// what the sandbox cannot see.
+// what the sandbox cannot see; a report made while calls were still in flight says so, and so
+// does the JUnit file.
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { NOT_SEEN } from '../../src/readiness/catalog.js'
+import { junitXml } from '../../src/readiness/junit.js'
 import { summaryText } from '../../src/readiness/summary.js'
 import { AUTH, request, startTestSandbox, type TestSandbox } from '../harness.js'
 import { startHookReceiver, type HookReceiver } from './receivers.js'
@@ -48,4 +50,19 @@ it('names the company and wall-clock time of each finding, lists failed receiver
       failed: expect.any(Array),
     },
   ])
+})
+
+it('says when calls were still being processed: the summary first, and the JUnit file', async () => {
+  const report = (await sb.admin('GET', '/readiness')).body
+  expect(report.in_flight).toEqual({ calls: 0, wait_ms: 0 })
+  expect(summaryText(report)).not.toContain('Not waited for')
+  expect(junitXml(report, { failOn: 'error' })).not.toContain('readiness.run')
+  const flying = { ...report, in_flight: { calls: 2, wait_ms: 0 } }
+  const text = summaryText(flying, { code: 0, reasons: [] })
+  expect(text.split('\n')[1]).toBe(
+    '  Not waited for: 2 calls still being processed when this report was made (the wait, as long as the longest delay queued, ran out): what they show is not in this report',
+  )
+  expect(junitXml(flying, { failOn: 'error' })).toMatch(
+    /<testcase classname="readiness.run" name="calls in flight" time="0">\s*<skipped message="Not waited for: 2 calls still being processed/,
+  )
 })

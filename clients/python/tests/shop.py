@@ -30,6 +30,9 @@ class Bugs:
     """A payout that timed out is sent again 1 s later, without reconciling."""
     retry_with_new_description: bool = False
     """A payout answered 5xx is sent again, its description saying which try it is."""
+    resend_once_reconciled: bool = False
+    """A payout whose answer was lost is reconciled as paid from its webhook, then sent again
+    anyway, its description saying so."""
     retry_permanent: bool = False
     """A 501 is taken for a temporary failure and retried."""
     ignore_retry_after: bool = False
@@ -224,7 +227,11 @@ class PixClient:
                 raise PermanentError(f"{r.status_code} {r.text}")
             if self._bugs.retry_with_new_description and attempt == 1:
                 continue
-            return self._reconcile(order, description)
+            reconciled = self._reconcile(order, description)
+            if self._bugs.resend_once_reconciled and reconciled == "paid":
+                again = {**body, "description": f"{description} (reenvio)"}
+                self._post("/hub/transactions/out", again)
+            return reconciled
         raise TemporaryError("gave up")
 
     def _reconcile(self, order: Order, description: str) -> PayoutResult:

@@ -196,6 +196,12 @@ BUGGY: list[tuple[str, list[Scenario], str, str]] = [
         "error",
     ),
     (
+        "resend_once_reconciled",
+        [test_a_payout_whose_answer_is_lost_is_reconciled],
+        "paid_twice_unconfirmed",
+        "warning",
+    ),
+    (
         "retry_permanent",
         [test_a_provider_that_cannot_pay_out_is_said],
         "retried_permanent_error",
@@ -230,6 +236,12 @@ def test_each_bug_is_caught(
     pix_tenant_factory: TenantFactory, bug: str, tests: list[Scenario], finding: str, severity: str
 ) -> None:
     buggy = open_shop(pix_tenant_factory(balance=1_000_000), Bugs(**{bug: True}))
+    if bug == "retry_with_new_description":
+        # The webhook is late: the retry cannot have been made knowing the first went through
+        # (after it, the sandbox could not tell it from a new order: paid_twice_unconfirmed).
+        buggy.tenant.control.call(
+            "PUT", f"/webhooks/{buggy.hook_id}/chaos", json={"delay_ms": 1000}
+        )
     try:
         run(buggy, tests)
         report = settled(buggy.tenant.control.readiness)

@@ -126,6 +126,7 @@ export function contractEndpoint(
     delayMs: number,
   ): Promise<void> => {
     deps.sandbox.readiness?.held(companyId, delayMs)
+    span.held = true
     const socket = socketOf(c)
     const closed = () => void (span.closedMs ??= performance.now())
     socket?.once('close', closed)

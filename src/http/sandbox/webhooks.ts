@@ -228,7 +228,7 @@ export function mountWebhooks(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
         refusal: hostRefusal(sub.url, deps.webhookAllowedHosts),
         slot: () => deps.webhooks.slot(sub),
       })
-      ctx.readiness?.checked(sub.companyId, sub.url, result)
+      ctx.readiness?.checked(sub.companyId, sub.id, sub.url, result)
       return c.json(receiverCheckRecord(result), 200)
     },
   )

@@ -16,6 +16,8 @@ export interface Bugs {
   resendAfterTimeout?: boolean
   /** A payout answered 5xx is sent again, its description saying which try it is. */
   retryWithNewDescription?: boolean
+  /** A payout whose answer was lost is reconciled as paid from its webhook, then sent again anyway, its description saying so. */
+  resendOnceReconciled?: boolean
   /** A 501 is taken for a temporary failure and retried. */
   retryPermanent?: boolean
   /** A 503 is retried at once, whatever its Retry-After says. */
@@ -214,7 +216,15 @@ export class PixClient {
       if (r.status < 500 || r.status === 501)
         throw new PermanentError(`${r.status} ${JSON.stringify(r.body)}`)
       if (this.bugs.retryWithNewDescription && attempt < 2) continue
-      return this.reconcile(order, description)
+      const reconciled = await this.reconcile(order, description)
+      if (!this.bugs.resendOnceReconciled || reconciled !== 'paid') return reconciled
+      await this.call('/hub/transactions/out', {
+        amount: order.amount,
+        pix_key: order.pixKey,
+        pix_type: order.pixType,
+        description: `${description} (reenvio)`,
+      })
+      return reconciled
     }
   }
 

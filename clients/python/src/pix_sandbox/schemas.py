@@ -739,6 +739,7 @@ class Readiness(TypedDict):
     """The newest receiver check of each receiver (`POST /_sandbox/webhooks/{id}/check`), oldest first; its failures that are findings are among `findings` too."""
     not_seen: list[ReadinessNotSeenItem]
     """What the sandbox cannot see: the same list in every report."""
+    in_flight: ReadinessInFlight
 
 
 class ReadinessNotSeenItem(TypedDict):
@@ -771,7 +772,7 @@ class ReadinessBehaviour(TypedDict):
 
 
 class ReadinessFinding(TypedDict):
-    id: Literal["production_credentials", "missing_content_type", "paid_twice", "retried_permanent_error", "receiver_accepts_bad_signature", "receiver_accepts_stale_timestamp", "receiver_rejects_valid_signature", "lenient_amount", "retry_after_server_error", "ignored_retry_after", "receiver_slow", "receiver_rejects_duplicate", "trailing_slash", "missing_accept"]
+    id: Literal["production_credentials", "missing_content_type", "paid_twice", "retried_permanent_error", "receiver_accepts_bad_signature", "receiver_accepts_stale_timestamp", "receiver_rejects_valid_signature", "paid_twice_unconfirmed", "receiver_rejects_unknown_type", "lenient_amount", "retry_after_server_error", "ignored_retry_after", "receiver_slow", "receiver_rejects_duplicate", "trailing_slash", "missing_accept"]
     """The finding's stable id (docs/READINESS.md)."""
     severity: Literal["error", "warning", "info"]
     """error: would fail against the real service or is unsafe; warning: would hurt; info: worth fixing."""
@@ -823,6 +824,15 @@ class ReadinessReceiverCheckFailedItem(TypedDict):
     """Why no fitting answer came (no connection, a timeout, a redirect...); null otherwise."""
     advice: str | None
     """What to change."""
+
+
+class ReadinessInFlight(TypedDict):
+    """Calls still being processed: `pix-sandbox exec` and `pix-sandbox readiness` wait for them (as long as `wait_ms`) before their verdict."""
+
+    calls: int
+    """Contract calls that arrived and are not answered yet (a fault's delay holds them, or they are still being processed): what they show is not in this report yet. With the admin token and no `company_id`, every call; otherwise the company's calls a fault's delay holds."""
+    wait_ms: int
+    """Milliseconds until the longest delay holding one of them has passed (and a second more for its answer); 0 when no delay holds one."""
 
 
 class GetEventsResponse(TypedDict):

@@ -3,6 +3,7 @@
 import { z } from '@hono/zod-openapi'
 import { isoMicros } from '../../../domain/time.js'
 import type { Report } from '../../../readiness/book.js'
+import type { Flying } from '../../../readiness/in-flight.js'
 import {
   BEHAVIOUR_IDS,
   BEHAVIOURS,
@@ -155,6 +156,7 @@ const READINESS_EXAMPLE = {
     },
   ],
   not_seen: NOT_SEEN.map((n) => ({ ...n })),
+  in_flight: { calls: 0, wait_ms: 0 },
 }
 
 export const Readiness = z
@@ -193,11 +195,26 @@ export const Readiness = z
         }),
       )
       .openapi({ description: 'What the sandbox cannot see: the same list in every report.' }),
+    in_flight: z
+      .object({
+        calls: z.int().openapi({
+          description:
+            "Contract calls that arrived and are not answered yet (a fault's delay holds them, or they are still being processed): what they show is not in this report yet. With the admin token and no `company_id`, every call; otherwise the company's calls a fault's delay holds.",
+        }),
+        wait_ms: z.int().openapi({
+          description:
+            'Milliseconds until the longest delay holding one of them has passed (and a second more for its answer); 0 when no delay holds one.',
+        }),
+      })
+      .openapi('ReadinessInFlight', {
+        description:
+          'Calls still being processed: `pix-sandbox exec` and `pix-sandbox readiness` wait for them (as long as `wait_ms`) before their verdict.',
+      }),
   })
   .openapi('Readiness', { example: READINESS_EXAMPLE })
 export type Readiness = z.output<typeof Readiness>
 
-export function readinessRecord(r: Report): Readiness {
+export function readinessRecord(r: Report & { inFlight: Flying }): Readiness {
   return {
     since: isoMicros(r.since),
     coverage: { met: r.met, total: r.total, percent: Math.floor((r.met * 100) / r.total) },
@@ -228,5 +245,6 @@ export function readinessRecord(r: Report): Readiness {
       })),
     })),
     not_seen: NOT_SEEN.map((n) => ({ ...n })),
+    in_flight: { calls: r.inFlight.calls, wait_ms: r.inFlight.waitMs },
   }
 }
