@@ -10,6 +10,7 @@ import type {
   Provider,
 } from '../domain/types.js'
 import { forgetCaches, keepsCache } from './caches.js'
+import { holdHighWater } from './keyed-rows.js'
 import type { Db } from './db.js'
 import { insertInto, TABLES, type InsertRow, type RowOf } from './tables.js'
 
@@ -219,6 +220,8 @@ export function identityStore(db: Db) {
      * the next event queued a delivery for one that was gone).
      */
     deleteCompany(id: string): boolean {
+      // Its charges and transfers go too: the highest seq given is held first (keyed-rows.ts).
+      holdHighWater(db)
       const n = deleteCompanyStmt.run(id).changes
       forgetCaches(db)
       return n > 0
