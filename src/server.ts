@@ -87,8 +87,6 @@ export async function startSandbox(
         'Check that its folder exists or can be created, and that this user may write there, or choose another path.',
     )
   }
-  store.onLostRecord = (err) =>
-    log.error('a write that followed its answer failed', { error: String(err) })
   // Once when writes start failing, once when they work again: not once per refused request.
   store.onWriteHealth = (failure) =>
     failure

@@ -5,7 +5,6 @@ import { dirname } from 'node:path'
 import { chargeStore } from './charges.js'
 import { restartWal, startCheckpointer } from './checkpointer.js'
 import { openDb, type Db } from './db.js'
-import { deferredRecords } from './deferred.js'
 import { transactions } from './transactions.js'
 import { eventStore } from './events.js'
 import { faultStore } from './faults.js'
@@ -55,8 +54,8 @@ export interface StoreOptions {
   seed?: string
   /**
    * The database is in memory: each use case commits as it ends (a commit writes no file, so
-   * there is nothing for use cases to share), and within `answering` decided use cases write
-   * after their answer (deferred.ts).
+   * there is nothing for use cases to share). Its writes are made before its answer, as on a
+   * file (docs/decisions/2026-11-27-no-answer-before-the-write.md).
    */
   inMemory?: boolean
 }
@@ -78,7 +77,6 @@ function storeOver(db: Db, { inMemory = false, seed }: StoreOptions) {
     health,
     onRolledBack: () => store.afterRollback(),
   })
-  const later = deferredRecords((err) => store.onLostRecord(err))
   let depth = 0
   let wipeStatements: { run(): unknown }[] | undefined
   const recorded = <D>(decision: D, record: (decision: D) => void): D => (
@@ -119,7 +117,6 @@ function storeOver(db: Db, { inMemory = false, seed }: StoreOptions) {
     setup,
     tx<T>(fn: () => T): T {
       const outermost = depth === 0
-      if (outermost) later.settle()
       depth++
       try {
         return txs.transact(fn)
@@ -133,36 +130,12 @@ function storeOver(db: Db, { inMemory = false, seed }: StoreOptions) {
     },
     /**
      * A use case as `decide` (reads and checks; may throw, must not write) then `record` (only
-     * writes), without a savepoint: see transactions.ts. Answers the decision. Nested in another
-     * use case, it runs in that one's savepoint like any other; within `answering`, in memory,
-     * `record` runs once the answer is written (deferred.ts).
+     * writes), without a savepoint: see transactions.ts. Answers the decision once `record` has
+     * written it; nested in another use case, it runs in that one's savepoint like any other.
      */
     txDecided<D>(decide: () => D, record: (decision: D) => void): D {
       if (depth > 0) return store.tx(() => recorded(decide(), record))
-      later.settle()
-      if (!later.active || process.env.H43_NODEFER) return decided(decide, record)
-      const decision = decide()
-      later.add(() => decided(() => decision, record))
-      return decision
-    },
-    /**
-     * Runs `fn`, whose answer is written before the process reads anything else (an HTTP
-     * handler's). In memory, the records of its decided use cases wait until then; what others
-     * queued is recorded first, so a handler never reads around a write already answered (as
-     * pipelined requests, whose handlers share a task, could).
-     */
-    answering<T>(fn: () => T): T {
-      later.settle()
-      return inMemory ? later.during(fn) : fn()
-    },
-    /**
-     * Told when a record that followed its answer failed: a bug, as decide checks everything
-     * record needs. The server logs it; by default it is thrown in a task of its own, uncaught.
-     */
-    onLostRecord: (err: unknown): void => {
-      setImmediate(() => {
-        throw err
-      })
+      return decided(decide, record)
     },
     /** Why the store cannot write now (a full or failing disk), or null. */
     writeFailure: health.failure,
@@ -216,7 +189,6 @@ function storeOver(db: Db, { inMemory = false, seed }: StoreOptions) {
     /** Commits what is pending and closes; resolves once nothing holds the store's files (openStore). */
     close(): Promise<void> {
       if (db.open) {
-        later.settle()
         txs.flush()
         db.close()
       }
