@@ -8,11 +8,12 @@
 import { realTime, type Clock, type Micros } from '../clock.js'
 import type { Store } from '../store/index.js'
 import { isUnwritable } from '../store/write-health.js'
-import { createBook, NO_COMPANY, serialize, type Entry, type Example, type Report } from './book.js'
+import { createBook, NO_COMPANY, type Entry, type Example, type Report } from './book.js'
 import { ownHows, type Own } from './own.js'
 import { receiverObserver } from './receivers.js'
 import { requestObserver, type KeyOwner } from './requests.js'
 import { addStep, newSteps } from './retry-state.js'
+import { storedText } from './stored-text.js'
 
 export { CONTRACT_PREFIX } from './requests.js'
 export type { RequestSeen } from './request-seen.js'
@@ -72,31 +73,37 @@ export function createReadiness(deps: ReadinessDeps) {
   const request = requestObserver(observing, adminSteps, deps.keyOwner ?? (() => undefined))
   const { attempt, checked } = receiverObserver(observing)
 
-  /** Stores every entry that changed; what fails to be stored is tried again at the next flush. */
+  /**
+   * Stores every entry that changed, each on its own (one that fails does not keep the others
+   * from being stored); what a full disk refused is tried again at the next flush, what failed
+   * otherwise once it changes again (not every second).
+   */
   function flush(): void {
     if (!dirty.length || !store.db.open) return
     const batch = dirty.splice(0)
-    const again = () => {
-      for (const [owner, e] of batch) {
+    const again = (from = 0) => {
+      for (const [owner, e] of batch.slice(from)) {
         if (book.holds(owner, e) && !e.dirty) {
           e.dirty = true
           dirty.push([owner, e])
         }
       }
     }
-    try {
-      store.tx(() => {
-        for (const [owner, e] of batch) {
-          if (!book.holds(owner, e)) continue
-          e.dirty = false
-          store.readiness.put(owner, e.since, JSON.stringify(serialize(e)))
+    for (const [i, [owner, e]] of batch.entries()) {
+      if (!book.holds(owner, e)) continue
+      e.dirty = false
+      try {
+        store.tx(() => store.readiness.put(owner, e.since, storedText(e)))
+      } catch (err) {
+        if (!isUnwritable(err)) {
+          deps.onError?.(err)
+          continue
         }
-      })
-      store.pendingCommit()?.catch(again)
-    } catch (err) {
-      again()
-      if (!isUnwritable(err)) deps.onError?.(err)
+        again(i)
+        return
+      }
     }
+    store.pendingCommit()?.catch(() => again())
   }
 
   const timer = deps.persistent ? setInterval(flush, FLUSH_MS) : undefined
