@@ -73,6 +73,7 @@ export function createJournaling(deps: HttpDeps) {
     requestBody: null,
     responseBody: null,
     dropped: false,
+    admin: false,
   }
   return {
     open(c: Context<AppEnv>): Span {
@@ -130,6 +131,8 @@ export function createJournaling(deps: HttpDeps) {
       entry.durationMs =
         span.started < 0 ? 0 : Math.round((performance.now() - span.started) * 1000) / 1000
       entry.companyId = companyId
+      // The admin's entries are kept apart from those of callers without credentials.
+      entry.admin = c.get('scope')?.admin === true
       // The headers as received; the journal redacts when it is read.
       entry.rawHeaders = rawHeaders(c)
       entry.requestBody = requestBody
