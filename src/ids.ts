@@ -47,9 +47,10 @@ export interface Ids {
   txid(nowUs: Micros, code: number): string
   /**
    * A BCB end-to-end id, `E` + ISPB + yyyyMMddHHmm (UTC) + 11 chars; a transfer's
-   * (`transaction_id`) carries its seq's `code` (`codeInEndToEndId`).
+   * (`transaction_id`) carries its seq's `code` (`codeInEndToEndId`). One without a code is kept
+   * in order, and never repeated, among the ids of its `scope` (a company's payments).
    */
-  endToEndId(nowUs: Micros, ispb: string, code?: number): string
+  endToEndId(nowUs: Micros, ispb: string, code?: number, scope?: string): string
   /** The id at the end of a charge's location URL: lower-case letters and digits, carrying the charge's seq's `code` (`codeInLocationId`). */
   locationId(nowUs: Micros, code: number, length: number): string
   /** Prefixed opaque id, e.g. `evt_...`. */
@@ -143,16 +144,18 @@ function cryptoRandom(): () => number {
 }
 
 const pad = (n: number, w = 2) => String(n).padStart(w, '0')
+/** Scopes whose end-to-end ids are kept in order at once; beyond it the memory starts over. */
+const MAX_SCOPES = 20_000
 
 export function createIds(seed?: string): Ids {
   const random = seed === undefined ? cryptoRandom() : seededRandom(seed)
   // End-to-end ids drawn without a code keep only 6 random characters after the time: with the
   // clock frozen, one minute's ids would share all else and, by the thousands, meet now and then
-  // (62^6). Within a minute their time part never repeats nor goes back: a later id takes the
-  // next microsecond. One with a code (a transfer's) is unique by it, and keeps the clock's time:
-  // a count of the ids drawn in between would tell a tenant what others did.
-  let e2eMinute = -1
-  let e2eLast = -1
+  // (62^6). Within a minute and a scope (a company) their time part never repeats nor goes back:
+  // a later id takes the next microsecond. Per scope, as a count of the ids drawn in between
+  // would tell a tenant what others did; and one with a code (a transfer's) is unique by it, and
+  // keeps the clock's time.
+  const orders = new Map<string, { minute: number; last: number }>()
   let stampMinute = -1
   let stamp = ''
   const writeRandom = (at: number, length: number, alphabet: string) => {
@@ -177,7 +180,7 @@ export function createIds(seed?: string): Ids {
     random,
     string,
     txid: (nowUs, code) => keyed(nowUs, code, TXID_SEQ, 32, ALNUM),
-    endToEndId(nowUs, ispb, code) {
+    endToEndId(nowUs, ispb, code, scope = '') {
       const minute = Math.floor(nowUs / 60_000_000)
       let within = nowUs - minute * 60_000_000
       if (minute !== stampMinute) {
@@ -190,9 +193,14 @@ export function createIds(seed?: string): Ids {
       }
       if (code === undefined) {
         // The microseconds within the minute keep ids of one minute in order too.
-        if (minute === e2eMinute && within <= e2eLast) within = e2eLast + 1
-        e2eMinute = minute
-        e2eLast = within
+        let order = orders.get(scope)
+        if (!order) {
+          if (orders.size >= MAX_SCOPES) orders.clear()
+          orders.set(scope, (order = { minute, last: -1 }))
+        }
+        if (minute === order.minute && within <= order.last) within = order.last + 1
+        order.minute = minute
+        order.last = within
       }
       writeFixed(0, within, SORTED62, 5)
       if (code === undefined) writeRandom(5, 6, ALNUM)

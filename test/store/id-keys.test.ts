@@ -127,6 +127,41 @@ describe('what an id tells', () => {
   })
 })
 
+describe("a payment's end-to-end id", () => {
+  it('with the clock frozen, tells nothing of the payments of other companies made in between', async () => {
+    const sb = await startSandbox(testConfig({ startTime: START }), { log: silentLog })
+    try {
+      const tenant = (await admin(sb, 'POST', '/companies', { name: 'T' })).body
+      const auth = basic(tenant.client_id, tenant.client_secret)
+      /** Creates a charge as `who` and pays it: its end-to-end id. */
+      const paid = async (who: string) => {
+        const created = await request(sb.url, 'POST', '/api/v1/hub/transactions/in', {
+          auth: who,
+          json: { amount: 100 },
+        })
+        const pay = await request(
+          sb.url,
+          'POST',
+          `/_sandbox/charges/${created.body.transaction_id}/pay`,
+          { auth: who, json: {} },
+        )
+        expect(pay.status).toBe(200)
+        return pay.body.end_to_end_id as string
+      }
+      // The 5 characters after E, the ISPB and the minute: the microseconds within the minute.
+      const within = (id: string) => id.slice(21, 26)
+      const first = await paid(auth)
+      for (let i = 0; i < 5; i++) await paid(AUTH.main)
+      const second = await paid(auth)
+      expect(first.slice(0, 21)).toBe(second.slice(0, 21))
+      // The next microsecond of its own, whatever others paid meanwhile.
+      expect([within(first), within(second)]).toEqual(['00000', '00001'])
+    } finally {
+      await sb.close()
+    }
+  })
+})
+
 describe('Speck32/64', () => {
   it("gives the designers' test vector, and undoes itself", () => {
     // Beaulieu et al. 2013, appendix C: key 1918 1110 0908 0100, plaintext 6574 694c.
