@@ -26,12 +26,21 @@ export const newSecret = (seed: string | undefined, table: KeyedTable): Buffer =
         .digest()
         .subarray(0, 16)
 
+const holding = new WeakMap<Db, Statement[]>()
+
 /** Records, before rows are deleted, the highest seq each keyed table ever gave. */
 export function holdHighWater(db: Db): void {
-  for (const name of ['charges', 'transfers'] satisfies KeyedTable[])
-    db.prepare(
-      `UPDATE id_keys SET high_water = max(high_water, (SELECT coalesce(max(seq), 0) FROM ${name})) WHERE name = ?`,
-    ).run(name)
+  let statements = holding.get(db)
+  if (!statements)
+    holding.set(
+      db,
+      (statements = (['charges', 'transfers'] satisfies KeyedTable[]).map((name) =>
+        db.prepare(
+          `UPDATE id_keys SET high_water = max(high_water, (SELECT coalesce(max(seq), 0) FROM ${name})) WHERE name = '${name}'`,
+        ),
+      )),
+    )
+  for (const statement of statements) statement.run()
 }
 
 /**
