@@ -43,15 +43,16 @@ export interface Ids {
   /** A uniform float in [0, 1). */
   random(): number
   string(length: number, alphabet?: string): string
-  /** Charge `transaction_id`: 32 characters [a-zA-Z0-9], a valid BCB txid (26-35), carrying the charge's `seq` (`seqInTxid`). */
-  txid(nowUs: Micros, seq: number): string
+  /** Charge `transaction_id`: 32 characters [a-zA-Z0-9], a valid BCB txid (26-35), carrying its seq's `code` (`codeInTxid`). */
+  txid(nowUs: Micros, code: number): string
   /**
    * A BCB end-to-end id, `E` + ISPB + yyyyMMddHHmm (UTC) + 11 chars; a transfer's
-   * (`transaction_id`) carries its `seq` (`seqInEndToEndId`).
+   * (`transaction_id`) carries its seq's `code` (`codeInEndToEndId`). One without a code is kept
+   * in order, and never repeated, among the ids of its `scope` (a company's payments).
    */
-  endToEndId(nowUs: Micros, ispb: string, seq?: number): string
-  /** The id at the end of a charge's location URL: lower-case letters and digits, carrying the charge's `seq` (`seqInLocationId`). */
-  locationId(nowUs: Micros, seq: number, length: number): string
+  endToEndId(nowUs: Micros, ispb: string, code?: number, scope?: string): string
+  /** The id at the end of a charge's location URL: lower-case letters and digits, carrying the charge's seq's `code` (`codeInLocationId`). */
+  locationId(nowUs: Micros, code: number, length: number): string
   /** Prefixed opaque id, e.g. `evt_...`. */
   prefixed(prefix: string): string
   /** `n` random bytes (secrets): seeded with SEED, cryptographic otherwise. */
@@ -60,33 +61,19 @@ export interface Ids {
 
 // A charge's and a transfer's ids carry their row's `seq` after their time, so the store finds
 // the row by its key instead of through an index of each id: two indexes fewer on every charge
-// written, one on every transfer (docs/PERFORMANCE.md). The seq is scrambled (a bijection of
-// 32-bit numbers), so ids look as random as before rather than counting up, and bounded by it
-// (2^32 rows).
+// written, one on every transfer (docs/PERFORMANCE.md). What they carry is the seq's code, a
+// keyed permutation of 32-bit numbers drawn by the store (src/store/keyed-rows.ts), so ids look
+// as random as before and tell nothing of how many rows came before; bounded by it (2^32 rows).
 interface SeqField {
-  /** Where the seq starts: after the id's time, written in `alphabet` too. */
+  /** Where the code starts: after the id's time, written in `alphabet` too. */
   at: number
   width: number
   alphabet: string
-  /** Xored into the scrambled seq, so that ids of two kinds with one seq differ. */
-  salt: number
 }
-const TXID_SEQ: SeqField = { at: 10, width: 6, alphabet: SORTED62, salt: 0 }
-const LOCATION_SEQ: SeqField = { at: 11, width: 7, alphabet: SORTED36, salt: 0 }
-// After `E`, the ISPB, the minute and 5 characters of time within it; salted, so that the first
-// transfer's id does not show the first charge's characters.
-const END_TO_END_SEQ: SeqField = { at: 26, width: 6, alphabet: SORTED62, salt: 0x5bd1e995 }
-const SCRAMBLE = 0x9e3779b1
-// The multiplier's inverse modulo 2^32, by Newton's iteration (each doubles the bits correct).
-const UNSCRAMBLE = [0, 0, 0, 0, 0].reduce((x) => Math.imul(x, 2 - Math.imul(SCRAMBLE, x)), SCRAMBLE)
-const scrambled = (seq: number, salt: number): number => {
-  const x = Math.imul(seq, SCRAMBLE) >>> 0
-  return (x ^ (x >>> 16) ^ salt) >>> 0
-}
-const unscrambled = (x: number, salt: number): number => {
-  const y = (x ^ salt) >>> 0
-  return Math.imul((y ^ (y >>> 16)) >>> 0, UNSCRAMBLE) >>> 0
-}
+const TXID_SEQ: SeqField = { at: 10, width: 6, alphabet: SORTED62 }
+const LOCATION_SEQ: SeqField = { at: 11, width: 7, alphabet: SORTED36 }
+// After `E`, the ISPB, the minute and 5 characters of time within it.
+const END_TO_END_SEQ: SeqField = { at: 26, width: 6, alphabet: SORTED62 }
 
 /** The seq field's number in `text`: -1 if a character is not of its alphabet. */
 function readFixed(text: string, { at, width, alphabet }: SeqField): number {
@@ -100,16 +87,16 @@ function readFixed(text: string, { at, width, alphabet }: SeqField): number {
   return n
 }
 
-const seqIn = (text: string, key: SeqField): number => {
+const codeIn = (text: string, key: SeqField): number => {
   const n = readFixed(text, key)
-  return n < 0 || n > 0xffffffff ? -1 : unscrambled(n, key.salt)
+  return n > 0xffffffff ? -1 : n
 }
-/** The `seq` a charge id drawn by `txid` carries; any other text gives a number no row need hold, or -1. */
-export const seqInTxid = (id: string): number => seqIn(id, TXID_SEQ)
-/** The `seq` a location id drawn by `locationId` carries; any other text gives a number no row need hold, or -1. */
-export const seqInLocationId = (id: string): number => seqIn(id, LOCATION_SEQ)
-/** The `seq` an end-to-end id drawn with one carries; any other text gives a number no row need hold, or -1. */
-export const seqInEndToEndId = (id: string): number => seqIn(id, END_TO_END_SEQ)
+/** The code a charge id drawn by `txid` carries; any other text gives a number no row need hold, or -1. */
+export const codeInTxid = (id: string): number => codeIn(id, TXID_SEQ)
+/** The code a location id drawn by `locationId` carries; any other text gives a number no row need hold, or -1. */
+export const codeInLocationId = (id: string): number => codeIn(id, LOCATION_SEQ)
+/** The code an end-to-end id drawn with one carries; any other text gives a number no row need hold, or -1. */
+export const codeInEndToEndId = (id: string): number => codeIn(id, END_TO_END_SEQ)
 
 /**
  * The seed of a store's `start`-th start (0: its first, as a fresh store). The first keeps the
@@ -157,23 +144,28 @@ function cryptoRandom(): () => number {
 }
 
 const pad = (n: number, w = 2) => String(n).padStart(w, '0')
+/** Scopes whose end-to-end ids are kept in order at once; beyond it the memory starts over. */
+const MAX_SCOPES = 20_000
 
 export function createIds(seed?: string): Ids {
   const random = seed === undefined ? cryptoRandom() : seededRandom(seed)
-  // End-to-end ids keep only 6 random characters after the time: with the clock frozen, one
-  // minute's ids would share all else and, by the thousands, meet now and then (62^6). Within a
-  // minute their time part never repeats nor goes back: a later id takes the next microsecond.
-  let e2eMinute = -1
-  let e2eLast = -1
-  let e2eStamp = ''
+  // End-to-end ids drawn without a code keep only 6 random characters after the time: with the
+  // clock frozen, one minute's ids would share all else and, by the thousands, meet now and then
+  // (62^6). Within a minute and a scope (a company) their time part never repeats nor goes back:
+  // a later id takes the next microsecond. Per scope, as a count of the ids drawn in between
+  // would tell a tenant what others did; and one with a code (a transfer's) is unique by it, and
+  // keeps the clock's time.
+  const orders = new Map<string, { minute: number; last: number }>()
+  let stampMinute = -1
+  let stamp = ''
   const writeRandom = (at: number, length: number, alphabet: string) => {
     for (let i = 0; i < length; i++)
       scratch[at + i] = alphabet.charCodeAt(Math.floor(random() * alphabet.length))
   }
-  /** The shape of a charge's ids: its time, its row's `seq`, then random characters. */
-  const keyed = (nowUs: number, seq: number, key: SeqField, length: number, alphabet: string) => {
+  /** The shape of a charge's ids: its time, its row's seq's code, then random characters. */
+  const keyed = (nowUs: number, code: number, key: SeqField, length: number, alphabet: string) => {
     writeFixed(0, nowUs, key.alphabet, key.at)
-    writeFixed(key.at, scrambled(seq, key.salt), key.alphabet, key.width)
+    writeFixed(key.at, code, key.alphabet, key.width)
     const from = key.at + key.width
     writeRandom(from, length - from, alphabet)
     return scratch.toString('latin1', 0, length)
@@ -187,28 +179,35 @@ export function createIds(seed?: string): Ids {
   return {
     random,
     string,
-    txid: (nowUs, seq) => keyed(nowUs, seq, TXID_SEQ, 32, ALNUM),
-    endToEndId(nowUs, ispb, seq) {
-      // The microseconds within the minute keep ids of one minute in order too.
+    txid: (nowUs, code) => keyed(nowUs, code, TXID_SEQ, 32, ALNUM),
+    endToEndId(nowUs, ispb, code, scope = '') {
       const minute = Math.floor(nowUs / 60_000_000)
       let within = nowUs - minute * 60_000_000
-      if (minute === e2eMinute) {
-        if (within <= e2eLast) within = e2eLast + 1
-      } else {
-        // The minute's stamp is written once: every transfer of the minute shares it.
+      if (minute !== stampMinute) {
+        // The minute's stamp is written once: every id of the minute shares it.
         const d = new Date(minute * 60_000)
-        e2eStamp =
+        stamp =
           `${d.getUTCFullYear()}${pad(d.getUTCMonth() + 1)}${pad(d.getUTCDate())}` +
           `${pad(d.getUTCHours())}${pad(d.getUTCMinutes())}`
+        stampMinute = minute
       }
-      e2eMinute = minute
-      e2eLast = within
+      if (code === undefined) {
+        // The microseconds within the minute keep ids of one minute in order too.
+        let order = orders.get(scope)
+        if (!order) {
+          if (orders.size >= MAX_SCOPES) orders.clear()
+          orders.set(scope, (order = { minute, last: -1 }))
+        }
+        if (minute === order.minute && within <= order.last) within = order.last + 1
+        order.minute = minute
+        order.last = within
+      }
       writeFixed(0, within, SORTED62, 5)
-      if (seq === undefined) writeRandom(5, 6, ALNUM)
-      else writeFixed(5, scrambled(seq, END_TO_END_SEQ.salt), SORTED62, 6)
-      return `E${ispb}${e2eStamp}${scratch.toString('latin1', 0, 11)}`
+      if (code === undefined) writeRandom(5, 6, ALNUM)
+      else writeFixed(5, code, SORTED62, 6)
+      return `E${ispb}${stamp}${scratch.toString('latin1', 0, 11)}`
     },
-    locationId: (nowUs, seq, length) => keyed(nowUs, seq, LOCATION_SEQ, length, LOWER_ALNUM),
+    locationId: (nowUs, code, length) => keyed(nowUs, code, LOCATION_SEQ, length, LOWER_ALNUM),
     prefixed: (prefix) => `${prefix}_${string(24)}`,
     bytes(n) {
       const out = Buffer.alloc(n)

@@ -30,7 +30,7 @@ import { createRequestJournal } from './http/request-journal.js'
 import { createReadiness } from './readiness/recorder.js'
 import { createLocationSigner } from './pix/location.js'
 import { readScenario } from './scenarios/loader.js'
-import { openStore } from './store/index.js'
+import { openStore, StoreTooNew } from './store/index.js'
 import { StoreInUse, StoreLinked } from './store/lock.js'
 import { isUnwritable, StoreUnavailable } from './store/write-health.js'
 import { VERSION } from './version.js'
@@ -73,17 +73,20 @@ export async function startSandbox(
   const limits = { ...SERVER_LIMITS, ...opts.limits }
   let store: ReturnType<typeof openStore>
   try {
-    store = openStore(config.database)
+    store = openStore(config.database, { seed: config.seed })
   } catch (err) {
     if (err instanceof StoreInUse || err instanceof StoreLinked) throw new StartupError(err.message)
+    if (err instanceof StoreTooNew)
+      throw new StartupError(
+        `the store ${config.database} cannot be opened: ${err.message}. ` +
+          'Start that version of pix-sandbox (or a newer one) on it, or choose another file; nothing was changed in it',
+      )
     throw new StartupError(
       `cannot open the store at ${config.database}: ${(err as Error).message}. ` +
         // Worded without a setting's name: DATABASE, --db and the database option all lead here.
         'Check that its folder exists or can be created, and that this user may write there, or choose another path.',
     )
   }
-  store.onLostRecord = (err) =>
-    log.error('a write that followed its answer failed', { error: String(err) })
   // Once when writes start failing, once when they work again: not once per refused request.
   store.onWriteHealth = (failure) =>
     failure
@@ -108,10 +111,9 @@ export async function startSandbox(
     }
     // Each start of a store draws from the seed's next sequence, so a restarted sandbox never
     // draws an id it drew before (ids.ts); counted once per start, not per write.
-    const starts = store.setup.meta.get<number>('starts') ?? 0
-    store.tx(() => {
-      store.setup.meta.set('starts', starts + 1)
+    const starts = store.tx(() => {
       if (fresh && clock.frozen()) store.setup.meta.set('clock', clock.state())
+      return store.countStart()
     })
     const seed = config.seed === undefined ? undefined : seedForStart(config.seed, starts)
     // The location base is known once the port is bound (PORT=0 picks one); set below.

@@ -2536,9 +2536,9 @@ export interface components {
      *   "at": "2026-03-01T12:00:00.000000Z",
      *   "company_id": "loja-exemplo",
      *   "data": {
-     *     "transaction_id": "087HVGqaTg2tdrJWeazdQv9xe49IswOY",
+     *     "transaction_id": "087HVGqaTg0ZvRMkeazdQv9xe49IswOY",
      *     "amount": 1000,
-     *     "end_to_end_id": "E0000000020260301120000001U3wUoK",
+     *     "end_to_end_id": "E0000000020260301120000000U3wUoK",
      *     "payer": {
      *       "name": "Maria Souza",
      *       "document": "52998224725"
@@ -2992,13 +2992,13 @@ export interface components {
      *     {
      *       "amount": 1000,
      *       "kind": "charge_paid",
-     *       "reference": "087HVGqaTg2tdrJWeazdQv9xe49IswOY",
+     *       "reference": "087HVGqaTg0ZvRMkeazdQv9xe49IswOY",
      *       "at": "2026-03-01T12:00:00.000000Z"
      *     },
      *     {
      *       "amount": -2500,
      *       "kind": "transfer_debit",
-     *       "reference": "E00000000202603011200000003chAgN",
+     *       "reference": "E00000000202603011200000002Fln5I",
      *       "at": "2026-03-01T12:00:00.000000Z"
      *     },
      *     {
@@ -3035,22 +3035,22 @@ export interface components {
     /**
      * @description A charge with everything the sandbox knows of it.
      * @example {
-     *   "transaction_id": "087HVGqaTg2tdrJWeazdQv9xe49IswOY",
+     *   "transaction_id": "087HVGqaTg0ZvRMkeazdQv9xe49IswOY",
      *   "company_id": "loja-exemplo",
      *   "user_id": "loja-exemplo-user",
      *   "amount": 1000,
      *   "description": "Pedido 1234",
      *   "status": "paid",
-     *   "qr_code": "00020101021226720014br.gov.bcb.pix2550localhost:8080/pix/qr/v2/0hg91vteyo017wedfq0skm6m3520400005303986540510.005802BR5917Loja Exemplo Ltda6009Sao Paulo62070503***6304B250",
+     *   "qr_code": "00020101021226720014br.gov.bcb.pix2550localhost:8080/pix/qr/v2/0hg91vteyo012o1e5m0skm6m3520400005303986540510.005802BR5917Loja Exemplo Ltda6009Sao Paulo62070503***6304DE80",
      *   "qr_code_name": "Loja Exemplo Ltda #1",
-     *   "location": "localhost:8080/pix/qr/v2/0hg91vteyo017wedfq0skm6m3",
+     *   "location": "localhost:8080/pix/qr/v2/0hg91vteyo012o1e5m0skm6m3",
      *   "created_at": "2026-03-01T12:00:00.000000Z",
      *   "expiration": "2026-03-01T13:00:00.000000Z",
      *   "expiration_date": "2026-03-01T10:00:00",
      *   "paid_at": "2026-03-01T12:00:00.000000Z",
      *   "cancelled_at": null,
      *   "cancel_reason": null,
-     *   "end_to_end_id": "E0000000020260301120000001U3wUoK",
+     *   "end_to_end_id": "E0000000020260301120000000U3wUoK",
      *   "payer": {
      *     "name": "Maria Souza",
      *     "document": "52998224725"
@@ -3130,19 +3130,19 @@ export interface components {
      * @example {
      *   "data": [
      *     {
-     *       "txid": "087HVGqaTg2tdrJWeazdQv9xe49IswOY",
+     *       "txid": "087HVGqaTg0ZvRMkeazdQv9xe49IswOY",
      *       "endToEndId": "E12345678202603011200abcdefghijk",
      *       "duplicate": false,
      *       "charge": {
-     *         "transaction_id": "087HVGqaTg2tdrJWeazdQv9xe49IswOY",
+     *         "transaction_id": "087HVGqaTg0ZvRMkeazdQv9xe49IswOY",
      *         "company_id": "loja-exemplo",
      *         "user_id": "loja-exemplo-user",
      *         "amount": 1000,
      *         "description": "Pedido 1234",
      *         "status": "paid",
-     *         "qr_code": "00020101021226720014br.gov.bcb.pix2550localhost:8080/pix/qr/v2/0hg91vteyo017wedfq0skm6m3520400005303986540510.005802BR5917Loja Exemplo Ltda6009Sao Paulo62070503***6304B250",
+     *         "qr_code": "00020101021226720014br.gov.bcb.pix2550localhost:8080/pix/qr/v2/0hg91vteyo012o1e5m0skm6m3520400005303986540510.005802BR5917Loja Exemplo Ltda6009Sao Paulo62070503***6304DE80",
      *         "qr_code_name": "Loja Exemplo Ltda #1",
-     *         "location": "localhost:8080/pix/qr/v2/0hg91vteyo017wedfq0skm6m3",
+     *         "location": "localhost:8080/pix/qr/v2/0hg91vteyo012o1e5m0skm6m3",
      *         "created_at": "2026-03-01T12:00:00.000000Z",
      *         "expiration": "2026-03-01T13:00:00.000000Z",
      *         "expiration_date": "2026-03-01T10:00:00",
@@ -3173,7 +3173,7 @@ export interface components {
      *   "pix": [
      *     {
      *       "endToEndId": "E12345678202603011200abcdefghijk",
-     *       "txid": "087HVGqaTg2tdrJWeazdQv9xe49IswOY",
+     *       "txid": "087HVGqaTg0ZvRMkeazdQv9xe49IswOY",
      *       "valor": "10.00"
      *     }
      *   ]
@@ -3212,7 +3212,7 @@ export interface components {
     /**
      * @description A transfer with everything the sandbox knows of it.
      * @example {
-     *   "transaction_id": "E00000000202603011200000003chAgN",
+     *   "transaction_id": "E00000000202603011200000002Fln5I",
      *   "company_id": "loja-exemplo",
      *   "user_id": "loja-exemplo-user",
      *   "amount": 2500,

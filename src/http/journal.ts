@@ -75,6 +75,7 @@ export function createJournaling(deps: HttpDeps) {
     requestBody: null,
     responseBody: null,
     dropped: false,
+    admin: false,
   }
   return {
     /** The count of contract calls in flight (readiness's), when there is one. */
@@ -134,6 +135,8 @@ export function createJournaling(deps: HttpDeps) {
       entry.durationMs =
         span.started < 0 ? 0 : Math.round((performance.now() - span.started) * 1000) / 1000
       entry.companyId = companyId
+      // The admin's entries are kept apart from those of callers without credentials.
+      entry.admin = c.get('scope')?.admin === true
       // The headers as received; the journal redacts when it is read.
       entry.rawHeaders = rawHeaders(c)
       entry.requestBody = requestBody

@@ -1,14 +1,22 @@
-// The request journal: the newest LIMIT requests, kept in memory (see text-ring.ts for why as
-// bytes rather than objects). Recording costs a request one buffer write; redaction happens
-// when the journal is read, and what it answers never holds a secret. It lives as long as the
-// process, like WireMock's: a restart or a reset starts it empty.
+// The request journal: the newest requests, kept in memory (see fair-ring.ts for why as bytes
+// rather than objects), each company's, the admin's and those of callers without credentials
+// (NOBODY) apart: when it is full, whoever holds the most gives way, and callers without
+// credentials have a share of their own (fair-ring.ts). Recording costs a request one buffer
+// write; redaction happens when the journal is read, and what it answers never holds a secret. It
+// lives as long as the process, like WireMock's: a restart or a reset starts it empty.
 import type { Micros } from '../clock.js'
+import { createFairRing, NOBODY } from './fair-ring.js'
 import { createRedactor } from './redact.js'
-import { createTextRing } from './text-ring.js'
 
+/** Entries the companies and the admin hold together at most. */
 export const JOURNAL_LIMIT = 10_000
-/** Text kept for all entries together; at a few hundred bytes a request, LIMIT is reached first. */
+/** Text they hold together at most; at a few hundred bytes a request, LIMIT is reached first. */
 export const JOURNAL_BYTES = 8 * 1024 * 1024
+/** What callers without credentials hold, beside those, as a share no company's entries take. */
+export const NOBODY_LIMIT = 1_000
+export const NOBODY_BYTES = 1024 * 1024
+/** The owner of the admin token's entries (never a company id: those are `co_...` or a scenario's). */
+const ADMIN = '\u0000admin'
 /** Longer bodies are kept cut, ending in "...". */
 export const MAX_BODY = 64 * 1024
 /**
@@ -47,6 +55,8 @@ export interface JournalRecord {
   responseBody: string | null
   /** The connection was closed instead of answering (a `drop` fault): status and body are what it would have answered. */
   dropped?: boolean
+  /** The admin token made it (`companyId` is then null, as for callers without credentials). */
+  admin?: boolean
 }
 
 export interface JournalFilter {
@@ -131,14 +141,19 @@ export function createRequestJournal(
   secrets: string[],
   limit = JOURNAL_LIMIT,
   bytes = JOURNAL_BYTES,
+  nobody = { limit: NOBODY_LIMIT, bytes: NOBODY_BYTES },
 ) {
   const redact = createRedactor(secrets)
-  const ring = createTextRing(limit, bytes, FIELDS)
-  const ids = new Float64Array(limit)
-  const ats = new Float64Array(limit)
-  const durations = new Float64Array(limit)
-  const statuses = new Uint16Array(limit)
-  const droppedAt = new Uint8Array(limit)
+  const ring = createFairRing(
+    { slots: limit, bytes, reservedSlots: nobody.limit, reservedBytes: nobody.bytes },
+    FIELDS,
+  )
+  const slots = limit + nobody.limit
+  const ids = new Float64Array(slots)
+  const ats = new Float64Array(slots)
+  const durations = new Float64Array(slots)
+  const statuses = new Uint16Array(slots)
+  const droppedAt = new Uint8Array(slots)
   // The fields of the record being pushed, filled again for each (the ring copies them; the last
   // request's texts stay referenced until the next one).
   const pushed: (string | null)[] = new Array<string | null>(FIELDS).fill(null)
@@ -150,15 +165,15 @@ export function createRequestJournal(
   let maxLag = 0
 
   // The text of a record is decoded only when a filter needs it: a count of a full journal
-  // without one took ~5 ms decoding text it never looked at.
-  function matches(slot: number, f: JournalFilter, companyId?: string): boolean {
+  // without one took ~5 ms decoding text it never looked at. A company's own entries are listed
+  // from its own records (fair-ring.ts), never by reading others'.
+  function matches(slot: number, f: JournalFilter): boolean {
     if (f.status !== undefined && statuses[slot] !== f.status) return false
-    if (f.method === undefined && f.path === undefined && companyId === undefined) return true
+    if (f.method === undefined && f.path === undefined) return true
     const text = ring.fields(slot)
     return (
       (f.method === undefined || text[F.method] === f.method.toUpperCase()) &&
-      (f.path === undefined || text[F.path] === f.path) &&
-      (companyId === undefined || text[F.companyId] === companyId)
+      (f.path === undefined || text[F.path] === f.path)
     )
   }
 
@@ -192,7 +207,7 @@ export function createRequestJournal(
       fields[F.headers] = joinHeaders(e.rawHeaders)
       fields[F.requestBody] = keptBody(e.requestBody)
       fields[F.responseBody] = keptBody(e.responseBody)
-      const slot = ring.push(fields)
+      const slot = ring.push(e.companyId ?? (e.admin ? ADMIN : NOBODY), fields)
       ids[slot] = e.arrival?.id ?? nextId++
       if (e.arrival) maxLag = Math.max(maxLag, recorded - e.arrival.seen)
       recorded++
@@ -206,27 +221,23 @@ export function createRequestJournal(
       const found: number[] = []
       // Once `take` are found, the records of at most maxLag more slots may have arrived later.
       let more = -1
-      for (const slot of ring.newestFirst()) {
+      for (const slot of ring.newestFirst(companyId)) {
         if (more === 0) break
         if (more > 0) more--
         if (before !== undefined && ids[slot]! >= before) continue
-        if (matches(slot, f, companyId) && found.push(slot) === take && more < 0) more = maxLag
+        if (matches(slot, f) && found.push(slot) === take && more < 0) more = maxLag
       }
       found.sort((a, b) => ids[b]! - ids[a]!)
       return found.slice(0, take).map((slot) => view(slot, ring.fields(slot)))
     },
     count(f: JournalFilter, companyId?: string): number {
       let n = 0
-      for (const slot of ring.newestFirst()) if (matches(slot, f, companyId)) n++
+      for (const slot of ring.newestFirst(companyId)) if (matches(slot, f)) n++
       return n
     },
     clear(companyId?: string): void {
-      if (companyId === undefined) {
-        maxLag = 0
-        return ring.clear()
-      }
-      for (const slot of ring.newestFirst())
-        if (ring.fields(slot)[F.companyId] === companyId) ring.drop(slot)
+      if (companyId === undefined) maxLag = 0
+      ring.clear(companyId)
     },
   }
 }

@@ -19,7 +19,8 @@ export function payCharge(ctx: Context, chargeId: string, p: Payment = {}): Char
     const charge = store.charges.byId(chargeId)
     if (!charge) throw notFound('Charge')
     assertPayable(charge, at)
-    const endToEndId = p.endToEndId ?? ctx.ids.endToEndId(at, SANDBOX_ISPB)
+    const endToEndId =
+      p.endToEndId ?? ctx.ids.endToEndId(at, SANDBOX_ISPB, undefined, charge.companyId)
     if (!store.charges.markPaid(charge.id, at, endToEndId, p.payer ?? null))
       throw new AppError('conflict', 'Charge is not pending')
     moveMoney(ctx, charge.companyId, charge.userId, charge.amount, 'charge_paid', charge.id, at)

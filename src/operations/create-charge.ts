@@ -28,9 +28,10 @@ export function createCharge(ctx: Context, who: Principal, input: NewCharge): Ch
     () => {
       const now = clock.now()
       const description = input.description ?? null
-      // The row's key, which the charge's ids carry (ids.ts) and its name shows.
+      // The row's key, whose codes the charge's ids carry (ids.ts).
       const seq = store.charges.nextSeq()
-      const locationId = ids.locationId(now, seq, LOCATION_ID_LENGTH)
+      const codes = store.charges.codes(seq)
+      const locationId = ids.locationId(now, codes.location, LOCATION_ID_LENGTH)
       const merchantName = asciiField(who.company.name, 25, 'PIX SANDBOX')
       const qrCode =
         input.payload ??
@@ -42,14 +43,14 @@ export function createCharge(ctx: Context, who: Principal, input: NewCharge): Ch
         })
       const rule = firstChargeRule(store.setup.rules().charges, input.amount, description)
       const charge: Charge = {
-        id: ids.txid(now, seq),
+        id: ids.txid(now, codes.id),
         companyId: who.company.id,
         userId: who.userId,
         amount: input.amount,
         description,
         status: 'pending',
         qrCode,
-        qrCodeName: `${merchantName} #${decimal(seq)}`,
+        qrCodeName: `${merchantName} #${decimal(store.charges.nextNumber(who.company.id))}`,
         locationId,
         createdAt: now,
         ...scheduleCharge(now, store.setup.settings(), rule),

@@ -59,8 +59,8 @@ export function createTransfer(ctx: Context, who: Principal, input: NewTransfer)
         now,
       )
       const transfer: Transfer = {
-        // The row's key, which the id carries (ids.ts).
-        id: ids.endToEndId(now, SANDBOX_ISPB, seq),
+        // The row's key, whose code the id carries (ids.ts).
+        id: ids.endToEndId(now, SANDBOX_ISPB, store.transfers.code(seq)),
         companyId: who.company.id,
         userId: who.userId,
         amount: input.amount,

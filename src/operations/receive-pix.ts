@@ -91,9 +91,9 @@ export function payChargeAsBank(
   const now = at ?? ctx.clock.now()
   const document = payer?.document ?? ''
   // A Provider's notification may have used the id drawn (it names its own): drawn again then.
-  let endToEndId = ctx.ids.endToEndId(now, SANDBOX_ISPB)
-  while (ctx.store.charges.byEndToEndId(charge.companyId, endToEndId))
-    endToEndId = ctx.ids.endToEndId(now, SANDBOX_ISPB)
+  const draw = () => ctx.ids.endToEndId(now, SANDBOX_ISPB, undefined, charge.companyId)
+  let endToEndId = draw()
+  while (ctx.store.charges.byEndToEndId(charge.companyId, endToEndId)) endToEndId = draw()
   return receivePix(
     ctx,
     [

@@ -137,5 +137,4 @@ export function deleteCompany(ctx: Context, companyId: string): void {
     if (!store.identity.deleteCompany(companyId)) throw new AppError('internal')
   })
   ctx.readiness?.forget(companyId)
-  store.refreshCaches()
 }

@@ -8,7 +8,7 @@
 import { realTime, type Clock, type Micros } from '../clock.js'
 import type { Store } from '../store/index.js'
 import { isUnwritable } from '../store/write-health.js'
-import { createBook, NO_COMPANY, serialize, type Entry, type Example, type Report } from './book.js'
+import { createBook, NO_COMPANY, type Entry, type Example, type Report } from './book.js'
 import { ANSWER_MARGIN_MS, inFlight, type Flying } from './in-flight.js'
 import { ownHows, type Own } from './own.js'
 import { receiverObserver } from './receivers.js'
@@ -16,6 +16,7 @@ import { requestObserver, type KeyOwner } from './requests.js'
 import { retryJudge } from './retries.js'
 import type { RequestSeen } from './request-seen.js'
 import { addStep, newSteps } from './retry-state.js'
+import { storedText } from './stored-text.js'
 
 export { CONTRACT_PREFIX } from './requests.js'
 export type { RequestSeen } from './request-seen.js'
@@ -84,35 +85,54 @@ export function createReadiness(deps: ReadinessDeps) {
   }
   const { attempt, checked } = receiverObserver(observing, retries.learnt)
 
-  /** Stores every entry that changed; what fails to be stored is tried again at the next flush. */
+  /**
+   * Stores every entry that changed, each on its own (one that fails does not keep the others
+   * from being stored); what a full disk refused is tried again at the next flush, what failed
+   * otherwise once it changes again (not every second).
+   */
   function flush(): void {
     if ((!dirty.length && !dropped.length) || !store.db.open) return
     const batch = dirty.splice(0)
     const gone = dropped.splice(0)
-    const again = () => {
-      dropped.push(...gone)
-      for (const [owner, e] of batch) {
+    const again = (from = 0) => {
+      for (const [owner, e] of batch.slice(from)) {
         if (book.holds(owner, e) && !e.dirty) {
           e.dirty = true
           dirty.push([owner, e])
         }
       }
     }
-    try {
-      store.tx(() => {
-        // Rows dropped first: an owner dropped and made again (a company created anew) is put back below.
-        for (const owner of gone) store.readiness.remove(owner)
-        for (const [owner, e] of batch) {
-          if (!book.holds(owner, e)) continue
-          e.dirty = false
-          store.readiness.put(owner, e.since, JSON.stringify(serialize(e)))
-        }
-      })
-      store.pendingCommit()?.catch(again)
-    } catch (err) {
-      again()
-      if (!isUnwritable(err)) deps.onError?.(err)
+    // Rows dropped first: an owner dropped and made again (a company created anew) is put back below.
+    if (gone.length) {
+      try {
+        store.tx(() => {
+          for (const owner of gone) store.readiness.remove(owner)
+        })
+      } catch (err) {
+        dropped.push(...gone)
+        again()
+        if (!isUnwritable(err)) deps.onError?.(err)
+        return
+      }
     }
+    for (const [i, [owner, e]] of batch.entries()) {
+      if (!book.holds(owner, e)) continue
+      e.dirty = false
+      try {
+        store.tx(() => store.readiness.put(owner, e.since, storedText(e)))
+      } catch (err) {
+        if (!isUnwritable(err)) {
+          deps.onError?.(err)
+          continue
+        }
+        again(i)
+        return
+      }
+    }
+    store.pendingCommit()?.catch(() => {
+      dropped.push(...gone)
+      again()
+    })
   }
 
   const timer = deps.persistent ? setInterval(flush, FLUSH_MS) : undefined

@@ -1,7 +1,8 @@
 // Charge records. The store persists what the domain decided; it never decides a transition.
 import type { Micros } from '../clock.js'
 import type { CancelReason, Charge, ChargeStatus, Payer } from '../domain/types.js'
-import { seqInLocationId, seqInTxid } from '../ids.js'
+import { codeInLocationId, codeInTxid } from '../ids.js'
+import { companyCounts } from './company-counts.js'
 import type { Db } from './db.js'
 import { keyedRows } from './keyed-rows.js'
 import { listQuery, type ListFilter, type Page } from './paging.js'
@@ -80,12 +81,14 @@ type NewChargeDefaults = (typeof NEW_CHARGE_DEFAULTS)[number]
 export const dueAt = (c: Pick<Charge, 'expiresAt' | 'autoPayAt' | 'autoCancelAt'>): Micros =>
   Math.min(c.expiresAt, c.autoPayAt ?? Infinity, c.autoCancelAt ?? Infinity)
 
-export function chargeStore(db: Db) {
+/** `seed`: SEED, for a new store's secret of the codes its ids carry (keyed-rows.ts). */
+export function chargeStore(db: Db, seed?: string) {
   const insertStmt = insertInto(db, CHARGES, { defaults: NEW_CHARGE_DEFAULTS })
-  // A charge is found by the seq its ids carry (ids.ts); its qr_code_name shows the seq too.
-  const keyed = keyedRows(db, CHARGES)
-  const rowById = keyed.by('id', seqInTxid)
-  const rowByLocation = keyed.by('location_id', seqInLocationId)
+  // A charge is found by the seq its ids carry (ids.ts).
+  const keyed = keyedRows(db, CHARGES, { id: codeInTxid, location_id: codeInLocationId }, seed)
+  const rowById = keyed.by('id')
+  const rowByLocation = keyed.by('location_id')
+  const perCompany = companyCounts(db, 'charges')
   const byEndToEndStmt = db.prepare<[string, string], ChargeRow>(
     `SELECT ${CHARGES.select()} FROM charges WHERE company_id = ? AND end_to_end_id = ?`,
   )
@@ -116,6 +119,16 @@ export function chargeStore(db: Db) {
 
   return {
     nextSeq: keyed.nextSeq,
+    /** The codes of `seq` that a charge's id and location id carry. */
+    codes: (seq: number) => ({
+      id: keyed.code('id', seq),
+      location: keyed.code('location_id', seq),
+    }),
+    /** Rows an older build wrote, whose ids do not carry their seq, made findable (keyed-rows.ts). */
+    adoptUnkeyed: keyed.adoptUnkeyed,
+    checkedAt: keyed.checkedAt,
+    /** The number of a company's next charge among its own: what its short name shows. */
+    nextNumber: (companyId: string): number => perCompany.count(companyId) + 1,
 
     /**
      * `seq`: `nextSeq()`, which the charge's ids carry; `reusedCode`: the charge carries a
@@ -123,6 +136,7 @@ export function chargeStore(db: Db) {
      */
     insert(c: NewCharge, seq: number, reusedCode: boolean): void {
       keyed.insert(seq, () => insertStmt.run(toRow(c, seq, reusedCode)), 'charge')
+      perCompany.added(c.companyId)
     },
 
     byId(id: string): Charge | undefined {

@@ -40,6 +40,22 @@ function urlWithoutUserinfo(text: unknown): unknown {
   return url.href
 }
 
+/**
+ * The store's schema is newer than this build's: a newer pix-sandbox migrated it. An older build
+ * that wrote into it anyway wrote rows the newer one could not find by their ids (issue 43), so
+ * it is refused before anything is read or written.
+ */
+export class StoreTooNew extends Error {
+  constructor(
+    readonly version: number,
+    readonly known: number,
+  ) {
+    super(
+      `its schema is version ${version}, written by a newer pix-sandbox, and this build knows versions up to ${known}`,
+    )
+  }
+}
+
 export function migrate(db: Db, migrations: Migration[]): void {
   db.function('url_without_userinfo', { deterministic: true }, urlWithoutUserinfo)
   db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
@@ -47,6 +63,9 @@ export function migrate(db: Db, migrations: Migration[]): void {
   const applied = new Set(
     db.prepare('SELECT version FROM schema_migrations').pluck().all() as number[],
   )
+  const newest = Math.max(0, ...applied)
+  const known = Math.max(0, ...migrations.map((m) => m.version))
+  if (newest > known) throw new StoreTooNew(newest, known)
   const record = insertInto(db, TABLES.schema_migrations)
   for (const m of migrations) {
     if (applied.has(m.version)) continue

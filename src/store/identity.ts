@@ -9,7 +9,8 @@ import type {
   Principal,
   Provider,
 } from '../domain/types.js'
-import { keepsCache } from './caches.js'
+import { forgetCaches, keepsCache } from './caches.js'
+import { holdHighWater } from './keyed-rows.js'
 import type { Db } from './db.js'
 import { insertInto, TABLES, type InsertRow, type RowOf } from './tables.js'
 
@@ -213,10 +214,16 @@ export function identityStore(db: Db) {
       bump()
     },
 
+    /**
+     * Deletes a company and, by cascade, everything it owns: every repository forgets what it
+     * kept of those rows (a scenario replacing a company left its subscriptions remembered, and
+     * the next event queued a delivery for one that was gone).
+     */
     deleteCompany(id: string): boolean {
+      // Its charges and transfers go too: the highest seq given is held first (keyed-rows.ts).
+      holdHighWater(db)
       const n = deleteCompanyStmt.run(id).changes
-      bump()
-      companies = undefined
+      forgetCaches(db)
       return n > 0
     },
 

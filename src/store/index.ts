@@ -5,12 +5,12 @@ import { dirname } from 'node:path'
 import { chargeStore } from './charges.js'
 import { restartWal, startCheckpointer } from './checkpointer.js'
 import { openDb, type Db } from './db.js'
-import { deferredRecords } from './deferred.js'
 import { transactions } from './transactions.js'
 import { eventStore } from './events.js'
 import { faultStore } from './faults.js'
 import { forgetCaches } from './caches.js'
 import { IdTaken } from './id-taken.js'
+import { holdHighWater } from './keyed-rows.js'
 import { outcomeStore } from './outcomes.js'
 import { readinessStore } from './readiness.js'
 import { directoryStore } from './directory.js'
@@ -25,6 +25,8 @@ import { writeHealth, type WriteFailure } from './write-health.js'
 
 // Children before parents, so foreign keys hold at every step; every table but `meta` (partly
 // kept: wipe) and `schema_migrations` (test/store/tables.test.ts checks both).
+export { StoreTooNew } from './db.js'
+
 export const WIPE_ORDER: readonly (keyof typeof TABLES)[] = [
   'delivery_attempts',
   'deliveries',
@@ -48,15 +50,25 @@ export const WIPE_ORDER: readonly (keyof typeof TABLES)[] = [
 const ID_ATTEMPTS = 3
 
 export interface StoreOptions {
+  /** SEED: a new store's secret of the codes its ids carry comes from it (keyed-rows.ts). */
+  seed?: string
   /**
    * The database is in memory: each use case commits as it ends (a commit writes no file, so
-   * there is nothing for use cases to share), and within `answering` decided use cases write
-   * after their answer (deferred.ts).
+   * there is nothing for use cases to share). Its writes are made before its answer, as on a
+   * file (docs/decisions/2026-11-27-no-answer-before-the-write.md).
    */
   inMemory?: boolean
 }
 
-export function createStore(db: Db, { inMemory = false }: StoreOptions = {}) {
+/**
+ * The store over `db`. What it writes as it opens (the ids' keys of a new store, rows an older
+ * build wrote: keyed-rows.ts) is one transaction: each commit of its own grew the WAL.
+ */
+export function createStore(db: Db, options: StoreOptions = {}) {
+  return db.transaction(() => storeOver(db, options))()
+}
+
+function storeOver(db: Db, { inMemory = false, seed }: StoreOptions) {
   const setup = setupStore(db)
   // Told once when writes start failing (a full disk) and once when they work again: the server logs it.
   const health = writeHealth((failure) => store.onWriteHealth(failure))
@@ -65,7 +77,6 @@ export function createStore(db: Db, { inMemory = false }: StoreOptions = {}) {
     health,
     onRolledBack: () => store.afterRollback(),
   })
-  const later = deferredRecords((err) => store.onLostRecord(err))
   let depth = 0
   let wipeStatements: { run(): unknown }[] | undefined
   const recorded = <D>(decision: D, record: (decision: D) => void): D => (
@@ -97,8 +108,8 @@ export function createStore(db: Db, { inMemory = false }: StoreOptions = {}) {
     directory: directoryStore(db),
     ledger: ledgerStore(db),
     events: eventStore(db),
-    charges: chargeStore(db),
-    transfers: transferStore(db),
+    charges: chargeStore(db, seed),
+    transfers: transferStore(db, seed),
     outcomes: outcomeStore(db),
     faults: faultStore(db),
     webhooks: webhookStore(db),
@@ -106,7 +117,6 @@ export function createStore(db: Db, { inMemory = false }: StoreOptions = {}) {
     setup,
     tx<T>(fn: () => T): T {
       const outermost = depth === 0
-      if (outermost) later.settle()
       depth++
       try {
         return txs.transact(fn)
@@ -120,36 +130,12 @@ export function createStore(db: Db, { inMemory = false }: StoreOptions = {}) {
     },
     /**
      * A use case as `decide` (reads and checks; may throw, must not write) then `record` (only
-     * writes), without a savepoint: see transactions.ts. Answers the decision. Nested in another
-     * use case, it runs in that one's savepoint like any other; within `answering`, in memory,
-     * `record` runs once the answer is written (deferred.ts).
+     * writes), without a savepoint: see transactions.ts. Answers the decision once `record` has
+     * written it; nested in another use case, it runs in that one's savepoint like any other.
      */
     txDecided<D>(decide: () => D, record: (decision: D) => void): D {
       if (depth > 0) return store.tx(() => recorded(decide(), record))
-      later.settle()
-      if (!later.active) return decided(decide, record)
-      const decision = decide()
-      later.add(() => decided(() => decision, record))
-      return decision
-    },
-    /**
-     * Runs `fn`, whose answer is written before the process reads anything else (an HTTP
-     * handler's). In memory, the records of its decided use cases wait until then; what others
-     * queued is recorded first, so a handler never reads around a write already answered (as
-     * pipelined requests, whose handlers share a task, could).
-     */
-    answering<T>(fn: () => T): T {
-      later.settle()
-      return inMemory ? later.during(fn) : fn()
-    },
-    /**
-     * Told when a record that followed its answer failed: a bug, as decide checks everything
-     * record needs. The server logs it; by default it is thrown in a task of its own, uncaught.
-     */
-    onLostRecord: (err: unknown): void => {
-      setImmediate(() => {
-        throw err
-      })
+      return decided(decide, record)
     },
     /** Why the store cannot write now (a full or failing disk), or null. */
     writeFailure: health.failure,
@@ -170,11 +156,25 @@ export function createStore(db: Db, { inMemory = false }: StoreOptions = {}) {
         setup.meta.get('scenario') === undefined
       )
     },
-    /** Deletes all state (the signing key, the start count and the holder excepted) in the caller's transaction. */
+    /**
+     * Counts a start of this build's server (meta `starts`: a seeded sandbox draws from the seed's
+     * next sequence at each, ids.ts), and so that its rows need no looking for ids without their
+     * key at the next start (keyed-rows.ts). Returns the count before it.
+     */
+    countStart(): number {
+      const starts = setup.meta.get<number>('starts') ?? 0
+      setup.meta.set('starts', starts + 1)
+      store.charges.checkedAt(starts + 1)
+      store.transfers.checkedAt(starts + 1)
+      return starts
+    },
+    /** Deletes all state (the signing key, the start count, the holder and the ids' keys excepted) in the caller's transaction. */
     wipe(): void {
       // Prepared once: preparing 16 statements was a tenth of a reset.
       // The start count stays (the ids drawn since the last start are not to be drawn again:
-      // ids.ts), and so does the server holding the store (lock.ts).
+      // ids.ts), and so does the server holding the store (lock.ts). The ids' keys stay, and the
+      // highest seq given is held first: no id comes back (keyed-rows.ts).
+      holdHighWater(db)
       wipeStatements ??= [
         ...WIPE_ORDER.map((t) => `DELETE FROM ${t}`),
         "DELETE FROM meta WHERE key NOT IN ('signing_key', 'starts', 'server')",
@@ -189,27 +189,31 @@ export function createStore(db: Db, { inMemory = false }: StoreOptions = {}) {
     /** Commits what is pending and closes; resolves once nothing holds the store's files (openStore). */
     close(): Promise<void> {
       if (db.open) {
-        later.settle()
         txs.flush()
         db.close()
       }
       return Promise.resolve()
     },
   }
+  // Rows an older build wrote since this build's last start carry no key in their ids (issue 43).
+  const starts = setup.meta.get<number>('starts') ?? 0
+  store.charges.adoptUnkeyed(starts)
+  store.transfers.adoptUnkeyed(starts)
   return store
 }
 
-export type Store = ReturnType<typeof createStore>
+export type Store = ReturnType<typeof storeOver>
 
-export function openStore(path: string): Store {
-  if (path === ':memory:') return createStore(openDb(path), { inMemory: true })
+/** `seed`: SEED, from which a new store's secret of the codes its ids carry comes (keyed-rows.ts). */
+export function openStore(path: string, { seed }: { seed?: string } = {}): Store {
+  if (path === ':memory:') return createStore(openDb(path), { inMemory: true, seed })
   mkdirSync(dirname(path), { recursive: true })
   const lock = lockStore(path)
   let db: Db | undefined
   let store: Store
   try {
     db = openDb(path)
-    store = createStore(db)
+    store = createStore(db, { seed })
     lock.claim(db)
   } catch (err) {
     if (db?.open) db.close()

@@ -188,6 +188,12 @@ export const TABLES = {
     headers: textOrNull,
   }),
   readiness: table('readiness', { owner: text, since: int, data: text }),
+  id_keys: table('id_keys', {
+    name: text,
+    secret: blob,
+    high_water: int,
+    checked_at_start: intOrNull,
+  }),
   schema_migrations: table('schema_migrations', { version: int, name: text, applied_at: text }),
 }
 

@@ -4,7 +4,7 @@
 // own savepoint only; or, split into decide and record, without one (`transactDecided`).
 // Nothing is acknowledged before its commit: the HTTP layer awaits `pendingCommit()` before it
 // answers, so an answered write survives a crash. In memory there is no file to share a commit
-// for: each use case commits as it ends (`groupCommit: false`; see deferred.ts).
+// for: each use case commits as it ends (`groupCommit: false`), before it answers, as on a file.
 import type { Db } from './db.js'
 import { IdTaken } from './id-taken.js'
 import { writeHealth, type WriteHealth } from './write-health.js'

@@ -1,7 +1,7 @@
 // Transfer records. Settlement writes only what the domain decided.
 import type { Micros } from '../clock.js'
 import type { PixType, SettledStatus, Transfer, TransferStatus } from '../domain/types.js'
-import { seqInEndToEndId } from '../ids.js'
+import { codeInEndToEndId } from '../ids.js'
 import type { Db } from './db.js'
 import { keyedRows } from './keyed-rows.js'
 import { listQuery, type ListFilter, type Page } from './paging.js'
@@ -50,11 +50,12 @@ const toRow = (
   final_message: t.finalMessage,
 })
 
-export function transferStore(db: Db) {
+/** `seed`: SEED, for a new store's secret of the codes its ids carry (keyed-rows.ts). */
+export function transferStore(db: Db, seed?: string) {
   const insertStmt = insertInto(db, TRANSFERS, { defaults: ['settled_at', 'legacy_ids'] })
   // A transfer is found by the seq its id carries (ids.ts).
-  const keyed = keyedRows(db, TRANSFERS)
-  const rowById = keyed.by('id', seqInEndToEndId)
+  const keyed = keyedRows(db, TRANSFERS, { id: codeInEndToEndId }, seed)
+  const rowById = keyed.by('id')
   const settleStmt = db.prepare(`
     UPDATE transfers SET status = @status, message = @message, settled_at = @at
     WHERE seq = @seq AND status = 'pending'`)
@@ -64,6 +65,11 @@ export function transferStore(db: Db) {
 
   return {
     nextSeq: keyed.nextSeq,
+    /** The code of `seq` that a transfer's id carries. */
+    code: (seq: number) => keyed.code('id', seq),
+    /** Rows an older build wrote, whose ids do not carry their seq, made findable (keyed-rows.ts). */
+    adoptUnkeyed: keyed.adoptUnkeyed,
+    checkedAt: keyed.checkedAt,
 
     /** `seq`: `nextSeq()`, which the transfer's id carries. */
     insert(t: NewTransfer, seq: number): void {

@@ -153,3 +153,124 @@ describe('readiness on a file store', () => {
     }
   })
 })
+
+describe("one company's readiness on a file store", () => {
+  it("is bounded, and stored on its own: a bystander's report survives a restart", async () => {
+    const database = join(dir, 'bounded.db')
+    const first = await start(database)
+    const readiness = first.sandbox.readiness!
+    // The bystander, a tenant: a finding of its own.
+    const tenant = (
+      await request(first.url, 'POST', '/_sandbox/companies', {
+        auth: `Bearer ${first.adminToken}`,
+        json: { name: 'Bystander' },
+      })
+    ).body
+    const bystander = async (sb: RunningSandbox) =>
+      (
+        await request(sb.url, 'GET', '/_sandbox/readiness', {
+          auth: `Basic ${tenant.token}`,
+        })
+      ).body
+    await request(first.url, 'GET', '/api/v1/user/company', {
+      auth: `Basic ${tenant.token}`,
+      headers: { accept: 'text/html' },
+    })
+    // The main company's receivers, each with a URL of 2,000 characters, all refusing genuine
+    // deliveries, and receiver checks of five of them: far past the table's 64 KiB a row.
+    const url = (i: number) =>
+      `http://127.0.0.1:9/${String(i).padStart(4, '0')}/${'x'.repeat(2000)}`
+    for (let i = 0; i < 20; i++)
+      readiness.attempt({
+        companyId: 'loja-exemplo',
+        subscriptionId: `wh_${i}`,
+        url: url(i),
+        eventType: 'charge.paid',
+        deliveryId: `dlv_${i}`,
+        statusCode: 401,
+        latencyMs: 3,
+        timedOut: false,
+        badSignature: false,
+        duplicate: false,
+        retried: false,
+        acknowledgedBefore: false,
+        signed: true,
+        body: '{}',
+      })
+    for (let i = 0; i < 5; i++)
+      readiness.checked('loja-exemplo', `wh_${i}`, url(i), {
+        passed: false,
+        checks: ['valid', 'duplicate', 'bad_signature', 'stale_timestamp', 'unknown_type'].map(
+          (id) => ({
+            id: id as never,
+            expected: '2xx' as never,
+            status: null,
+            ms: 1,
+            passed: false,
+            advice: 'a'.repeat(400),
+            error: `no connection to ${url(i)}`,
+          }),
+        ),
+      })
+    const before = await bystander(first)
+    expect(before.findings.map((f: { id: string }) => f.id)).toEqual(['missing_accept'])
+    await first.close()
+    const second = await start(database)
+    try {
+      expect(await bystander(second)).toEqual(before)
+      expect((await report(second)).findings.map((f: { id: string }) => f.id)).toContain(
+        'receiver_rejects_valid_signature',
+      )
+      const sizes = second.sandbox.store.db
+        .prepare('SELECT owner, length(data) AS size FROM readiness')
+        .all() as { owner: string; size: number }[]
+      expect(sizes.map((s) => s.owner).sort()).toEqual(
+        ['', 'loja-exemplo', tenant.company_id].sort(),
+      )
+      for (const s of sizes) expect(s.size).toBeLessThanOrEqual(64 * 1024)
+    } finally {
+      await second.close()
+    }
+  })
+})
+
+describe('storing readiness', () => {
+  it("stores each company's entry on its own: one that cannot be stored keeps no other from it, and is not tried every second", async () => {
+    const errors: unknown[] = []
+    const sb = await startSandbox(testConfig({ database: join(dir, 'apart.db') }), {
+      log: { ...silentLog, error: (_msg, fields) => void errors.push(fields) },
+    })
+    try {
+      const tenant = (
+        await request(sb.url, 'POST', '/_sandbox/companies', {
+          auth: `Bearer ${sb.adminToken}`,
+          json: { name: 'Bystander' },
+        })
+      ).body
+      const put = sb.sandbox.store.readiness.put
+      sb.sandbox.store.readiness.put = (owner, ...rest) => {
+        if (owner === 'loja-exemplo') throw new Error('a row this table refuses')
+        put(owner, ...rest)
+      }
+      await company(sb)
+      await request(sb.url, 'GET', '/api/v1/user/company', { auth: `Basic ${tenant.token}` })
+      sb.sandbox.readiness!.flush()
+      await sb.sandbox.store.pendingCommit()
+      const stored = () =>
+        sb.sandbox.store.db.prepare('SELECT owner FROM readiness').pluck().all() as string[]
+      expect(stored()).toContain(tenant.company_id)
+      expect(stored()).not.toContain('loja-exemplo')
+      expect(errors).toHaveLength(1)
+      sb.sandbox.readiness!.flush()
+      expect(errors).toHaveLength(1)
+      // Once it changes again, it is tried again.
+      sb.sandbox.store.readiness.put = put
+      await company(sb)
+      sb.sandbox.readiness!.flush()
+      await sb.sandbox.store.pendingCommit()
+      expect(stored()).toContain('loja-exemplo')
+    } finally {
+      await sb.close()
+    }
+  })
+})

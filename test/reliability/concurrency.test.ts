@@ -2,8 +2,8 @@
 // ever negative, every balance equals the sum of its ledger, no id repeats, no charge is
 // credited twice, and the money adds up. In one process, where use cases are synchronous and never
 // interleave: this proves the checks and the group commit under load, not the SQL guards, which
-// test/store/guards.test.ts calls directly. On a file and in memory, where transfers answer before
-// they write (store/deferred.ts): no answered write may be lost there either.
+// test/store/guards.test.ts calls directly. On a file and in memory: no answered write may be lost
+// on either.
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { basic, startTestSandbox, tenantDoc } from '../harness.js'

@@ -1,4 +1,7 @@
 // Reset and scenarios through the control plane, and the extra scenarios of scenarios/.
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { listScenarios } from '../../src/scenarios/loader.js'
 import {
@@ -8,6 +11,7 @@ import {
   storeSnapshot,
   SCENARIOS_DIR,
   startTestSandbox,
+  tenantDoc,
   type TestSandbox,
 } from '../harness.js'
 
@@ -157,5 +161,46 @@ describe('/_sandbox/scenarios', () => {
 
   it('every scenario file in the folder is valid', () => {
     for (const s of listScenarios(SCENARIOS_DIR)) expect(s.description).not.toMatch(/^\(invalid/)
+  })
+})
+
+describe('a scenario applied on top that replaces a company with webhook subscriptions', () => {
+  // Its subscriptions went with it (a cascade of the company's row); the per-company memory of
+  // them must go too, or the next event queues a delivery for a subscription that is gone.
+  it.each(['memory', 'file'])('leaves its next transfer recorded, on a %s store', async (kind) => {
+    const dir = kind === 'file' ? mkdtempSync(join(tmpdir(), 'pix-replace-')) : undefined
+    const own = dir ? await startTestSandbox({ database: join(dir, 'sandbox.db') }) : sb
+    try {
+      const acme = basic('acme', 'acme-secret')
+      const transfer = () =>
+        own.request('POST', '/api/v1/hub/transactions/out', {
+          auth: acme,
+          json: { amount: 100, pix_key: 'a@b.co', pix_type: 'EMAIL' },
+        })
+      const apply = () =>
+        own.admin('POST', '/scenarios', {
+          document: { companies: [tenantDoc('acme', { balance: 10_000 })] },
+        })
+      expect((await apply()).status).toBe(200)
+      const hook = await own.request('POST', '/_sandbox/webhooks', {
+        auth: acme,
+        json: { url: 'http://127.0.0.1:9/hook' },
+      })
+      expect(hook.status).toBe(201)
+      expect((await transfer()).status).toBe(200) // its subscriptions are now remembered
+      expect((await apply()).status).toBe(200)
+      const res = await transfer()
+      expect(res.status).toBe(200)
+      const id = res.body.transaction_id as string
+      expect((await own.request('GET', `/_sandbox/transfers/${id}`, { auth: acme })).status).toBe(
+        200,
+      )
+      expect(own.sandbox.store.ledger.balance('acme-user')).toBe(9_900)
+    } finally {
+      if (dir) {
+        await own.close()
+        rmSync(dir, { recursive: true, force: true })
+      }
+    }
   })
 })

@@ -9,7 +9,7 @@ import { openDb } from '../../src/store/db.js'
 import { createStore } from '../../src/store/index.js'
 
 // Group commit is for stores on a file: openStore(':memory:') commits each use case as it ends
-// (deferred.ts), so these tests build a group-committing store over an in-memory database.
+// (transactions.ts), so these tests build a group-committing store over an in-memory database.
 const groupCommittingStore = () => createStore(openDb(':memory:'))
 const count = (store: ReturnType<typeof groupCommittingStore>) =>
   store.db.prepare('SELECT count(*) FROM events').pluck().get()

@@ -8,7 +8,7 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createIds } from '../../src/ids.js'
 import { openDb } from '../../src/store/db.js'
-import { openStore } from '../../src/store/index.js'
+import { openStore, type Store } from '../../src/store/index.js'
 import { migrations } from '../../src/store/migrations/index.js'
 
 let dir: string
@@ -41,15 +41,16 @@ function storeOf012(path: string) {
   db.close()
 }
 
-const newCharge = (seq: number) => ({
-  id: ids.txid(T, seq),
+/** A charge at `seq`, its ids carrying the codes `store` gives that seq. */
+const newCharge = (store: Store, seq: number) => ({
+  id: ids.txid(T, store.charges.codes(seq).id),
   companyId: 'co',
   userId: 'usr',
   amount: 300,
   description: null,
   qrCode: 'qr3',
   qrCodeName: `Co #${seq}`,
-  locationId: ids.locationId(T, seq, 25),
+  locationId: ids.locationId(T, store.charges.codes(seq).location, 25),
   createdAt: T,
   expiresAt: 9e15,
   autoPayAt: null,
@@ -73,7 +74,7 @@ describe('rows keyed by the seq their ids carry', () => {
 
       const seq = store.charges.nextSeq()
       expect(seq).toBe(3)
-      const charge = newCharge(seq)
+      const charge = newCharge(store, seq)
       store.tx(() => store.charges.insert(charge, seq, false))
       expect(store.charges.byId(charge.id)?.amount).toBe(300)
       expect(store.charges.byLocation(charge.locationId)?.id).toBe(charge.id)
@@ -101,15 +102,17 @@ describe('rows keyed by the seq their ids carry', () => {
     db.exec(`
       INSERT INTO companies VALUES ('co', 'Co', 'Recife', 1, 1, 1);
       INSERT INTO users VALUES ('usr', 'co', 'U', '["charge"]', 0, 1);`)
-    const charge = newCharge(1)
+    const charge = newCharge(store, 1)
     store.tx(() => store.charges.insert(charge, 1, false))
     // The same key, another random part; the same id with another key; and texts of no shape.
     const otherRandom = charge.id.slice(0, 16) + 'ZZZZZZZZZZZZZZZZ'
-    const otherKey = ids.txid(T, 2).slice(0, 16) + charge.id.slice(16)
+    const otherKey = ids.txid(T, store.charges.codes(2).id).slice(0, 16) + charge.id.slice(16)
     for (const id of [otherRandom, otherKey, '', 'x', charge.id.toLowerCase(), `${charge.id}x`])
       expect(store.charges.byId(id), id).toBeUndefined()
     expect(store.charges.byLocation(charge.locationId.slice(0, 18) + 'zzzzzzz')).toBeUndefined()
-    expect(store.transfers.byId(ids.endToEndId(T, '00000000', 1))).toBeUndefined()
+    expect(
+      store.transfers.byId(ids.endToEndId(T, '00000000', store.transfers.code(1))),
+    ).toBeUndefined()
     expect(store.charges.markCancelled(otherRandom, T, 'cancelled')).toBe(false)
   })
 

@@ -38,8 +38,6 @@ function recordStatements() {
       on = true
       try {
         await work()
-        // In memory, a use case's record follows its answer (store/deferred.ts).
-        await new Promise((r) => setTimeout(r, 20))
       } finally {
         on = false
       }

@@ -86,7 +86,7 @@ export function contractEndpoint(
     const operate = (): Response => {
       if (op) assertMayCall(who, op)
       const input = body ? validateBody(body.schema, raw!, style, body.laxIntFields) : undefined
-      return store.answering(() => handle(c, who, input))
+      return handle(c, who, input)
     }
     if (!fault) return operate()
     // Held first: the client may give up meanwhile, and readiness must know when (watchClose).

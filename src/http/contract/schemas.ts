@@ -92,10 +92,10 @@ export const ChargeRequest = z
  * START_TIME=2026-03-01T12:00:00Z PUBLIC_URL=http://localhost:8080 and called with the request
  * examples (byte-identical on every such start): the default scenario's first charge, transfer...
  */
-export const EXAMPLE_CHARGE_ID = '087HVGqaTg2tdrJWeazdQv9xe49IswOY'
+export const EXAMPLE_CHARGE_ID = '087HVGqaTg0ZvRMkeazdQv9xe49IswOY'
 /** The first charge's code. */
 export const EXAMPLE_QR_CODE =
-  '00020101021226720014br.gov.bcb.pix2550localhost:8080/pix/qr/v2/0hg91vteyo017wedfq0skm6m3520400005303986540510.005802BR5917Loja Exemplo Ltda6009Sao Paulo62070503***6304B250'
+  '00020101021226720014br.gov.bcb.pix2550localhost:8080/pix/qr/v2/0hg91vteyo012o1e5m0skm6m3520400005303986540510.005802BR5917Loja Exemplo Ltda6009Sao Paulo62070503***6304DE80'
 
 /** The first charge, as the contract answered it. */
 export const CHARGE_RESPONSE_EXAMPLE = {
@@ -154,7 +154,7 @@ export const TransferResponse = z
   .openapi('TransferResponse', {
     example: {
       status: 'success',
-      transaction_id: 'E00000000202603011200000003chAgN',
+      transaction_id: 'E00000000202603011200000002Fln5I',
       message: 'Transfer completed',
     },
   })

@@ -116,15 +116,13 @@ export function controlRoute<R extends RouteConfig>(
   const validate = inputValidator(declared)
   // One handler rather than a middleware per step: each layer of async middleware costs every
   // call an async frame, and a test suite creates a tenant or resets before each of its tests.
-  const { store } = deps.sandbox
   mount(app, declared, (c) => {
     authorize(c)
     // A typed response is a Response at run time; its type only carries the declared schema.
-    return after(validate(c), () =>
-      store.answering(
-        () =>
-          handler(c, c.get('input') as ControlInput<R>) as unknown as Response | Promise<Response>,
-      ),
+    return after(
+      validate(c),
+      () =>
+        handler(c, c.get('input') as ControlInput<R>) as unknown as Response | Promise<Response>,
     )
   })
 }

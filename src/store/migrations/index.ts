@@ -12,6 +12,7 @@ import { sql as reusedCodePerCompany } from './010-reused-code-per-company.js'
 import { sql as webhookUserinfo } from './011-webhook-userinfo.js'
 import { sql as ownerIndexesOnRowid } from './012-owner-indexes-on-rowid.js'
 import { sql as keyedBySeq } from './013-keyed-by-seq.js'
+import { sql as idKeys } from './014-id-keys.js'
 
 export interface Migration {
   version: number
@@ -33,4 +34,5 @@ export const migrations: Migration[] = [
   { version: 11, name: 'webhook-userinfo', sql: webhookUserinfo },
   { version: 12, name: 'owner-indexes-on-rowid', sql: ownerIndexesOnRowid },
   { version: 13, name: 'keyed-by-seq', sql: keyedBySeq },
+  { version: 14, name: 'id-keys', sql: idKeys },
 ]

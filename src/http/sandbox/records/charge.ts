@@ -18,14 +18,14 @@ export const CHARGE_EXAMPLE = {
   status: 'paid',
   qr_code: EXAMPLE_QR_CODE,
   qr_code_name: 'Loja Exemplo Ltda #1',
-  location: 'localhost:8080/pix/qr/v2/0hg91vteyo017wedfq0skm6m3',
+  location: 'localhost:8080/pix/qr/v2/0hg91vteyo012o1e5m0skm6m3',
   created_at: '2026-03-01T12:00:00.000000Z',
   expiration: '2026-03-01T13:00:00.000000Z',
   expiration_date: '2026-03-01T10:00:00',
   paid_at: '2026-03-01T12:00:00.000000Z',
   cancelled_at: null,
   cancel_reason: null,
-  end_to_end_id: 'E0000000020260301120000001U3wUoK',
+  end_to_end_id: 'E0000000020260301120000000U3wUoK',
   payer: { name: 'Maria Souza', document: '52998224725' },
 }
 

@@ -11,9 +11,9 @@ export const EVENT_EXAMPLE = {
   at: '2026-03-01T12:00:00.000000Z',
   company_id: 'loja-exemplo',
   data: {
-    transaction_id: '087HVGqaTg2tdrJWeazdQv9xe49IswOY',
+    transaction_id: '087HVGqaTg0ZvRMkeazdQv9xe49IswOY',
     amount: 1000,
-    end_to_end_id: 'E0000000020260301120000001U3wUoK',
+    end_to_end_id: 'E0000000020260301120000000U3wUoK',
     payer: { name: 'Maria Souza', document: '52998224725' },
   },
 }

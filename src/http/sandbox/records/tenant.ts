@@ -94,13 +94,13 @@ export const BALANCE_EXAMPLE = {
     {
       amount: 1000,
       kind: 'charge_paid',
-      reference: '087HVGqaTg2tdrJWeazdQv9xe49IswOY',
+      reference: '087HVGqaTg0ZvRMkeazdQv9xe49IswOY',
       at: '2026-03-01T12:00:00.000000Z',
     },
     {
       amount: -2500,
       kind: 'transfer_debit',
-      reference: 'E00000000202603011200000003chAgN',
+      reference: 'E00000000202603011200000002Fln5I',
       at: '2026-03-01T12:00:00.000000Z',
     },
     { amount: 1000000, kind: 'opening', reference: null, at: '2026-03-01T12:00:00.000000Z' },

@@ -7,7 +7,7 @@ import { iso, isoOrNull, maybeIso, moneyRecord, pixType } from '../schemas.js'
 
 /** The default scenario's first transfer: a success. */
 export const TRANSFER_EXAMPLE = {
-  transaction_id: 'E00000000202603011200000003chAgN',
+  transaction_id: 'E00000000202603011200000002Fln5I',
   company_id: 'loja-exemplo',
   user_id: 'loja-exemplo-user',
   amount: 2500,
