@@ -1,7 +1,7 @@
 // Requests pipelined on one connection (sent before the answer to the one before): uvicorn (h11)
 // reads a connection's next request only once it has answered the one before, so each is run in
 // its turn. A `drop` fault closes the connection: the requests behind the dropped one were never
-// run, and nothing says they were answered (docs/CONTROL-PLANE.md#faults).
+// run, and nothing says they were answered (docs/CONTROL-PLANE.md#notes).
 import net from 'node:net'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { AUTH, rowCounts, startTestSandbox, type TestSandbox } from '../harness.js'
