@@ -13,6 +13,7 @@ import {
   type ServerOptions,
 } from 'node:http'
 import type { Socket } from 'node:net'
+import { answeredAtTheDoor } from '../admission.js'
 import { TARGET } from './path.js'
 
 const INVALID = 'Invalid HTTP request received.'
@@ -87,6 +88,9 @@ function handle(req: IncomingMessage, res: ServerResponse, listener: RequestList
 }
 
 function inTurn(req: IncomingMessage, res: ServerResponse, listener: RequestListener): void {
+  // Beyond the connection cap, or while the server stops: 503, as uvicorn answers beyond its
+  // --limit-concurrency (admission.ts).
+  if (answeredAtTheDoor(req, res)) return
   if (refusedByH11(req)) {
     res
       .writeHead(400, { 'content-type': 'text/plain; charset=utf-8', connection: 'close' })
