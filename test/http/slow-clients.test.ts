@@ -129,7 +129,9 @@ describe('bodies still arriving', () => {
       ).status,
     ).toBe(200)
     expect((await s.request('GET', '/api/v1/user/company', { auth: AUTH.main })).status).toBe(200)
-    expect(performance.now() - started).toBeLessThan(1000)
+    // Not held behind the slow clients, whose requests run out only after 30 s (a bound far from
+    // both: 1 s was exceeded on a machine at load 30).
+    expect(performance.now() - started).toBeLessThan(10_000)
     // The slow clients give up: what they held is given back.
     for (const c of slow) c.socket.destroy()
     await until(() => heldBodyBytes() === 0)
