@@ -1,8 +1,10 @@
 # pix-sandbox in a container.
 #   docker build -t pix-sandbox .
-#   docker run --rm -p 127.0.0.1:8080:8080 -v pix-sandbox-data:/data pix-sandbox
+#   docker run --rm -p 127.0.0.1:8080:8080 -e ALLOWED_HOSTS=localhost -v pix-sandbox-data:/data pix-sandbox
 # (the store in the named volume pix-sandbox-data, as compose.yaml has it; only this machine can
-# reach it: write -p 8080:8080 to open it to the network). The README gives the same lines.
+# reach it: write -p 8080:8080 to open it to the network). ALLOWED_HOSTS keeps the guard against
+# DNS rebinding on (HOST=0.0.0.0, below, turns it off otherwise): a web page could otherwise call
+# the published port by a name of its own (docs/SECURITY.md). The README gives the same lines.
 # test/docker-recipe.test.ts reads this file and follows its recipe on the host (CI has no Docker
 # engine), so a change here is tested there: keep to the instructions that test understands.
 
@@ -45,7 +47,9 @@ LABEL org.opencontainers.image.title="pix-sandbox" \
       org.opencontainers.image.version="0.1.0" \
       org.opencontainers.image.licenses="MIT" \
       org.opencontainers.image.source="https://github.com/pix-sandbox/pix-sandbox"
-# HOST=0.0.0.0: the default (127.0.0.1) would be unreachable from outside the container.
+# HOST=0.0.0.0: the default (127.0.0.1) would be unreachable from outside the container. It turns
+# the Host guard off (other containers and Kubernetes probes reach it by names of their own), so
+# the recipes that publish it on this machine's loopback set ALLOWED_HOSTS.
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=8080 DATABASE=/data/pix-sandbox.db
 WORKDIR /app
 # package.json too: the server reads its version from it. Owned by root, so read-only for node.

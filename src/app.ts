@@ -7,6 +7,7 @@ import { mountDocs } from './http/docs.js'
 import { mountFavicon } from './http/favicon.js'
 import type { AppEnv, HttpDeps } from './http/env.js'
 import { MAX_BODY_BYTES, refuseLargeBody } from './http/body-limit.js'
+import { credentialsOwner } from './http/body-owner.js'
 import { createErrorHandler } from './http/errors.js'
 import { createFallback } from './http/fallback.js'
 import { createJournaling, journal } from './http/journal.js'
@@ -23,12 +24,14 @@ export function createApp(deps: HttpDeps & { publicUrl: () => string }, signer: 
   const onError = createErrorHandler(deps.log)
   // Filled once the app exists: the fallback reads the app's routes.
   let fallback!: ReturnType<typeof createFallback>
+  const ownerOf = credentialsOwner(deps)
   // The journal and the edge rules are one middleware, as each async layer costs every request.
   // Errors of the rules are answered here, inside the journaled span, so they are journaled.
   const edgeMiddleware = journal(journaling, async (c, next) => {
     try {
       const refused =
-        fallback.refuseImplicitHead(c, CONTRACT_BASE) ?? (await refuseLargeBody(c, MAX_BODY_BYTES))
+        fallback.refuseImplicitHead(c, CONTRACT_BASE) ??
+        (await refuseLargeBody(c, MAX_BODY_BYTES, ownerOf))
       if (refused) return refused
       await next()
       // Answers wait for the commit of what they wrote (group commit: see store/transactions.ts).

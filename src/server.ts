@@ -16,14 +16,10 @@ import { createAuthenticator, keyOwner } from './operations/authenticate.js'
 import type { Context } from './operations/context.js'
 import { runDue } from './operations/run-due.js'
 import { createWebhookWorker } from './webhooks/worker.js'
+import { admit } from './http/admission.js'
 import { drainable, QUIET_MS, SIGNAL_QUIET_MS } from './http/drain.js'
 import { guardHosts, hostAllowance } from './http/host-guard.js'
-import {
-  limitConnections,
-  SERVER_LIMITS,
-  serverOptions,
-  type ServerLimits,
-} from './http/server-limits.js'
+import { SERVER_LIMITS, serverOptions, type ServerLimits } from './http/server-limits.js'
 import { uvicornLikeServer } from './http/uvicorn/server.js'
 import { createRedactor } from './http/redact.js'
 import { createRequestJournal } from './http/request-journal.js'
@@ -235,8 +231,10 @@ export async function startSandbox(
     throw new StartupError(`${config.host}:${config.port} ${reason}`)
   })
   const port = (server.address() as AddressInfo).port
-  limitConnections(server as HttpServer, limits)
-  const draining = drainable(server as HttpServer)
+  const draining = drainable(
+    server as HttpServer,
+    admit(server as HttpServer, limits.maxConnections),
+  )
   publicUrl = publicUrlFor(config, port)
   sandbox.locationBase = locationBase(publicUrl)
 

@@ -2,8 +2,9 @@
 // the image this test reads the Dockerfile and follows it: each stage is a temp directory standing
 // for the image's root file system, COPY copies from a build context (the repository's files less
 // .dockerignore) or from an earlier stage, RUN runs in the stage's WORKDIR with the stage's ENV,
-// and the last stage's CMD is started with its ENV. Then the container's promises are checked:
-// HEALTHCHECK passes, the API answers, no dev dependency ships, and STOPSIGNAL stops it with 0.
+// and the last stage's CMD is started with its ENV and the variables of the header's `docker run`.
+// Then the container's promises are checked: HEALTHCHECK passes (ALLOWED_HOSTS set, the Host guard
+// on), the API answers, no dev dependency ships, and STOPSIGNAL stops it with 0.
 // An instruction this test does not understand fails it, rather than being skipped unseen.
 import { spawn, type ChildProcess } from 'node:child_process'
 import {
@@ -27,6 +28,7 @@ import {
   noVariables,
   parseEnv,
   parseStages,
+  recipeRun,
   words,
   type Stage,
 } from './dockerfile.js'
@@ -445,11 +447,13 @@ describe('the Dockerfile recipe, followed on the host', () => {
       '/_sandbox/health',
     )
 
-    // The container's environment: the image's ENV (over a PATH to find node), where only the
-    // address and the store's path change: the image's /data does not exist on the host.
+    // The container's environment: the image's ENV (over a PATH to find node) and the recipe's
+    // `docker run -e`, where only the address and the store's path change: the image's /data does
+    // not exist on the host.
     const envFor = (port: number, attempt = 1) => ({
       PATH: process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin',
       ...image.env,
+      ...recipeRun().env,
       HOST: '127.0.0.1',
       PORT: String(port),
       // A retry gets a new store: the failed start already loaded the scenario into the first.
@@ -494,6 +498,14 @@ describe('the Dockerfile recipe, followed on the host', () => {
       run(hc.argv[0]!, hc.argv.slice(1), { cwd: app, env, timeoutMs: hc.timeoutMs })
     const healthy = await check()
     expect(healthy.code, `HEALTHCHECK output: ${healthy.output}`).toBe(0)
+    expect(
+      recipeRun().env.ALLOWED_HOSTS,
+      "the recipe's docker run sets ALLOWED_HOSTS",
+    ).toBeDefined()
+    const rebound = await request(base, 'GET', '/_sandbox/health', {
+      headers: { host: 'rebind.attacker.example' },
+    })
+    expect(rebound.status).toBe(421)
 
     const charge = await request(base, 'POST', '/api/v1/hub/transactions/in', {
       auth: AUTH.main,

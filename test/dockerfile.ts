@@ -1,8 +1,11 @@
 // Reads a Dockerfile as the tests need it: its stages, their instructions (continuations joined,
-// comments dropped), commands in exec or shell form, ENV and leading flags. Shared by the
-// Dockerfile recipe (followed on the host) and the recipes that must agree with it (compose).
+// comments dropped), commands in exec or shell form, ENV and leading flags, and the `docker run`
+// its header gives. Shared by the Dockerfile recipe (followed on the host) and the recipes that
+// must agree with it (compose).
 import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
+import { loadConfig } from '../src/config.js'
+import { hostAllowance } from '../src/http/host-guard.js'
 
 export interface Instruction {
   keyword: string
@@ -126,9 +129,52 @@ export function flagsOf(args: string): { flags: Record<string, string>; rest: st
   return { flags, rest }
 }
 
+const dockerfileText = () =>
+  readFileSync(fileURLToPath(new URL('../Dockerfile', import.meta.url)), 'utf8')
+
 /** The repository's Dockerfile, its stages parsed. */
 export function repositoryDockerfile(): Stage[] {
-  return parseStages(readFileSync(fileURLToPath(new URL('../Dockerfile', import.meta.url)), 'utf8'))
+  return parseStages(dockerfileText())
+}
+
+export interface RunRecipe {
+  /** The command, whitespace normalised. */
+  command: string
+  /** `-p` values. */
+  published: string[]
+  /** `-v` values. */
+  volumes: string[]
+  /** `-e NAME=value` values. */
+  env: Record<string, string>
+}
+
+/** The `docker run` of the Dockerfile's header (the comment lines at its top), read. */
+export function recipeRun(): RunRecipe {
+  const header = dockerfileText()
+    .split('\n')
+    .filter((l) => l.startsWith('#'))
+    .map((l) => l.replace(/^#\s*/, ''))
+  const command = header
+    .flatMap((l) => l.split('&&'))
+    .map((c) => c.trim().replace(/\s+/g, ' '))
+    .find((c) => c.startsWith('docker run '))
+  if (!command) throw new Error("the Dockerfile's header gives no docker run")
+  const argv = words(command)
+  const values = (flag: string) => argv.flatMap((a, i) => (a === flag ? [argv[i + 1]!] : []))
+  const env = Object.fromEntries(
+    values('-e').map((e) => [e.slice(0, e.indexOf('=')), e.slice(e.indexOf('=') + 1)]),
+  )
+  return { command, published: values('-p'), volumes: values('-v'), env }
+}
+
+/**
+ * The Host guard of a container started with this environment (docs/SECURITY.md#dns-rebinding):
+ * whether a Host header is answered, or undefined when the guard is off and any is.
+ */
+export function containerHostGuard(
+  env: Record<string, string>,
+): ((host: string) => boolean) | undefined {
+  return hostAllowance(loadConfig(env))
 }
 
 export interface ImageSettings {

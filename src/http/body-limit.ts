@@ -6,6 +6,7 @@ import type { IncomingMessage } from 'node:http'
 import type { Context } from 'hono'
 import { AppError } from '../domain/errors.js'
 import { readBounded } from './body-budget.js'
+import type { OwnerOf } from './body-owner.js'
 import { errorResponse } from './errors.js'
 import { header } from './headers.js'
 
@@ -14,11 +15,13 @@ export const MAX_BODY_BYTES = 1024 * 1024
 
 /**
  * A 413 answer when the body is over the limit; undefined when the request may go on. Decided at
- * once from Content-Length; a promise only for a chunked upload, which is read here.
+ * once from Content-Length; a promise only for a chunked upload, which is read here, within the
+ * budget of `ownerOf`'s answer (body-budget.ts).
  */
 export function refuseLargeBody(
   c: Context,
   maxBytes: number,
+  ownerOf: OwnerOf,
 ): Response | undefined | Promise<Response | undefined> {
   const method = c.req.method
   if (method === 'GET' || method === 'HEAD') return undefined
@@ -26,14 +29,18 @@ export function refuseLargeBody(
   if (length !== undefined && header(c, 'transfer-encoding') === undefined) {
     return Number(length) > maxBytes ? tooLarge(c) : undefined
   }
-  return readChunked(c, maxBytes)
+  return readChunked(c, maxBytes, ownerOf)
 }
 
-async function readChunked(c: Context, maxBytes: number): Promise<Response | undefined> {
+async function readChunked(
+  c: Context,
+  maxBytes: number,
+  ownerOf: OwnerOf,
+): Promise<Response | undefined> {
   const incoming = (c.env as { incoming?: IncomingMessage & { rawBody?: Buffer } } | undefined)
     ?.incoming
   if (!incoming) return undefined
-  const body = await readBounded(incoming, maxBytes)
+  const body = await readBounded(incoming, maxBytes, undefined, () => ownerOf(c))
   if (typeof body === 'string') return refusal(c, body)
   // @hono/node-server's text()/json() read `rawBody` when it is there.
   incoming.rawBody = body

@@ -5,6 +5,7 @@ import type { IncomingMessage } from 'node:http'
 import type { Context } from 'hono'
 import { readBounded } from './body-budget.js'
 import { bodyRefused, MAX_BODY_BYTES } from './body-limit.js'
+import type { OwnerOf } from './body-owner.js'
 import { header } from './headers.js'
 import { parsePython } from './python-json.js'
 import type { RawBody } from './validation.js'
@@ -38,11 +39,11 @@ type Incoming = IncomingMessage & { rawBody?: Buffer }
  * parses the rest of the packet after, so a small body sent with its headers is in the stream's
  * buffer one microtask later: when the buffer holds Content-Length bytes, they are taken from it
  * at once, instead of through the stream's events and a promise per chunk (a sixteenth of a
- * charge's CPU). A body still on its way is read within the process's budget (body-budget.ts):
- * over it, a 503 and the connection closed. Chunked ones were read by refuseLargeBody; off Node,
- * through Hono.
+ * charge's CPU). A body still on its way is read within the budget of `ownerOf`'s answer
+ * (body-budget.ts): over it, a 503 and the connection closed. Chunked ones were read by
+ * refuseLargeBody; off Node, through Hono.
  */
-export function readBody(c: Context): Buffer | Promise<Buffer> {
+export function readBody(c: Context, ownerOf: OwnerOf): Buffer | Promise<Buffer> {
   const incoming = (c.env as { incoming?: Incoming } | undefined)?.incoming
   const length = incoming?.headers['content-length']
   const viaHono = () => c.req.arrayBuffer().then((b) => Buffer.from(b))
@@ -51,24 +52,25 @@ export function readBody(c: Context): Buffer | Promise<Buffer> {
   return (
     takeBuffered(incoming, Number(length)) ??
     Promise.resolve().then(
-      () => takeBuffered(incoming, Number(length)) ?? readArriving(c, incoming),
+      () => takeBuffered(incoming, Number(length)) ?? readArriving(c, incoming, ownerOf),
     )
   )
 }
 
 /** The body as UTF-8 text (a control-plane body). */
-export function readBodyText(c: Context): string | Promise<string> {
-  const bytes = readBody(c)
+export function readBodyText(c: Context, ownerOf: OwnerOf): string | Promise<string> {
+  const bytes = readBody(c, ownerOf)
   return bytes instanceof Promise ? bytes.then((b) => utf8.decode(b)) : utf8.decode(bytes)
 }
 
 /** The rest of a body still on its way, within the budget; a refusal is thrown as its answer. */
-async function readArriving(c: Context, incoming: Incoming): Promise<Buffer> {
+async function readArriving(c: Context, incoming: Incoming, ownerOf: OwnerOf): Promise<Buffer> {
   if (incoming.rawBody || incoming.readableEnded) return Buffer.from(await c.req.arrayBuffer())
   const body = await readBounded(
     incoming,
     MAX_BODY_BYTES,
     Number(incoming.headers['content-length']),
+    () => ownerOf(c),
   )
   if (typeof body === 'string') throw bodyRefused(c, body)
   incoming.rawBody = body

@@ -1,10 +1,25 @@
 // Stopping the HTTP server without cutting off what has reached it
 // (docs/decisions/2026-11-24-shutdown-drain.md). Node's http `close()` destroys at once every connection with
 // no request in progress, a request already sent on it but not yet read included: under load,
-// each keep-alive client lost the one it had just sent (a reset). Here the server stops
-// accepting, every answer from then on says `Connection: close` (so a busy connection ends
-// after its answer and its client's next request goes elsewhere), and a connection is closed
-// only once it has been quiet for a while: nothing read, nothing written, no answer under way.
+// each keep-alive client lost the one it had just sent (a reset). Here every answer on a
+// connection open when the drain began says `Connection: close` (so a busy connection ends after
+// its answer and its client's next request goes elsewhere), and a connection is closed only once
+// it has been quiet for a while: nothing read, nothing written, no answer under way.
+//
+// The listener is not closed at once either: closing it resets every connection still in the
+// kernel's accept queue, requests already written on them included (19 and 43 in 2 of 4 SIGTERMs
+// of 64 clients that never pause). It keeps accepting while connections keep coming; a request on
+// a new connection waits, unanswered (admission.ts): its client, waiting, opens no other, so the
+// listener becomes quiet, and is closed once no connection has come for `quietMs` and none waits
+// in the kernel's accept queue or half open (accept-queue.ts), from the check phase, just after
+// the loop accepted what was waiting (a loaded machine can complete a loopback handshake tens of
+// milliseconds late: 14 of 16 connections were caught so). Then the waiting requests are answered
+// 503 with `Retry-After` and `Connection: close`, and a client's next connection is refused
+// (ECONNREFUSED: nothing was sent). Only clients that keep opening new connections without
+// waiting for their answers keep the listener open to the end of the grace period, where a
+// connection caught in the accept queue may be reset. (Keeping new connections alive with a 503
+// at once was tried: clients that never pause spent the server's time on 503s in a loop, and
+// pools opened new connections as the drain closed their idle ones.)
 //
 // Quiet, and checked after the event loop has read the sockets: a sweep from a timer, as
 // `closeIdleConnections()` every 10 ms was, runs before the loop reads what arrived since its
@@ -13,7 +28,9 @@
 // that had its answer just before the drain began sends its next request within a moment, and
 // gets it answered (with `Connection: close`) rather than crossing our FIN on the wire.
 import type { Server as HttpServer } from 'node:http'
-import { Server as NetServer, type Socket } from 'node:net'
+import { type AddressInfo, Server as NetServer, type Socket } from 'node:net'
+import { connectionsWaiting } from './accept-queue.js'
+import type { Admission } from './admission.js'
 
 /** How often connections are looked at while draining. */
 const SWEEP_MS = 5
@@ -43,27 +60,43 @@ const answering = (socket: Socket): boolean => {
 
 export interface Drainable {
   /**
-   * Stops accepting, drains, then closes; `onClosed` once no connection is left (idle ones are
-   * closed once quiet for `quietMs`, busy ones cut after `graceMs`).
+   * Drains, stops accepting once no connection comes for `quietMs`, then closes; `onClosed` once
+   * no connection is left (idle ones are closed once quiet for `quietMs`, busy ones cut after
+   * `graceMs`, when the listener is closed too if it was not yet).
    */
   drain(graceMs: number, quietMs: number, onClosed: () => void): void
 }
 
-/** Keeps the server's connections (a Set, per connection: requests pay nothing) for `drain` to close one by one. */
-export function drainable(server: HttpServer): Drainable {
-  const sockets = new Set<Socket>()
-  server.on('connection', (socket: Socket) => {
-    sockets.add(socket)
-    socket.once('close', () => sockets.delete(socket))
-  })
+/** Drains the server's connections, as `admission` keeps them. */
+export function drainable(server: HttpServer, admission: Admission): Drainable {
   return {
     drain(graceMs, quietMs, onClosed) {
-      // Added only now, so that no request pays for it before.
-      server.prependListener('request', (_req, res) => res.setHeader('Connection', 'close'))
+      const began = performance.now()
+      let listening = true
+      const release = admission.stop()
+      const stopListening = () => {
+        listening = false
+        // net.Server's close: stop accepting, and no more (the http one's first step is the destruction above).
+        NetServer.prototype.close.call(server, () => {
+          clearTimeout(force)
+          clearInterval(sweeps)
+          onClosed()
+        })
+        release()
+      }
       const seen = new Map<Socket, Seen>()
       const sweep = () => {
         const now = performance.now()
-        for (const socket of sockets) {
+        // Not before a whole turn of the loop has accepted what was queued when the drain began.
+        if (
+          listening &&
+          now - Math.max(began, admission.lastAccepted) >= quietMs &&
+          !connectionsWaiting((server.address() as AddressInfo).port)
+        )
+          stopListening()
+        for (const socket of admission.sockets) {
+          // Kept while the listener is open (one with nothing sent yet too): its client would only open another.
+          if (listening && admission.cameWhileStopping(socket)) continue
           const last = seen.get(socket)
           if (
             !last ||
@@ -77,16 +110,18 @@ export function drainable(server: HttpServer): Drainable {
           }
         }
       }
-      // From the check phase: after the loop has read what the sockets hold.
+      // From the check phase: after the loop has read what the sockets hold, and accepted what
+      // the listener holds.
       const sweeps = setInterval(() => setImmediate(sweep), SWEEP_MS)
-      // net.Server's close: stop accepting, and no more (the http one's first step is the destruction above).
-      NetServer.prototype.close.call(server, () => {
-        clearTimeout(force)
-        clearInterval(sweeps)
-        onClosed()
-      })
-      setImmediate(sweep)
-      const force = setTimeout(() => server.closeAllConnections(), graceMs)
+      // Past the grace: the listener closed (the waiting requests answered), then everything cut.
+      const force = setTimeout(
+        () =>
+          setImmediate(() => {
+            if (listening) stopListening()
+            setImmediate(() => server.closeAllConnections())
+          }),
+        graceMs,
+      )
       force.unref()
     },
   }

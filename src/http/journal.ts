@@ -8,6 +8,7 @@ import { CONTRACT_PREFIX, type RequestSeen } from '../readiness/recorder.js'
 import { parseBasic } from './auth.js'
 import type { AppEnv, HttpDeps } from './env.js'
 import { readBodyText } from './body.js'
+import { credentialsOwner, type OwnerOf } from './body-owner.js'
 import { header, rawHeaders, rawUrl } from './headers.js'
 import { JsonText } from './json-text.js'
 import type { Arrival, JournalRecord } from './request-journal.js'
@@ -51,11 +52,15 @@ const JSON_TYPE = Object.freeze({ 'Content-Type': 'application/json' })
  * or a 413 (never read), otherwise read now, while it is still small enough, within the
  * process's budget for bodies (body-budget.ts).
  */
-const unreadBody = (c: Context<AppEnv>, status: number): null | Promise<string | null> =>
+const unreadBody = (
+  c: Context<AppEnv>,
+  status: number,
+  ownerOf: OwnerOf,
+): null | Promise<string | null> =>
   status === 413 || c.req.method === 'GET'
     ? null
     : Promise.resolve()
-        .then(() => readBodyText(c))
+        .then(() => readBodyText(c, ownerOf))
         .catch(() => null)
 
 /** A recorder bound to the dependencies: `open` a span as a request starts, `close` it with the answer. */
@@ -80,6 +85,8 @@ export function createJournaling(deps: HttpDeps) {
   return {
     /** The count of contract calls in flight (readiness's), when there is one. */
     flights: () => deps.sandbox.readiness?.flights,
+    /** Whom a body the journal reads itself is counted against (body-budget.ts). */
+    ownerOf: credentialsOwner(deps),
     open(c: Context<AppEnv>): Span {
       // While the clock is frozen no time passes for the sandbox: a request takes 0 ms, and a
       // frozen sandbox's journal reads the same from run to run (START_TIME with SEED).
@@ -246,7 +253,7 @@ export function journal(
     const refused = await inner(c, next)
     if (refused) c.res = refused
     const status = c.res.status
-    journaling.close(c, span, status, await unreadBody(c, status), c.res)
+    journaling.close(c, span, status, await unreadBody(c, status, journaling.ownerOf), c.res)
   }
 }
 
@@ -262,7 +269,10 @@ export function journaled(
   // Each call is counted in flight from its arrival until readiness has seen its answer, so that
   // no verdict is given before (readiness/in-flight.ts).
   const finish = (c: Context<AppEnv>, span: Span, res: Response): Response | Promise<Response> => {
-    const body = span.requestBody === undefined ? unreadBody(c, res.status) : span.requestBody
+    const body =
+      span.requestBody === undefined
+        ? unreadBody(c, res.status, journaling.ownerOf)
+        : span.requestBody
     if (body instanceof Promise)
       return body.then(
         (text) => (journaling.close(c, span, res.status, text, res), landed(), res),

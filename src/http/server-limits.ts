@@ -3,12 +3,12 @@
 // any number of them: with the body read before authentication (the contract's order of
 // checks), that pinned memory. Here a request must arrive whole within `requestTimeout` (its
 // headers within `headersTimeout`), an idle keep-alive connection is closed after
-// `keepAliveTimeout` (uvicorn's 5 s), and connections beyond `maxConnections` are refused (closed
-// as they are accepted); what a body may hold while it arrives is bounded by body-budget.ts.
-import type { Server, ServerOptions } from 'node:http'
+// `keepAliveTimeout` (uvicorn's 5 s), and requests on connections beyond `maxConnections` are
+// answered 503 (admission.ts); what a body may hold while it arrives is bounded by body-budget.ts.
+import type { ServerOptions } from 'node:http'
 
 export interface ServerLimits {
-  /** Connections open at once; more are closed as soon as they are accepted. */
+  /** Connections served at once; requests on more are answered 503, the health check excepted (admission.ts). */
   maxConnections: number
   /** Milliseconds for a request's headers to arrive: past it, 408 and the connection closed. */
   headersTimeout: number
@@ -36,9 +36,4 @@ export function serverOptions(limits: ServerLimits = SERVER_LIMITS): ServerOptio
     keepAliveTimeout: limits.keepAliveTimeout,
     connectionsCheckingInterval: limits.checkEveryMs,
   }
-}
-
-/** The limit that is a property of the listening server. */
-export function limitConnections(server: Server, limits: ServerLimits = SERVER_LIMITS): void {
-  server.maxConnections = limits.maxConnections
 }

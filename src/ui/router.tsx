@@ -7,6 +7,7 @@ import type { Child } from 'hono/jsx'
 import { isoMicros } from '../domain/time.js'
 import type { HttpDeps } from '../http/env.js'
 import { readBodyText } from '../http/body.js'
+import { scopeOwner } from '../http/body-owner.js'
 import { PAGE_HEADERS } from '../http/page-headers.js'
 import { detailOf, type Control, type ControlReply } from './control.js'
 import { htmlPage } from './html.js'
@@ -55,9 +56,12 @@ export function createUiRouter(
       if (!c.res.headers.has(k)) c.res.headers.set(k, v)
   })
   // A form is read within the process's budget for bodies before anything reads it (the
-  // sign-in form is read before anyone is signed in: body-budget.ts).
+  // sign-in form is read before anyone is signed in: body-budget.ts), a signed-in person's
+  // within their company's share (or the admin's).
+  const formOwner = (c: Context) =>
+    sessions.current(c).then((s) => (s ? scopeOwner(deps, s.scope) : null))
   app.use(async (c, next) => {
-    if (c.req.method !== 'GET' && c.req.method !== 'HEAD') await readBodyText(c)
+    if (c.req.method !== 'GET' && c.req.method !== 'HEAD') await readBodyText(c, formOwner)
     await next()
   })
   // Cross-site form posts are refused (Origin checked against the dashboard's own).

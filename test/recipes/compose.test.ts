@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { parse } from 'yaml'
 import { loadConfig } from '../../src/config.js'
-import { imageSettings, repositoryDockerfile } from '../dockerfile.js'
+import { containerHostGuard, imageSettings, repositoryDockerfile } from '../dockerfile.js'
 import { startTestSandbox } from '../harness.js'
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
@@ -89,6 +89,24 @@ describe('compose.yaml', () => {
     const text = read('compose.yaml')
     for (const key of Object.keys(env))
       expect(text, key).toMatch(new RegExp(`#[^\\n]*\\n\\s+${key}:`))
+  })
+
+  it('keeps the guard against DNS rebinding on, answering the names the machine and the compose network reach it by', () => {
+    // The image listens on 0.0.0.0, where the guard is off unless ALLOWED_HOSTS is set; the port
+    // is published on 127.0.0.1, as reachable by a rebound name as a local server.
+    const env = Object.fromEntries(
+      Object.entries(service.environment as Record<string, string>).map(([k, v]) => [
+        k,
+        interpolate(v),
+      ]),
+    )
+    const allows = containerHostGuard({ ...image.env, ...env })
+    expect(allows, 'the Host guard is on in the container').toBeDefined()
+    const port = image.env.PORT!
+    expect(allows!(`rebind.attacker.example:${port}`)).toBe(false)
+    // This machine (and the health check, which asks 127.0.0.1), and the other services.
+    for (const host of [`localhost:${port}`, `127.0.0.1:${port}`, `pix-sandbox:${port}`])
+      expect(allows!(host), host).toBe(true)
   })
 
   it('runs with a read-only root file system and a writable /tmp, as in Kubernetes', () => {

@@ -1,11 +1,17 @@
 // The `docker build` and `docker run` a newcomer copies: the Dockerfile's header and the README
 // give the same lines (they once gave two), and that run keeps the store in the image's volume,
-// under the volume name compose.yaml uses, published on loopback only as compose.yaml is.
+// under the volume name compose.yaml uses, published on loopback only as compose.yaml is, with the
+// guard against DNS rebinding on (docs/SECURITY.md#dns-rebinding).
 import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { expect, it } from 'vitest'
 import { parse } from 'yaml'
-import { imageSettings, repositoryDockerfile } from '../dockerfile.js'
+import {
+  containerHostGuard,
+  imageSettings,
+  recipeRun,
+  repositoryDockerfile,
+} from '../dockerfile.js'
 import { readmeBlocks } from '../readme/readme.js'
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
@@ -39,4 +45,21 @@ it('the Dockerfile and the README give one docker build and one docker run, whic
   expect(imageSettings(repositoryDockerfile()).volumes).toContain(volume.split(':')[1])
   expect(compose.services['pix-sandbox'].volumes).toEqual([volume])
   expect(compose.services['pix-sandbox'].ports).toEqual([run[run.indexOf('-p') + 1]])
+})
+
+it('the docker run, published on loopback, sets ALLOWED_HOSTS: the container refuses a rebound name, and answers its own health check', () => {
+  // The image listens on 0.0.0.0, where the guard is off unless ALLOWED_HOSTS is set; a port
+  // published on 127.0.0.1 is as reachable by a rebound name as a local server.
+  const run = recipeRun()
+  const image = imageSettings(repositoryDockerfile())
+  expect(run.published.every((p) => p.startsWith('127.0.0.1:'))).toBe(true)
+  expect(image.env.HOST).toBe('0.0.0.0')
+  const allows = containerHostGuard({ ...image.env, ...run.env })
+  expect(allows, 'the Host guard is on in the container').toBeDefined()
+  const port = image.env.PORT!
+  expect(allows!(`rebind.attacker.example:${port}`)).toBe(false)
+  expect(allows!(`localhost:${port}`)).toBe(true)
+  // The HEALTHCHECK asks http://127.0.0.1:<PORT>/, so its Host is 127.0.0.1:<PORT>.
+  expect(image.healthcheck!.argv.join(' ')).toContain("'http://127.0.0.1:'+(process.env.PORT")
+  expect(allows!(`127.0.0.1:${port}`)).toBe(true)
 })

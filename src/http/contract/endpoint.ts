@@ -13,6 +13,7 @@ import type { Operation, Principal } from '../../domain/types.js'
 import { authenticateRequest } from '../auth.js'
 import { MAX_BODY_BYTES, refuseLargeBody } from '../body-limit.js'
 import { readBody } from '../body.js'
+import { credentialsOwner } from '../body-owner.js'
 import { readFastApiBody } from '../fastapi-body.js'
 import { header } from '../headers.js'
 import type { AppEnv, HttpDeps } from '../env.js'
@@ -76,6 +77,7 @@ export function contractEndpoint(
   const { store } = deps.sandbox
   const { op, body, handle } = endpoint
   const faultOp = op ?? 'company'
+  const ownerOf = credentialsOwner(deps)
 
   /** The checks up to the body schema (docs/CONTRACT.md#order-of-checks) once the body (if any) is read, then the handler. */
   const checked = (c: Context<AppEnv>, span: Span, raw: RawBody | undefined): Answer => {
@@ -158,10 +160,10 @@ export function contractEndpoint(
   const withBody = (c: Context<AppEnv>, span: Span): Answer =>
     guarded(c, span, () =>
       after(
-        edge.refuseImplicitHead(c) ?? refuseLargeBody(c, MAX_BODY_BYTES),
+        edge.refuseImplicitHead(c) ?? refuseLargeBody(c, MAX_BODY_BYTES, ownerOf),
         (refused) =>
           refused ??
-          after(readBody(c), (bytes) => {
+          after(readBody(c, ownerOf), (bytes) => {
             let raw: RawBody | undefined
             try {
               raw = readFastApiBody(

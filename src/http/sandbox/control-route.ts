@@ -8,6 +8,7 @@ import { mount } from '../route.js'
 import { after } from '../maybe-async.js'
 import { Detail, jsonAnswer } from './schemas.js'
 import { inputValidator } from './input.js'
+import { credentialsOwner } from '../body-owner.js'
 import { notFound } from '../../domain/errors.js'
 import { ERRORS as DETAILS } from '../errors.js'
 import { ADMIN_ONLY, controlScope } from './scope.js'
@@ -113,7 +114,7 @@ export function controlRoute<R extends RouteConfig>(
 ): void {
   const declared = declare(route)
   const authorize = controlScope(deps, access)
-  const validate = inputValidator(declared)
+  const validate = inputValidator(declared, credentialsOwner(deps))
   // One handler rather than a middleware per step: each layer of async middleware costs every
   // call an async frame, and a test suite creates a tenant or resets before each of its tests.
   mount(app, declared, (c) => {

@@ -6,6 +6,7 @@ import type { Context } from 'hono'
 import type { z } from 'zod'
 import { AppError } from '../../domain/errors.js'
 import { parseRawBody, readBodyText } from '../body.js'
+import type { OwnerOf } from '../body-owner.js'
 import type { AppEnv } from '../env.js'
 import { after } from '../maybe-async.js'
 import { wellFormed } from '../well-formed.js'
@@ -23,8 +24,14 @@ function check(schema: z.ZodType | undefined, value: unknown, where: string): un
   )
 }
 
-/** Validates the request's params, query and body, and sets them as `input`; waits only for a body still on its way. */
-export function inputValidator(route: RouteConfig): (c: Context<AppEnv>) => void | Promise<void> {
+/**
+ * Validates the request's params, query and body, and sets them as `input`; waits only for a body
+ * still on its way (read within the budget of `ownerOf`'s answer: body-budget.ts).
+ */
+export function inputValidator(
+  route: RouteConfig,
+  ownerOf: OwnerOf,
+): (c: Context<AppEnv>) => void | Promise<void> {
   const req = route.request
   const bodySchema = (
     req?.body?.content?.['application/json'] as { schema?: z.ZodType } | undefined
@@ -42,7 +49,7 @@ export function inputValidator(route: RouteConfig): (c: Context<AppEnv>) => void
     const params = check(req?.params as z.ZodType | undefined, c.req.param(), 'path')
     const query = check(req?.query as z.ZodType | undefined, c.req.query(), 'query')
     if (!bodySchema) return c.set('input', { params, query, body: {} })
-    return after(readBodyText(c), (text) =>
+    return after(readBodyText(c, ownerOf), (text) =>
       c.set('input', { params, query, body: bodyOf(c, bodySchema, text) }),
     )
   }

@@ -15,6 +15,7 @@ import {
 } from 'node:http'
 import type { Socket } from 'node:net'
 import { limitHeads, targetTooLong } from './head-size.js'
+import { answeredAtTheDoor } from '../admission.js'
 import { TARGET } from './path.js'
 
 const INVALID = 'Invalid HTTP request received.'
@@ -75,7 +76,23 @@ function standIn(req: IncomingMessage & { [TARGET]?: string }): void {
   }
 }
 
+/**
+ * A request in its turn: h11 reads a connection's next request only once the one before it is
+ * answered (uvicorn pauses reading meanwhile), where Node runs every request pipelined on a
+ * connection at once and queues their answers. Node leaves a queued answer without its socket
+ * until the answers before it are written, so a request whose answer has no socket waits for it;
+ * if the connection closes first (a `drop` fault, the client gone), it is never run, as uvicorn
+ * would never have read it.
+ */
 function handle(req: IncomingMessage, res: ServerResponse, listener: RequestListener): void {
+  if (res.socket === null) return void res.once('socket', () => inTurn(req, res, listener))
+  inTurn(req, res, listener)
+}
+
+function inTurn(req: IncomingMessage, res: ServerResponse, listener: RequestListener): void {
+  // Beyond the connection cap, or while the server stops: 503, as uvicorn answers beyond its
+  // --limit-concurrency (admission.ts).
+  if (answeredAtTheDoor(req, res)) return
   if (refusedByH11(req) || targetTooLong(req)) {
     res
       .writeHead(400, { 'content-type': 'text/plain; charset=utf-8', connection: 'close' })
