@@ -8,7 +8,7 @@ import { isoMicros } from '../domain/time.js'
 import type { HttpDeps } from '../http/env.js'
 import { readBodyText } from '../http/body.js'
 import { PAGE_HEADERS } from '../http/page-headers.js'
-import { detailOf, type Control, type ControlReply } from './control.js'
+import { detailOf, type Contract, type Control, type ControlReply } from './control.js'
 import { htmlPage } from './html.js'
 import { Page } from './layout.js'
 import type { LiveHub } from './live.js'
@@ -32,8 +32,15 @@ export interface Call {
   method: 'POST' | 'PUT' | 'DELETE' | 'PATCH'
   path: string
   body?: unknown
+  /**
+   * A contract call, made as this credential (a client_id the person may act as: a company its
+   * own, the admin any): `path` is then under /api/v1. Otherwise a control call, under /_sandbox.
+   */
+  as?: string
   /** The message shown when the call succeeds, from its answer. */
   ok: (reply: ControlReply) => string | Flash
+  /** The message shown when it is refused (default: its `detail`). */
+  refused?: (reply: ControlReply) => Flash
   /** Where to go afterwards (default: back where the form was). */
   goTo?: (reply: ControlReply) => string
   /** The page the form is on: where to go back to when the form's `back` (and the Referer) will not do. */
@@ -42,7 +49,7 @@ export interface Call {
 
 export function createUiRouter(
   deps: HttpDeps & { publicUrl: () => string },
-  control: Control,
+  clients: { control: Control; contract: Contract },
   live: LiveHub,
 ) {
   const ctx = deps.sandbox
@@ -95,7 +102,7 @@ export function createUiRouter(
     const state = ctx.clock.state()
     return {
       scope: c.get('signedIn').scope,
-      control,
+      control: clients.control,
       tz: ctx.store.setup.settings().timezone,
       nowUs: ctx.clock.now(),
       now: isoMicros(ctx.clock.now()),
@@ -174,9 +181,24 @@ export function createUiRouter(
         }
         // Where to go is settled before acting: nothing after the change can fail on it.
         const back = backOf(form, c, spec.page)
-        const reply = await control(signedIn.scope, spec.method, spec.path, spec.body)
+        let reply: ControlReply
+        if (spec.as === undefined) {
+          reply = await clients.control(signedIn.scope, spec.method, spec.path, spec.body)
+        } else {
+          const principal = sessions.principalFor(signedIn.scope, spec.as)
+          reply = principal
+            ? await clients.contract(principal, spec.method, spec.path, spec.body)
+            : {
+                ok: false,
+                status: 404,
+                body: { detail: `${spec.as}: not a sandbox credential you may act as` },
+              }
+        }
         if (!reply.ok) {
-          sessions.flash(signedIn, { kind: 'error', text: detailOf(reply) })
+          sessions.flash(
+            signedIn,
+            spec.refused?.(reply) ?? { kind: 'error', text: detailOf(reply) },
+          )
           return c.redirect(back, 303)
         }
         const message = spec.ok(reply)
