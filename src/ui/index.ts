@@ -11,6 +11,7 @@ import { mountCharges } from './pages/charges.js'
 import { mountObserve } from './pages/observe.js'
 import { mountOverview } from './pages/overview.js'
 import { mountReadiness } from './pages/readiness.js'
+import { mountSend } from './pages/send.js'
 import { mountTransfers } from './pages/transfers.js'
 import { mountWebhooks } from './pages/webhooks.js'
 import { createUiRouter } from './router.js'
@@ -48,6 +49,7 @@ export function createUi(
     mountReadiness,
     mountCharges,
     mountTransfers,
+    mountSend,
     mountWebhooks,
     mountObserve,
   ])

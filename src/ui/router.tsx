@@ -3,13 +3,14 @@
 // the control plane and comes back with its answer, or its refusal's `detail`, as a message).
 import { Hono, type Context } from 'hono'
 import { csrf } from 'hono/csrf'
+import { raw } from 'hono/html'
 import type { Child } from 'hono/jsx'
 import { isoMicros } from '../domain/time.js'
 import type { HttpDeps } from '../http/env.js'
 import { readBodyText } from '../http/body.js'
 import { PAGE_HEADERS } from '../http/page-headers.js'
 import { detailOf, type Contract, type Control, type ControlReply } from './control.js'
-import { htmlPage } from './html.js'
+import { htmlPage, renderHtml } from './html.js'
 import { Page } from './layout.js'
 import type { LiveHub } from './live.js'
 import { JS } from './script.js'
@@ -39,8 +40,8 @@ export interface Call {
   as?: string
   /** The message shown when the call succeeds, from its answer. */
   ok: (reply: ControlReply) => string | Flash
-  /** The message shown when it is refused (default: its `detail`). */
-  refused?: (reply: ControlReply) => Flash
+  /** The form it was sent from (its id): that form shows a refusal (FormFlash). */
+  form?: string
   /** Where to go afterwards (default: back where the form was). */
   goTo?: (reply: ControlReply) => string
   /** The page the form is on: where to go back to when the form's `back` (and the Referer) will not do. */
@@ -151,10 +152,12 @@ export function createUiRouter(
             status: err.reply.status === 404 ? 404 : 200,
           }
         }
+        // The body first: a form in it may show the flash itself (FormFlash), not the frame.
+        const body = raw(await renderHtml(rendered.body))
         return htmlPage(
           c,
           <Page view={view} title={rendered.title} section={section}>
-            {rendered.body}
+            {body}
           </Page>,
           rendered.status ?? 200,
         )
@@ -166,9 +169,16 @@ export function createUiRouter(
       call: (form: Form, view: View, c: Context<UiEnv>) => Call | Promise<Call>,
     ) {
       app.post(path, async (c) => {
-        const form = Object.fromEntries(
-          Object.entries(await c.req.parseBody()).filter(([, v]) => typeof v === 'string'),
-        ) as Form
+        // A file (a scenario's) is its text, and `<name>:file` its name; the body was read
+        // within the sandbox's body limit, as every request's is.
+        const form: Form = {}
+        for (const [k, v] of Object.entries(await c.req.parseBody())) {
+          if (typeof v === 'string') form[k] = v
+          else if (v instanceof File) {
+            form[k] = await v.text()
+            form[`${k}:file`] = v.name
+          }
+        }
         const signedIn = c.get('signedIn')
         const view = viewOf(c)
         let spec: Call
@@ -176,31 +186,34 @@ export function createUiRouter(
           spec = await call(form, view, c)
         } catch (err) {
           if (!(err instanceof Refused)) throw err
-          sessions.flash(signedIn, { kind: 'error', text: detailOf(err.reply) })
+          sessions.flash(signedIn, {
+            kind: 'error',
+            text: detailOf(err.reply),
+            ...(err.form && { form: err.form }),
+            ...(err.lines && { lines: err.lines }),
+          })
           return c.redirect(backOf(form, c), 303)
         }
         // Where to go is settled before acting: nothing after the change can fail on it.
         const back = backOf(form, c, spec.page)
+        const refused = (text: string) => {
+          sessions.flash(signedIn, { kind: 'error', text, ...(spec.form && { form: spec.form }) })
+          return c.redirect(back, 303)
+        }
         let reply: ControlReply
         if (spec.as === undefined) {
           reply = await clients.control(signedIn.scope, spec.method, spec.path, spec.body)
         } else {
           const principal = sessions.principalFor(signedIn.scope, spec.as)
-          reply = principal
-            ? await clients.contract(principal, spec.method, spec.path, spec.body)
-            : {
-                ok: false,
-                status: 404,
-                body: { detail: `${spec.as}: not a sandbox credential you may act as` },
-              }
+          if (!principal) return refused(`${spec.as}: not a sandbox credential you may act as`)
+          reply = await clients.contract(principal, spec.method, spec.path, spec.body)
         }
-        if (!reply.ok) {
-          sessions.flash(
-            signedIn,
-            spec.refused?.(reply) ?? { kind: 'error', text: detailOf(reply) },
+        if (!reply.ok)
+          return refused(
+            spec.as === undefined
+              ? detailOf(reply)
+              : `The contract answered ${reply.status}: ${detailOf(reply)}`,
           )
-          return c.redirect(back, 303)
-        }
         const message = spec.ok(reply)
         sessions.flash(
           signedIn,
