@@ -54,6 +54,8 @@ export function flashOf(page: string): string | undefined {
   return m?.[1]
     ?.replace(/<[^>]+>/g, ' ')
     .replace(/&#39;/g, "'")
+    .replace(/&gt;/g, '>')
+    .replace(/&lt;/g, '<')
     .replace(/&quot;/g, '"')
     .replace(/&amp;/g, '&')
     .replace(/\s+/g, ' ')

@@ -120,6 +120,7 @@ export function mountSend(ui: Ui): void {
       body: { amount, ...(description !== undefined && { description }) },
       ok: () => `Charge created: ${brl(amount)}, pending`,
       form: 'new-charge',
+      page: `${UI_BASE}/charges`,
       goTo: (r) => chargeHref(r.body.transaction_id),
     }
   })
@@ -139,6 +140,7 @@ export function mountSend(ui: Ui): void {
       body: { amount, pix_key, pix_type, ...(description !== undefined && { description }) },
       ok: (r) => `Transfer ${r.body.status}: ${r.body.message} (${brl(amount)} to ${pix_key})`,
       form: 'send-transfer',
+      page: `${UI_BASE}/transfers`,
       goTo: (r) => transferHref(r.body.transaction_id),
     }
   })
