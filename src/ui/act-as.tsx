@@ -81,17 +81,20 @@ export function UserSelect({
   users,
   by,
   label,
+  selected,
 }: {
   users: Users
   by: 'client' | 'user'
   label: string
+  /** The value to select (a refused form's); default: the credential signed in with. */
+  selected?: string
 }) {
   const name = by === 'client' ? 'as' : 'user_id'
   if (users.more)
     return (
       <label class="c3">
         {label} ({by === 'client' ? 'client_id' : 'user id'})
-        <input name={name} required maxlength={200} value={users.preferred ?? ''} />
+        <input name={name} required maxlength={200} value={selected ?? users.preferred ?? ''} />
       </label>
     )
   const listed = users.list.filter((u) => by === 'user' || u.clientId !== undefined)
@@ -106,8 +109,10 @@ export function UserSelect({
               .filter((u) => u.companyId === companyId)
               .map((u) => {
                 const value = by === 'client' ? u.clientId! : u.userId
+                const chosen =
+                  selected === undefined ? u.clientId === users.preferred : value === selected
                 return (
-                  <option value={value} selected={u.clientId === users.preferred}>
+                  <option value={value} selected={chosen}>
                     {describe(u)}
                   </option>
                 )

@@ -312,3 +312,7 @@ export function FormFlash({ view, form }: { view: View; form: string }) {
   view.flashShown = true
   return <FlashMessage flash={flash} />
 }
+
+/** What a refused form held (its flash's values), to fill it again; empty otherwise. */
+export const keptValues = (view: View, form: string): Record<string, string> =>
+  (view.flash?.form === form && view.flash.values) || {}

@@ -23,6 +23,16 @@ import { Refused, type View } from './view.js'
 export type UiEnv = { Variables: { signedIn: SignedIn } }
 export type Form = Record<string, string>
 
+/** Fields a refused form keeps for the person to correct, and the length kept of each (a file's text is not kept). */
+const KEPT_FIELDS = 20
+const KEPT_LENGTH = 300
+const kept = (form: Form): Form =>
+  Object.fromEntries(
+    Object.entries(form)
+      .filter(([k, v]) => k !== 'file' && !k.endsWith(':file') && v.length <= KEPT_LENGTH)
+      .slice(0, KEPT_FIELDS),
+  )
+
 export interface Rendered {
   title: string
   body: Child
@@ -189,7 +199,7 @@ export function createUiRouter(
           sessions.flash(signedIn, {
             kind: 'error',
             text: detailOf(err.reply),
-            ...(err.form && { form: err.form }),
+            ...(err.form && { form: err.form, values: kept(form) }),
             ...(err.lines && { lines: err.lines }),
           })
           return c.redirect(backOf(form, c), 303)
@@ -197,7 +207,11 @@ export function createUiRouter(
         // Where to go is settled before acting: nothing after the change can fail on it.
         const back = backOf(form, c, spec.page)
         const refused = (text: string) => {
-          sessions.flash(signedIn, { kind: 'error', text, ...(spec.form && { form: spec.form }) })
+          sessions.flash(signedIn, {
+            kind: 'error',
+            text,
+            ...(spec.form && { form: spec.form, values: kept(form) }),
+          })
           return c.redirect(back, 303)
         }
         let reply: ControlReply

@@ -29,6 +29,8 @@ export interface Flash {
   lines?: string[]
   /** The form it is about (its id): that form shows it, rather than the top of the page. */
   form?: string
+  /** What that form held when it was refused, to show again for correcting. */
+  values?: Record<string, string>
 }
 
 interface Session {

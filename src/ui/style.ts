@@ -61,6 +61,7 @@ legend { font-size: 13px; color: var(--muted); padding: 0 4px; }
 .actions { margin: 14px 0 18px; }
 .card > h2:not(:first-child), .card .stack > h2 { margin-top: 20px; }
 .apart { margin-top: 16px; padding-top: 12px; border-top: 1px solid var(--line); }
+div.inline { display: inline-flex; flex-wrap: wrap; gap: 6px; align-items: end; }
 .row { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; }
 label { display: inline-flex; flex-direction: column; gap: 2px; font-size: 13px; color: var(--muted); }
 .flash { padding: 10px 14px; border-radius: 8px; margin-bottom: 16px; border: 1px solid; }
@@ -100,7 +101,7 @@ table.checklist td.how { overflow-wrap: anywhere; font-size: 13px; } @media (min
   header nav { order: 3; flex: 1 1 100%; display: grid; grid-template-columns: repeat(4, minmax(0, 1fr)); gap: 2px; }
   header nav a { padding: 4px 2px; text-align: center; font-size: 14px; }
   form.fields, fieldset.chaos { grid-template-columns: repeat(2, minmax(0, 1fr)); }
-  form.fields .c2, form.fields .c3, form.fields .c4 { grid-column: 1 / -1; }
+  form.fields .c2, form.fields .c3, form.fields .c4, form.fields > button { grid-column: 1 / -1; }
   .charge-top { grid-template-columns: 1fr; }
   .grid { grid-template-columns: 1fr; }
   .hide-narrow { display: none; }

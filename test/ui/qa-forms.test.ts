@@ -113,6 +113,12 @@ describe('the QA forms', () => {
     // Shown in the Send a transfer card, not atop the page.
     expect(page.indexOf('Insufficient balance')).toBeGreaterThan(page.indexOf('Send a transfer'))
     expect((await journal('/api/v1/hub/transactions/out')).map((e) => e.status)).toEqual([422])
+    // The form holds what was sent, to correct it and send again.
+    expect(page).toMatch(/<option value="empty-balance" selected="">/)
+    expect(page).toContain(
+      'name="pix_key" maxlength="77" placeholder="maria@example.com" value="maria@example.com"',
+    )
+    expect(page).toContain('name="amount" inputmode="decimal" placeholder="10,00" value="10"')
   })
 
   it('acts only as a sandbox credential the person may use: a company its own, never production keys', async () => {

@@ -44,7 +44,7 @@ function SetUp({
   companyId?: string
   back: string
 }) {
-  if (!setup) return <span class="muted">nothing to set up: make the call as the how says</span>
+  if (!setup) return <span class="muted">nothing to set up</span>
   if ('call' in setup) {
     if (setup.adminOnly && !view.scope.admin)
       return setup.instead ? (

@@ -57,16 +57,18 @@ export function ScenarioCard({
             Applied on top: settings merge key by key, companies and keys with an existing id are
             replaced, others added, rules appended.
           </p>
-          <form method="post" action={`${UI_BASE}/reset`} class="inline apart">
-            <Select
-              label="Reset everything to"
-              name="scenario"
-              options={names}
-              selected={inForce ?? undefined}
-            />
-            <button type="submit" class="danger">
-              Reset
-            </button>
+          <form method="post" action={`${UI_BASE}/reset`} class="apart">
+            <div class="inline">
+              <Select
+                label="Reset everything to"
+                name="scenario"
+                options={names}
+                selected={inForce ?? undefined}
+              />
+              <button type="submit" class="danger">
+                Reset
+              </button>
+            </div>
           </form>
         </div>
       )}

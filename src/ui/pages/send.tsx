@@ -4,7 +4,7 @@
 // values are offered by name (magic.ts) and fill the fields left blank.
 import { PIX_TYPES } from '../../domain/enums.js'
 import { UserSelect, type Users } from '../act-as.js'
-import { Card, FormFlash, Select } from '../components.js'
+import { Card, FormFlash, keptValues, Select } from '../components.js'
 import { centsField, textField as text } from '../fields.js'
 import { chargeHref, transferHref } from '../links.js'
 import { brl } from '../format.js'
@@ -23,7 +23,15 @@ function amountOf(typed: string | undefined, preset: Preset['fields'], form: str
   return cents ?? preset.amount ?? DEFAULT_AMOUNT
 }
 
-function MagicSelect({ presets, none }: { presets: Preset[]; none: string }) {
+function MagicSelect({
+  presets,
+  none,
+  selected,
+}: {
+  presets: Preset[]
+  none: string
+  selected?: string
+}) {
   if (presets.length === 0) return null
   return (
     <label class="c3">
@@ -31,7 +39,9 @@ function MagicSelect({ presets, none }: { presets: Preset[]; none: string }) {
       <select name="magic" data-preset>
         <option value="">{none}</option>
         {presets.map((p) => (
-          <option value={presetValue(p)}>{p.label}</option>
+          <option value={presetValue(p)} selected={presetValue(p) === selected}>
+            {p.label}
+          </option>
         ))}
       </select>
     </label>
@@ -47,22 +57,29 @@ export function NewCharge({
   users: Users
   scenario: Answer<'/scenario'>
 }) {
+  const v = keptValues(view, 'new-charge')
   return (
     <Card title="New charge" id="new-charge">
       <FormFlash view={view} form="new-charge" />
       <form method="post" action={`${UI_BASE}/charges/new`} class="fields">
-        <UserSelect users={users} by="client" label="As" />
+        <UserSelect users={users} by="client" label="As" selected={v.as} />
         <MagicSelect
           presets={chargePresets(scenario)}
           none="none: it stays pending until paid, cancelled or expired"
+          selected={v.magic}
         />
         <label>
           Amount (R$)
-          <input name="amount" inputmode="decimal" size={10} placeholder="10,00" />
+          <input name="amount" inputmode="decimal" placeholder="10,00" value={v.amount} />
         </label>
         <label class="c3">
           Description
-          <input name="description" maxlength={140} placeholder="Pedido 1234" />
+          <input
+            name="description"
+            maxlength={140}
+            placeholder="Pedido 1234"
+            value={v.description}
+          />
         </label>
         <button type="submit" class="primary">
           Create charge
@@ -81,24 +98,34 @@ export function SendTransfer({
   users: Users
   scenario: Answer<'/scenario'>
 }) {
+  const v = keptValues(view, 'send-transfer')
   return (
     <Card title="Send a transfer" id="send-transfer">
       <FormFlash view={view} form="send-transfer" />
       <form method="post" action={`${UI_BASE}/transfers/new`} class="fields">
-        <UserSelect users={users} by="client" label="As" />
-        <MagicSelect presets={transferPresets(scenario)} none="none: it succeeds" />
-        <Select label="Key type" name="pix_type" options={PIX_TYPES} selected="EMAIL" />
+        <UserSelect users={users} by="client" label="As" selected={v.as} />
+        <MagicSelect
+          presets={transferPresets(scenario)}
+          none="none: it succeeds"
+          selected={v.magic}
+        />
+        <Select
+          label="Key type"
+          name="pix_type"
+          options={PIX_TYPES}
+          selected={v.pix_type ?? 'EMAIL'}
+        />
         <label class="c2">
           Key
-          <input name="pix_key" maxlength={77} placeholder="maria@example.com" />
+          <input name="pix_key" maxlength={77} placeholder="maria@example.com" value={v.pix_key} />
         </label>
         <label>
           Amount (R$)
-          <input name="amount" inputmode="decimal" size={10} placeholder="10,00" />
+          <input name="amount" inputmode="decimal" placeholder="10,00" value={v.amount} />
         </label>
         <label class="c2">
           Description
-          <input name="description" maxlength={140} />
+          <input name="description" maxlength={140} value={v.description} />
         </label>
         <button type="submit" class="primary">
           Send transfer

@@ -2,7 +2,7 @@
 // Provider, without a permission), whose secret is shown once; and a user's balance set (an
 // adjustment entry), e.g. to 0 for an insufficient balance.
 import { UserSelect, type Users } from '../act-as.js'
-import { Card, FormFlash, Select } from '../components.js'
+import { Card, FormFlash, keptValues, Select } from '../components.js'
 import type { ControlReply } from '../control.js'
 import { centsField, textField } from '../fields.js'
 import { brl } from '../format.js'
@@ -43,17 +43,18 @@ export const tenantFlash = (r: ControlReply, text: string, form?: string): Flash
 })
 
 export function NewCompany({ view }: { view: View }) {
+  const v = keptValues(view, 'new-company')
   return (
     <Card title="New company" id="new-company">
       <FormFlash view={view} form="new-company" />
       <form method="post" action={`${UI_BASE}/companies`} class="fields two">
         <label class="c2">
           Name
-          <input name="name" maxlength={100} placeholder="(a generated name)" />
+          <input name="name" maxlength={100} placeholder="(a generated name)" value={v.name} />
         </label>
         <label>
           Opening balance (R$)
-          <input name="balance" inputmode="decimal" placeholder="0,00" />
+          <input name="balance" inputmode="decimal" placeholder="0,00" value={v.balance} />
         </label>
         <Select
           label="API access"
@@ -62,9 +63,20 @@ export function NewCompany({ view }: { view: View }) {
             ['true', 'active'],
             ['false', 'inactive: both POSTs answer 403'],
           ]}
+          selected={v.api_active}
         />
-        <Select label="Providers" name="providers" options={choices(PROVIDERS)} />
-        <Select label="Permissions" name="permissions" options={choices(PERMISSIONS)} />
+        <Select
+          label="Providers"
+          name="providers"
+          options={choices(PROVIDERS)}
+          selected={v.providers}
+        />
+        <Select
+          label="Permissions"
+          name="permissions"
+          options={choices(PERMISSIONS)}
+          selected={v.permissions}
+        />
         <button type="submit" class="primary">
           Create company
         </button>
@@ -74,14 +86,15 @@ export function NewCompany({ view }: { view: View }) {
 }
 
 export function SetBalance({ view, users }: { view: View; users: Users }) {
+  const v = keptValues(view, 'set-balance')
   return (
     <Card title="Set a balance" id="set-balance">
       <FormFlash view={view} form="set-balance" />
       <form method="post" action={`${UI_BASE}/balance`} class="fields two">
-        <UserSelect users={users} by="user" label="User" />
+        <UserSelect users={users} by="user" label="User" selected={v.user_id} />
         <label>
           New balance (R$)
-          <input name="amount" inputmode="decimal" required placeholder="0,00" />
+          <input name="amount" inputmode="decimal" required placeholder="0,00" value={v.amount} />
         </label>
         <button type="submit" class="primary">
           Set balance
