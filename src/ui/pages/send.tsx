@@ -2,6 +2,7 @@
 // credentials the person may act as (act-as.tsx), so they are the same calls a client makes:
 // journaled, counted by readiness, struck by faults, answered by the contract. The scenario's magic
 // values are offered by name (magic.ts) and fill the fields left blank.
+import type { Child } from 'hono/jsx'
 import { PIX_TYPES } from '../../domain/enums.js'
 import { UserSelect, type Users } from '../act-as.js'
 import { Card, FormFlash, keptValues, Select } from '../components.js'
@@ -48,30 +49,60 @@ function MagicSelect({
   )
 }
 
-export function NewCharge({
-  view,
-  users,
-  scenario,
-}: {
+/** A contract call's form: as whom, a magic value by name, its own fields (`fields`, given what a refused one held), and its button. */
+function ContractForm(p: {
+  view: View
+  id: string
+  title: string
+  path: string
+  users: Users
+  presets: Preset[]
+  none: string
+  button: string
+  fields: (kept: Record<string, string>) => Child
+}) {
+  const v = keptValues(p.view, p.id)
+  return (
+    <Card title={p.title} id={p.id}>
+      <FormFlash view={p.view} form={p.id} />
+      <form method="post" action={`${UI_BASE}${p.path}`} class="fields">
+        <UserSelect users={p.users} by="client" label="As" selected={v.as} />
+        <MagicSelect presets={p.presets} none={p.none} selected={v.magic} />
+        {p.fields(v)}
+        <button type="submit" class="primary">
+          {p.button}
+        </button>
+      </form>
+    </Card>
+  )
+}
+
+interface FormProps {
   view: View
   users: Users
   scenario: Answer<'/scenario'>
-}) {
-  const v = keptValues(view, 'new-charge')
-  return (
-    <Card title="New charge" id="new-charge">
-      <FormFlash view={view} form="new-charge" />
-      <form method="post" action={`${UI_BASE}/charges/new`} class="fields">
-        <UserSelect users={users} by="client" label="As" selected={v.as} />
-        <MagicSelect
-          presets={chargePresets(scenario)}
-          none="none: it stays pending until paid, cancelled or expired"
-          selected={v.magic}
-        />
-        <label>
-          Amount (R$)
-          <input name="amount" inputmode="decimal" placeholder="10,00" value={v.amount} />
-        </label>
+}
+
+const AmountField = ({ value }: { value: string | undefined }) => (
+  <label>
+    Amount (R$)
+    <input name="amount" inputmode="decimal" placeholder="10,00" value={value} />
+  </label>
+)
+
+export const NewCharge = ({ view, users, scenario }: FormProps) => (
+  <ContractForm
+    view={view}
+    id="new-charge"
+    title="New charge"
+    path="/charges/new"
+    users={users}
+    presets={chargePresets(scenario)}
+    none="none: it stays pending until paid, cancelled or expired"
+    button="Create charge"
+    fields={(v) => (
+      <>
+        <AmountField value={v.amount} />
         <label class="c3">
           Description
           <input
@@ -81,34 +112,23 @@ export function NewCharge({
             value={v.description}
           />
         </label>
-        <button type="submit" class="primary">
-          Create charge
-        </button>
-      </form>
-    </Card>
-  )
-}
+      </>
+    )}
+  />
+)
 
-export function SendTransfer({
-  view,
-  users,
-  scenario,
-}: {
-  view: View
-  users: Users
-  scenario: Answer<'/scenario'>
-}) {
-  const v = keptValues(view, 'send-transfer')
-  return (
-    <Card title="Send a transfer" id="send-transfer">
-      <FormFlash view={view} form="send-transfer" />
-      <form method="post" action={`${UI_BASE}/transfers/new`} class="fields">
-        <UserSelect users={users} by="client" label="As" selected={v.as} />
-        <MagicSelect
-          presets={transferPresets(scenario)}
-          none="none: it succeeds"
-          selected={v.magic}
-        />
+export const SendTransfer = ({ view, users, scenario }: FormProps) => (
+  <ContractForm
+    view={view}
+    id="send-transfer"
+    title="Send a transfer"
+    path="/transfers/new"
+    users={users}
+    presets={transferPresets(scenario)}
+    none="none: it succeeds"
+    button="Send transfer"
+    fields={(v) => (
+      <>
         <Select
           label="Key type"
           name="pix_type"
@@ -119,21 +139,15 @@ export function SendTransfer({
           Key
           <input name="pix_key" maxlength={77} placeholder="maria@example.com" value={v.pix_key} />
         </label>
-        <label>
-          Amount (R$)
-          <input name="amount" inputmode="decimal" placeholder="10,00" value={v.amount} />
-        </label>
+        <AmountField value={v.amount} />
         <label class="c2">
           Description
           <input name="description" maxlength={140} value={v.description} />
         </label>
-        <button type="submit" class="primary">
-          Send transfer
-        </button>
-      </form>
-    </Card>
-  )
-}
+      </>
+    )}
+  />
+)
 
 export function mountSend(ui: Ui): void {
   ui.action('/charges/new', (form: Form) => {

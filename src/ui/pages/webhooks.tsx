@@ -8,6 +8,13 @@ import { checkFlash } from '../receiver-check.js'
 import { DeliveriesCard } from './deliveries.js'
 import { read } from '../view.js'
 
+/** The chaos given as a chance per delivery, and its label. */
+const CHANCES = [
+  ['drop', 'Drop'],
+  ['duplicate', 'Duplicate'],
+  ['bad_signature', 'Bad signature'],
+] as const
+
 const EVENTS = [
   'charge.paid',
   'charge.cancelled',
@@ -92,26 +99,12 @@ export function mountWebhooks(ui: Ui): void {
                   <form method="post" action={`${UI_BASE}/webhooks/${w.id}/chaos`}>
                     <fieldset class="fields chaos">
                       <legend>Chaos: what happens to its next deliveries</legend>
-                      <label>
-                        Drop (chance, 0 to 1)
-                        <input name="drop" inputmode="decimal" value={w.chaos?.drop ?? ''} />
-                      </label>
-                      <label>
-                        Duplicate (chance, 0 to 1)
-                        <input
-                          name="duplicate"
-                          inputmode="decimal"
-                          value={w.chaos?.duplicate ?? ''}
-                        />
-                      </label>
-                      <label>
-                        Bad signature (chance, 0 to 1)
-                        <input
-                          name="bad_signature"
-                          inputmode="decimal"
-                          value={w.chaos?.bad_signature ?? ''}
-                        />
-                      </label>
+                      {CHANCES.map(([name, label]) => (
+                        <label>
+                          {label} (chance, 0 to 1)
+                          <input name={name} inputmode="decimal" value={w.chaos?.[name] ?? ''} />
+                        </label>
+                      ))}
                       <label>
                         Delay (ms)
                         <input
