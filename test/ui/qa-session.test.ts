@@ -152,7 +152,7 @@ describe.skipIf(!CHROMIUM)(`a QA session${SKIP_REASON ? ` (${SKIP_REASON})` : ''
   )
 
   it(
-    'shows every column of Transfers on a phone, and keeps Pay, Expire and Cancel apart from the next heading',
+    'shows every column of Transfers on a phone, light and dark, and keeps Pay, Expire and Cancel apart from the next heading',
     async () => {
       await s.request('POST', '/api/v1/hub/transactions/out', {
         auth: AUTH.main,
@@ -163,8 +163,12 @@ describe.skipIf(!CHROMIUM)(`a QA session${SKIP_REASON ? ` (${SKIP_REASON})` : ''
         json: { amount: 1000 },
       })
       await signInAsAdmin(page, s)
-      for (const size of [{ width: 1280, height: 900 }, PHONE]) {
+      for (const [size, scheme] of [
+        [{ width: 1280, height: 900 }, 'light'],
+        [PHONE, 'dark'],
+      ] as const) {
         await page.setViewportSize(size)
+        await page.emulateMedia({ colorScheme: scheme })
         await page.goto(`${s.url}/_sandbox/ui/transfers`)
         for (const label of ['Key', 'Created', 'Amount', 'Status']) {
           const cell = page.locator(`#transfers td[data-label="${label}"]`)
@@ -175,6 +179,11 @@ describe.skipIf(!CHROMIUM)(`a QA session${SKIP_REASON ? ` (${SKIP_REASON})` : ''
         expect(await page.locator('#transfers td[data-label="Key"]').innerText()).toContain(
           'maria@example.com',
         )
+        // The new forms follow the scheme: a dark card on a phone set to dark.
+        const card = await page
+          .locator('#send-transfer')
+          .evaluate((e) => (globalThis as any).getComputedStyle(e).backgroundColor)
+        expect(card).toBe(scheme === 'dark' ? 'rgb(23, 27, 33)' : 'rgb(255, 255, 255)')
         await page.goto(`${s.url}/_sandbox/ui/charges/${charge.body.transaction_id}`)
         const buttons = (await page.locator('#charge-actions').boundingBox())!
         const heading = (await page.getByRole('heading', { name: 'Copy and paste' }).boundingBox())!
