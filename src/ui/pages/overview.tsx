@@ -69,8 +69,8 @@ function Clock({ view, clock }: { view: View; clock: { offset_seconds: number } 
           </div>
           <form method="post" action={`${UI_BASE}/clock/advance`} class="inline">
             <label>
-              Advance by (seconds, e.g. 90 or 3600)
-              <input name="seconds" inputmode="decimal" size={8} required />
+              Advance by (seconds)
+              <input name="seconds" inputmode="decimal" size={8} required placeholder="e.g. 90" />
             </label>
             <button type="submit">Advance</button>
           </form>
