@@ -62,8 +62,12 @@ export function createApp(deps: HttpDeps & { publicUrl: () => string }, signer: 
   const sandbox = sandboxApp(deps)
   app.route(CONTRACT_BASE, contract)
   app.route(SANDBOX_BASE, sandbox)
-  // The dashboard: HTML pages on a plain router, so neither OpenAPI document lists them.
-  app.route(UI_BASE, createUi(deps, onError))
+  // The dashboard: HTML pages on a plain router, so neither OpenAPI document lists them. What it
+  // does (a button, a form) is asked of this app, so it is journaled as the same curl would be.
+  app.route(
+    UI_BASE,
+    createUi(deps, onError, (path, init, env) => app.request(path, init, env)),
+  )
 
   // Built on first request and kept: the routes never change after start.
   let contractDoc: unknown

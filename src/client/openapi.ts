@@ -2851,7 +2851,7 @@ export interface components {
       name: string;
       /** @description false: both POSTs of the contract answer 403. */
       api_active: boolean;
-      /** @description Its users, oldest first (at most 500 on a page, all its companies together). */
+      /** @description Its users, oldest first, as the scenario file lists them (at most 500 on a page, all its companies together). */
       users: components["schemas"]["UserListing"][];
     };
     UserListing: {
@@ -2870,7 +2870,7 @@ export interface components {
         /** @description The transfers Provider; null when none. */
         out: components["schemas"]["Provider"] | null;
       };
-      /** @description Its credentials, oldest first. */
+      /** @description Its credentials, oldest first (as the scenario file lists them). */
       credentials: components["schemas"]["CredentialListing"][];
     };
     /** @description A Provider: its name and the operations it supports. */

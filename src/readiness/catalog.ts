@@ -10,6 +10,8 @@ export type Setup =
       label: string
       call: { method: 'POST'; path: string; body: Record<string, unknown> }
       adminOnly?: boolean
+      /** What a company, which may not make the call, does instead: a dashboard page (under /_sandbox/ui). */
+      instead?: { label: string; page: string }
     }
   /** On a subscription of the caller's: chaos for its next deliveries, or the receiver check. */
   | { label: string; webhook: 'chaos'; body: Record<string, unknown> }
@@ -39,6 +41,17 @@ const fastapi: Setup = {
   adminOnly: true,
 }
 
+/** A new tenant in a state (POST /_sandbox/companies): its credentials are shown once to call with. */
+const tenant = (label: string, body: Record<string, unknown>): Setup => ({
+  label,
+  call: { method: 'POST', path: '/companies', body },
+  adminOnly: true,
+})
+const inactive = tenant('Create an inactive company to call as', { api_active: false })
+const noProvider = tenant('Create a company without Providers to call as', {
+  providers: { in: null, out: null },
+})
+
 /** The credential a how names: the default scenario's main one (an own report names the company's: own.ts). */
 export const MAIN = 'sandbox-client:sandbox-secret'
 const CHARGE = 'POST /api/v1/hub/transactions/in {"amount": 1000}'
@@ -62,6 +75,7 @@ export const BEHAVIOURS = [
   {
     id: 'charge.forbidden',
     how: `${CHARGE} as inactive:inactive-secret (a company with api_active false)`,
+    setup: inactive,
   },
   { id: 'charge.invalid', how: `POST /api/v1/hub/transactions/in {"amount": 0} as ${MAIN}` },
   {
@@ -72,6 +86,7 @@ export const BEHAVIOURS = [
   {
     id: 'charge.no_provider',
     how: `${CHARGE} as no-provider:no-provider-secret (a user without Providers)`,
+    setup: noProvider,
   },
   {
     id: 'charge.unsupported',
@@ -102,6 +117,10 @@ export const BEHAVIOURS = [
   {
     id: 'transfer.insufficient_balance',
     how: `${TRANSFER} as empty-balance:empty-balance-secret (balance 0)`,
+    setup: {
+      ...tenant('Create a company with a balance of 0 to call as', { balance: 0 }),
+      instead: { label: 'Set a balance of 0 (Overview)', page: '#set-balance' },
+    },
   },
   {
     id: 'transfer.invalid',
@@ -119,10 +138,12 @@ export const BEHAVIOURS = [
   {
     id: 'transfer.forbidden',
     how: `${TRANSFER} as inactive:inactive-secret (a company with api_active false)`,
+    setup: inactive,
   },
   {
     id: 'transfer.no_provider',
     how: `${TRANSFER} as no-provider:no-provider-secret (a user without Providers)`,
+    setup: noProvider,
   },
   {
     id: 'transfer.unsupported',

@@ -64,6 +64,17 @@ function describeIssue(
 
 /** Parses YAML (JSON is YAML too) and validates it. */
 export function parseScenarioText(text: string, source: string): Scenario {
+  return readScenarioText(text, source).scenario
+}
+
+/**
+ * Parses and validates, and gives the document as written too (defaults not filled in): what
+ * `POST /_sandbox/scenarios {document}` applies on top of the state, a setting left out kept.
+ */
+export function readScenarioText(
+  text: string,
+  source: string,
+): { document: unknown; scenario: Scenario } {
   const lines = new LineCounter()
   const doc = parseDocument(text, { lineCounter: lines, uniqueKeys: true, prettyErrors: false })
   if (doc.errors.length) {
@@ -81,7 +92,8 @@ export function parseScenarioText(text: string, source: string): Scenario {
     }
     return undefined
   }
-  return validateScenario(doc.toJS({ maxAliasCount: 100 }), source, lineOf)
+  const document: unknown = doc.toJS({ maxAliasCount: 100 })
+  return { document, scenario: validateScenario(document, source, lineOf) }
 }
 
 /** The file of scenario `name` in `dir`, if there is one. */

@@ -42,7 +42,8 @@ export const DIRECTORY_PAGE = 50
 const USERS_PER_PAGE = 500
 
 export function directoryStore(db: Db) {
-  // Keyset paging on (created_at, id): stable while companies come and go.
+  // Keyset paging on (created_at, id): stable while companies come and go. Users and credentials
+  // made at the same instant (a scenario's) are listed as they were written: as the file lists them.
   const companiesStmt = db.prepare(`
     SELECT id, name, api_active FROM companies
     WHERE (@company IS NULL OR id = @company)
@@ -56,12 +57,12 @@ export function directoryStore(db: Db) {
     LEFT JOIN providers pin ON pin.user_id = u.id AND pin.direction = 'in'
     LEFT JOIN providers pout ON pout.user_id = u.id AND pout.direction = 'out'
     WHERE u.company_id IN (SELECT value FROM json_each(@companies))
-    ORDER BY u.created_at, u.id
+    ORDER BY u.created_at, u.rowid
     LIMIT @limit`)
   const credentialsStmt = db.prepare(`
     SELECT c.user_id, c.client_id, c.environment, c.revoked FROM credentials c
     WHERE c.user_id IN (SELECT value FROM json_each(@users))
-    ORDER BY c.created_at, c.client_id`)
+    ORDER BY c.created_at, c.rowid`)
   const inactiveKeysStmt = db.prepare(
     'SELECT key, type FROM pix_keys WHERE active = 0 ORDER BY key LIMIT ?',
   )

@@ -1,7 +1,8 @@
 // Small pieces every page uses: ids with copy buttons, status badges, money, times, forms.
 import type { Child } from 'hono/jsx'
 import { brl, localTime } from './format.js'
-import { UI_BASE } from './session.js'
+import { UI_BASE, type Flash } from './session.js'
+import type { View } from './view.js'
 
 const TONE: Record<string, string> = {
   paid: 'ok',
@@ -168,14 +169,16 @@ export function Select({
   name,
   options,
   selected,
+  class: cls,
 }: {
   label: string
   name: string
   options: readonly (string | readonly [string, string])[]
   selected?: string
+  class?: string
 }) {
   return (
-    <label>
+    <label class={cls}>
       {label}
       <select name={name}>
         {options.map((o) => {
@@ -282,3 +285,34 @@ export const CompanyFilter = (p: {
 export const ForCompany = (p: { admin: boolean; choices: string[] | undefined }) => (
   <CompanyChoice {...p} selected={undefined} none="all companies" />
 )
+
+/** The message of the last action: its text, its lines, and values to copy once. */
+export const FlashMessage = ({ flash }: { flash: Flash }) => (
+  <div class={`flash ${flash.kind}`} role={flash.kind === 'error' ? 'alert' : 'status'}>
+    <p>{flash.text}</p>
+    {flash.lines && (
+      <ul class="lines">
+        {flash.lines.map((line) => (
+          <li>{line}</li>
+        ))}
+      </ul>
+    )}
+    {flash.reveal?.map(([label, value]) => (
+      <div class="id">
+        <span class="muted">{label}</span> <code>{value}</code> <CopyButton text={value} />
+      </div>
+    ))}
+  </div>
+)
+
+/** The message of the last action inside the form it is about (`flash.form`), instead of atop the page. */
+export function FormFlash({ view, form }: { view: View; form: string }) {
+  const flash = view.flash
+  if (flash?.form !== form) return null
+  view.flashShown = true
+  return <FlashMessage flash={flash} />
+}
+
+/** What a refused form held (its flash's values), to fill it again; empty otherwise. */
+export const keptValues = (view: View, form: string): Record<string, string> =>
+  (view.flash?.form === form && view.flash.values) || {}

@@ -10,7 +10,7 @@
 // - `c.html(<Page/>)` answers with the String object JSX gives; node-server only fast-paths
 //   primitive strings, and builds and streams a full web Response for anything else.
 import type { Context } from 'hono'
-import { jsx } from 'hono/jsx'
+import { Fragment, jsx } from 'hono/jsx'
 import type { JSX } from 'hono/jsx/jsx-runtime'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import { HtmlEscapedCallbackPhase, resolveCallback } from 'hono/utils/html'
@@ -38,13 +38,16 @@ function firstRenderWithoutStorage(): void {
 
 firstRenderWithoutStorage()
 
+/** A JSX tree (or any child: a string, a list) as the HTML text it renders to. */
+export async function renderHtml(node: unknown): Promise<string> {
+  const element = jsx(Fragment, {}, node as JSX.Element) as unknown as JSX.Element
+  return `${await resolveCallback(element, HtmlEscapedCallbackPhase.Stringify, false, {})}`
+}
+
 export async function htmlPage(
   c: Context<any>,
   page: JSX.Element,
   status: ContentfulStatusCode = 200,
 ): Promise<Response> {
-  return c.html(
-    `${await resolveCallback(page, HtmlEscapedCallbackPhase.Stringify, false, {})}`,
-    status,
-  )
+  return c.html(await renderHtml(page), status)
 }

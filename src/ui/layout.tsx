@@ -3,7 +3,7 @@
 import { raw } from 'hono/html'
 import type { Child } from 'hono/jsx'
 import { FAVICON_PATH } from '../http/favicon.js'
-import { CopyButton, Time } from './components.js'
+import { FlashMessage, Time } from './components.js'
 import type { View } from './view.js'
 import { UI_BASE } from './session.js'
 
@@ -58,6 +58,9 @@ export function Page({
   children: Child
 }) {
   const flash = view.flash
+  const who = view.scope.admin
+    ? 'admin'
+    : `${view.scope.principal.company.name} (${view.scope.principal.clientId})`
   return (
     <Document title={title} stream>
       <header>
@@ -72,34 +75,22 @@ export function Page({
           ))}
         </nav>
         <div class="who">
-          <span id="clock" data-live="clock">
-            virtual time <Time iso={view.now} tz={view.tz} />
+          <span id="clock" data-live="clock" title="Virtual time">
+            <span class="label">virtual time </span>
+            <Time iso={view.now} tz={view.tz} />
             {view.frozen ? ' (frozen)' : ''}
           </span>
-          <span>{view.scope.admin ? 'admin' : view.scope.principal.company.name}</span>
+          <span class="name" title={who}>
+            {who}
+          </span>
           <form method="post" action={`${UI_BASE}/sign-out`} class="inline">
             <button type="submit">Sign out</button>
           </form>
         </div>
       </header>
       <main>
-        {flash && (
-          <div class={`flash ${flash.kind}`} role={flash.kind === 'error' ? 'alert' : 'status'}>
-            <p>{flash.text}</p>
-            {flash.lines && (
-              <ul class="lines">
-                {flash.lines.map((line) => (
-                  <li>{line}</li>
-                ))}
-              </ul>
-            )}
-            {flash.reveal?.map(([label, value]) => (
-              <div class="id">
-                <span class="muted">{label}</span> <code>{value}</code> <CopyButton text={value} />
-              </div>
-            ))}
-          </div>
-        )}
+        {/* A form that showed the message (FormFlash) took it: it is not shown twice. */}
+        {flash && !view.flashShown && <FlashMessage flash={flash} />}
         <h1>{title}</h1>
         {children}
       </main>

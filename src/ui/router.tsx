@@ -3,14 +3,15 @@
 // the control plane and comes back with its answer, or its refusal's `detail`, as a message).
 import { Hono, type Context } from 'hono'
 import { csrf } from 'hono/csrf'
+import { raw } from 'hono/html'
 import type { Child } from 'hono/jsx'
 import { isoMicros } from '../domain/time.js'
 import type { HttpDeps } from '../http/env.js'
 import { readBodyText } from '../http/body.js'
 import { scopeOwner } from '../http/body-owner.js'
 import { PAGE_HEADERS } from '../http/page-headers.js'
-import { detailOf, type Control, type ControlReply } from './control.js'
-import { htmlPage } from './html.js'
+import { detailOf, type Contract, type Control, type ControlReply } from './control.js'
+import { htmlPage, renderHtml } from './html.js'
 import { Page } from './layout.js'
 import type { LiveHub } from './live.js'
 import { JS } from './script.js'
@@ -23,6 +24,16 @@ import { Refused, type View } from './view.js'
 export type UiEnv = { Variables: { signedIn: SignedIn } }
 export type Form = Record<string, string>
 
+/** Fields a refused form keeps for the person to correct, and the length kept of each (a file's text is not kept). */
+const KEPT_FIELDS = 20
+const KEPT_LENGTH = 300
+const kept = (form: Form): Form =>
+  Object.fromEntries(
+    Object.entries(form)
+      .filter(([k, v]) => k !== 'file' && !k.endsWith(':file') && v.length <= KEPT_LENGTH)
+      .slice(0, KEPT_FIELDS),
+  )
+
 export interface Rendered {
   title: string
   body: Child
@@ -33,8 +44,15 @@ export interface Call {
   method: 'POST' | 'PUT' | 'DELETE' | 'PATCH'
   path: string
   body?: unknown
+  /**
+   * A contract call, made as this credential (a client_id the person may act as: a company its
+   * own, the admin any): `path` is then under /api/v1. Otherwise a control call, under /_sandbox.
+   */
+  as?: string
   /** The message shown when the call succeeds, from its answer. */
   ok: (reply: ControlReply) => string | Flash
+  /** The form it was sent from (its id): that form shows a refusal (FormFlash). */
+  form?: string
   /** Where to go afterwards (default: back where the form was). */
   goTo?: (reply: ControlReply) => string
   /** The page the form is on: where to go back to when the form's `back` (and the Referer) will not do. */
@@ -43,7 +61,7 @@ export interface Call {
 
 export function createUiRouter(
   deps: HttpDeps & { publicUrl: () => string },
-  control: Control,
+  clients: { control: Control; contract: Contract },
   live: LiveHub,
 ) {
   const ctx = deps.sandbox
@@ -99,7 +117,7 @@ export function createUiRouter(
     const state = ctx.clock.state()
     return {
       scope: c.get('signedIn').scope,
-      control,
+      control: clients.control,
       tz: ctx.store.setup.settings().timezone,
       nowUs: ctx.clock.now(),
       now: isoMicros(ctx.clock.now()),
@@ -148,10 +166,12 @@ export function createUiRouter(
             status: err.reply.status === 404 ? 404 : 200,
           }
         }
+        // The body first: a form in it may show the flash itself (FormFlash), not the frame.
+        const body = raw(await renderHtml(rendered.body))
         return htmlPage(
           c,
           <Page view={view} title={rendered.title} section={section}>
-            {rendered.body}
+            {body}
           </Page>,
           rendered.status ?? 200,
         )
@@ -163,9 +183,16 @@ export function createUiRouter(
       call: (form: Form, view: View, c: Context<UiEnv>) => Call | Promise<Call>,
     ) {
       app.post(path, async (c) => {
-        const form = Object.fromEntries(
-          Object.entries(await c.req.parseBody()).filter(([, v]) => typeof v === 'string'),
-        ) as Form
+        // A file (a scenario's) is its text, and `<name>:file` its name; the body was read
+        // within the sandbox's body limit, as every request's is.
+        const form: Form = {}
+        for (const [k, v] of Object.entries(await c.req.parseBody())) {
+          if (typeof v === 'string') form[k] = v
+          else if (v instanceof File) {
+            form[k] = await v.text()
+            form[`${k}:file`] = v.name
+          }
+        }
         const signedIn = c.get('signedIn')
         const view = viewOf(c)
         let spec: Call
@@ -173,16 +200,38 @@ export function createUiRouter(
           spec = await call(form, view, c)
         } catch (err) {
           if (!(err instanceof Refused)) throw err
-          sessions.flash(signedIn, { kind: 'error', text: detailOf(err.reply) })
+          sessions.flash(signedIn, {
+            kind: 'error',
+            text: detailOf(err.reply),
+            ...(err.form && { form: err.form, values: kept(form) }),
+            ...(err.lines && { lines: err.lines }),
+          })
           return c.redirect(backOf(form, c), 303)
         }
         // Where to go is settled before acting: nothing after the change can fail on it.
         const back = backOf(form, c, spec.page)
-        const reply = await control(signedIn.scope, spec.method, spec.path, spec.body)
-        if (!reply.ok) {
-          sessions.flash(signedIn, { kind: 'error', text: detailOf(reply) })
+        const refused = (text: string) => {
+          sessions.flash(signedIn, {
+            kind: 'error',
+            text,
+            ...(spec.form && { form: spec.form, values: kept(form) }),
+          })
           return c.redirect(back, 303)
         }
+        let reply: ControlReply
+        if (spec.as === undefined) {
+          reply = await clients.control(signedIn.scope, spec.method, spec.path, spec.body)
+        } else {
+          const principal = sessions.principalFor(signedIn.scope, spec.as)
+          if (!principal) return refused(`${spec.as}: not a sandbox credential you may act as`)
+          reply = await clients.contract(principal, spec.method, spec.path, spec.body)
+        }
+        if (!reply.ok)
+          return refused(
+            spec.as === undefined
+              ? detailOf(reply)
+              : `The contract answered ${reply.status}: ${detailOf(reply)}`,
+          )
         const message = spec.ok(reply)
         sessions.flash(
           signedIn,

@@ -1,5 +1,5 @@
 // The dashboard's only script, a few lines of plain JS served at /_sandbox/ui/assets/ui.js:
-// copy buttons, expiry countdowns in virtual time, and the live stream, which re-renders the
+// copy buttons, magic values filling a form's fields, expiry countdowns in virtual time, and the live stream, which re-renders the
 // page's live regions (elements with data-live="<topics>") when one of their topics changes.
 // Nothing polls: webhook attempts arrive on the stream too (topic delivery).
 export const JS = `
@@ -13,6 +13,16 @@ export const JS = `
     const b = e.target.closest('button[data-copy]')
     if (!b) return
     copy(b.dataset.copy).then(() => { const was = b.textContent; b.textContent = 'Copied'; setTimeout(() => (b.textContent = was), 1200) })
+  })
+
+  // A magic value chosen fills the fields it names (the server does the same for fields left blank).
+  document.addEventListener('change', (e) => {
+    const s = e.target.closest && e.target.closest('select[data-preset]')
+    if (!s || !s.value) return
+    for (const [name, value] of new URLSearchParams(s.value)) {
+      const field = s.form.elements.namedItem(name)
+      if (field) field.value = name === 'amount' ? (Number(value) / 100).toFixed(2).replace('.', ',') : value
+    }
   })
 
   const loadedAt = Date.now()

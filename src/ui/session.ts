@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto'
 import type { Context } from 'hono'
 import { deleteCookie, getSignedCookie, setSignedCookie } from 'hono/cookie'
+import type { Principal } from '../domain/types.js'
 import type { Scope } from '../http/env.js'
 import { companyScope } from '../http/sandbox/scope.js'
 import { NO_HASH } from '../store/identity.js'
@@ -26,6 +27,10 @@ export interface Flash {
   reveal?: [string, string][]
   /** Details shown as a list (the receiver check, check by check). */
   lines?: string[]
+  /** The form it is about (its id): that form shows it, rather than the top of the page. */
+  form?: string
+  /** What that form held when it was refused, to show again for correcting. */
+  values?: Record<string, string>
 }
 
 interface Session {
@@ -44,13 +49,16 @@ export function createSessions(store: Store, limits: FairLimits = SESSION_LIMITS
   const key = randomBytes(32).toString('base64url')
   const sessions = createFairPool<Session>(limits)
 
+  /** The principal of a credential that may call the sandbox (known, not revoked, sandbox keys). */
+  const principalOf = (clientId: string): Principal | undefined => {
+    const check = store.identity.credentialCheck(clientId, NO_HASH)
+    return check.known && !check.revoked && check.environment === 'sandbox'
+      ? store.identity.principal(clientId)
+      : undefined
+  }
   const scopeOf = (s: Session): Scope | null => {
     if (s.who.admin) return { admin: true }
-    const check = store.identity.credentialCheck(s.who.clientId, NO_HASH)
-    const principal =
-      check.known && !check.revoked && check.environment === 'sandbox'
-        ? store.identity.principal(s.who.clientId)
-        : undefined
+    const principal = principalOf(s.who.clientId)
     return principal ? companyScope(principal) : null
   }
 
@@ -89,6 +97,18 @@ export function createSessions(store: Store, limits: FairLimits = SESSION_LIMITS
     end(c: Context, id: string | undefined): void {
       if (id) sessions.delete(id)
       deleteCookie(c, COOKIE, { path: UI_BASE })
+    },
+
+    /**
+     * The principal a contract call made from the dashboard carries: a credential the person may
+     * act as (the admin any company's, a company its own), read now, so a company made inactive
+     * or a Provider removed a moment ago shows in the answer. Undefined when it may not.
+     */
+    principalFor(scope: Scope, clientId: string): Principal | undefined {
+      const principal = principalOf(clientId)
+      return principal && (scope.admin || principal.company.id === scope.companyId)
+        ? principal
+        : undefined
     },
 
     /** Sets the message the next page shows once. */

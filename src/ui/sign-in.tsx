@@ -40,11 +40,11 @@ function SignInPage({ error, next }: { error?: string; next: string }) {
           <form method="post" action={`${UI_BASE}/sign-in`}>
             <input type="hidden" name="next" value={next} />
             <label>
-              client_id
+              Client id (client_id, e.g. sandbox-client)
               <input name="client_id" autocomplete="username" required />
             </label>
             <label>
-              client_secret
+              Client secret (client_secret)
               <input
                 type="password"
                 name="client_secret"

@@ -11,12 +11,13 @@ export const CSS = `
 body { margin: 0; font: 15px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif; background: var(--bg); color: var(--fg); }
 a { color: var(--accent); }
 code, .mono, textarea.code { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, "Liberation Mono", monospace; font-size: 13px; }
-header { display: flex; flex-wrap: wrap; align-items: center; gap: 8px 16px; padding: 10px 20px; background: var(--card); border-bottom: 1px solid var(--line); }
-header .brand { font-weight: 700; text-decoration: none; color: var(--fg); }
-header nav { display: flex; gap: 4px; overflow-x: auto; flex: 1 1 auto; }
-header nav a { padding: 4px 10px; border-radius: 6px; text-decoration: none; color: var(--fg); white-space: nowrap; }
+header { display: flex; align-items: center; gap: 8px 12px; padding: 10px 20px; background: var(--card); border-bottom: 1px solid var(--line); }
+header .brand { font-weight: 700; text-decoration: none; color: var(--fg); white-space: nowrap; }
+header nav { display: flex; gap: 2px; flex: 1 1 0; min-width: 0; }
+header nav a { padding: 4px 8px; border-radius: 6px; text-decoration: none; color: var(--fg); white-space: nowrap; }
 header nav a[aria-current=page] { background: var(--code-bg); font-weight: 600; }
-header .who { display: flex; align-items: center; gap: 8px; color: var(--muted); font-size: 13px; }
+header .who { display: flex; align-items: center; gap: 8px; color: var(--muted); font-size: 13px; white-space: nowrap; min-width: 0; }
+header .who .name { overflow: hidden; text-overflow: ellipsis; max-width: 16em; }
 main { max-width: 1240px; margin: 0 auto; padding: 16px 20px 40px; }
 h1 { font-size: 22px; margin: 8px 0 16px; overflow-wrap: anywhere; } h2 { font-size: 17px; margin: 0 0 12px; }
 .card { background: var(--card); border: 1px solid var(--line); border-radius: 10px; padding: 16px; margin-bottom: 16px; min-width: 0; }
@@ -47,6 +48,20 @@ button.copy { font-size: 12px; padding: 1px 6px; white-space: nowrap; flex: none
 input, select, textarea { font: inherit; font-size: 14px; padding: 6px 8px; border-radius: 6px; border: 1px solid var(--line); background: var(--bg); color: var(--fg); max-width: 100%; }
 textarea.code { width: 100%; min-height: 84px; resize: vertical; overflow-wrap: anywhere; }
 form.inline { display: inline-flex; flex-wrap: wrap; gap: 6px; align-items: center; margin: 0; }
+form.fields { display: grid; grid-template-columns: repeat(6, minmax(0, 1fr)); gap: 10px 12px; align-items: end; margin: 0; }
+form.fields > label > input:not([type=checkbox]), form.fields > label > select, form.fields > label > textarea { width: 100%; }
+form.fields > button { justify-self: start; }
+form.fields .c2 { grid-column: span 2; } form.fields .c3 { grid-column: span 3; } form.fields .c4 { grid-column: span 4; } form.fields .all { grid-column: 1 / -1; }
+form.fields.two { grid-template-columns: repeat(2, minmax(0, 1fr)); } form.fields.two :is(.c2, .c3, .c4) { grid-column: 1 / -1; }
+fieldset.fields { display: grid; gap: 10px 12px; align-items: end; } fieldset.chaos { grid-template-columns: repeat(4, minmax(0, 1fr)); } fieldset.chaos > .check, fieldset.chaos > .row { grid-column: 1 / -1; }
+fieldset.fields > label > input:not([type=checkbox]) { width: 100%; }
+label.check { flex-direction: row; align-items: center; gap: 6px; color: var(--fg); }
+fieldset { border: 1px solid var(--line); border-radius: 8px; padding: 8px 12px 12px; margin: 0; min-width: 0; }
+legend { font-size: 13px; color: var(--muted); padding: 0 4px; }
+.actions { margin: 14px 0 18px; }
+.card > h2:not(:first-child), .card .stack > h2 { margin-top: 20px; }
+.apart { margin-top: 16px; padding-top: 12px; border-top: 1px solid var(--line); }
+div.inline { display: inline-flex; flex-wrap: wrap; gap: 6px; align-items: end; }
 .row { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; }
 label { display: inline-flex; flex-direction: column; gap: 2px; font-size: 13px; color: var(--muted); }
 .flash { padding: 10px 14px; border-radius: 8px; margin-bottom: 16px; border: 1px solid; }
@@ -80,8 +95,13 @@ ul.findings p { margin: 6px 0 0; overflow-wrap: anywhere; } ul.findings .advice 
 h3 { font-size: 14px; margin: 16px 0 6px; } .card > h3:first-of-type { margin-top: 4px; }
 table.checklist td.how { overflow-wrap: anywhere; font-size: 13px; } @media (min-width: 701px) { table.checklist td.how { width: 48%; } }
 @media (max-width: 700px) {
-  header { padding: 8px 12px; } main { padding: 12px; }
-  header nav { flex-wrap: wrap; flex-basis: 100%; order: 3; }
+  header { flex-wrap: wrap; padding: 8px 12px; } main { padding: 12px; }
+  header { gap: 6px 8px; } header .who { margin-left: auto; gap: 6px; font-size: 12px; } header .who .name { max-width: 7em; } header .who .label { display: none; }
+  header .who button { padding: 4px 8px; font-size: 13px; }
+  header nav { order: 3; flex: 1 1 100%; display: grid; grid-template-columns: repeat(4, minmax(0, 1fr)); gap: 2px; }
+  header nav a { padding: 4px 2px; text-align: center; font-size: 14px; }
+  form.fields, fieldset.chaos { grid-template-columns: repeat(2, minmax(0, 1fr)); }
+  form.fields .c2, form.fields .c3, form.fields .c4, form.fields > button { grid-column: 1 / -1; }
   .charge-top { grid-template-columns: 1fr; }
   .grid { grid-template-columns: 1fr; }
   .hide-narrow { display: none; }

@@ -15,6 +15,8 @@ export interface View {
   frozen: boolean
   publicUrl: string
   flash?: Flash
+  /** Set while the page renders when a form showed the flash itself (FormFlash). */
+  flashShown?: boolean
 }
 
 /** The control plane's paths that answer a GET with JSON. */
@@ -65,8 +67,19 @@ export async function companyChoices(view: View): Promise<string[] | undefined> 
   return page.next_cursor === null ? page.data.map((co) => co.company_id) : undefined
 }
 
+/** Refuses a form before asking anyone: its `detail` is shown as the control plane's are, in `form` when given. */
+export function refuse(detail: string, form?: string, lines?: string[]): never {
+  throw new Refused({ ok: false, status: 422, body: { detail } }, form, lines)
+}
+
 export class Refused extends Error {
-  constructor(readonly reply: ControlReply) {
+  constructor(
+    readonly reply: ControlReply,
+    /** The form whose card shows the refusal (FormFlash). */
+    readonly form?: string,
+    /** Its problems, one a line. */
+    readonly lines?: string[],
+  ) {
     super(`HTTP ${reply.status}`)
   }
 }

@@ -64,6 +64,9 @@ const DASHBOARD_ALSO: Record<string, RegExp[]> = {
     /^src\/operations\/authenticate$/,
     /^src\/scenarios\/loader$/,
   ],
+  // An uploaded scenario file is checked as `pix-sandbox scenario check` checks it, with its
+  // lines, before the control plane (which takes a document, not a file's text) applies it.
+  'src/ui/scenario-text.ts': [/^src\/scenarios\/loader$/],
   // The change hook's type: the sandbox tells the live stream what changed.
   'src/ui/live.ts': [/^src\/operations\/context$/],
 }

@@ -31,7 +31,7 @@ describe.skipIf(!CHROMIUM)(
 
     it('signs in with the admin token and shows the companies with their balances', async () => {
       await signInAsAdmin(page, s)
-      await page.getByText('Loja Exemplo Ltda').waitFor()
+      await page.getByText('Loja Exemplo Ltda', { exact: true }).waitFor()
       expect(await balanceText()).toBe('R$ 10.000,00')
       // The admin may reveal the secrets the scenario file declares.
       const row = page.locator('tr[data-user="loja-exemplo-user"]')

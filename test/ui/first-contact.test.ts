@@ -82,7 +82,7 @@ describe.skipIf(!CHROMIUM)(
       await page.goto(`${s.url}/_sandbox/ui/requests`)
       const rows = page.locator('#requests tbody tr')
       expect(await rows.count()).toBeGreaterThan(5)
-      for (const label of ['When', 'Status', 'ms', 'Company']) {
+      for (const label of ['When', 'Status', 'Took', 'Company']) {
         const cells = page.locator(`#requests td[data-label="${label}"]`)
         expect(await cells.count()).toBe(await rows.count())
         expect(
@@ -118,10 +118,10 @@ describe.skipIf(!CHROMIUM)(
       const queued = page.locator('#outcomes tbody tr')
       expect(await queued.count()).toBe(1)
       expect(await queued.locator('td[data-label="Next transfer"]').innerText()).toMatch(
-        /^pending\s+→ failed after 30 s \(virtual\)$/,
+        /^pending\s+then fails 30 s later \(refunded\)$/,
       )
       expect(await queued.locator('td[data-label="Matching"]').innerText()).toBe(
-        'key joao@example.com',
+        'a transfer to joao@example.com',
       )
       expect(await queued.locator('td[data-label="Times left"]').innerText()).toBe('2')
       expect(await page.locator('#outcomes').innerText()).not.toContain('"status"')
@@ -131,7 +131,11 @@ describe.skipIf(!CHROMIUM)(
       })
       const row = magic.locator('tr', { hasText: 'failed@pix.example' })
       expect(await row.innerText()).toMatch(
-        /transfer to EMAIL failed@pix\.example\s+failed Pix key not found or inactive/,
+        /a transfer to failed@pix\.example \(EMAIL, an inactive key\)\s+failed Pix key not found or inactive/,
+      )
+      // The amounts of the rules in reais, and as the API takes them.
+      expect(await magic.locator('tr', { hasText: '666' }).innerText()).toMatch(
+        /a transfer of R\$ 6,66 \(amount 666\)\s+failed Transfer rejected by the receiving institution/,
       )
     })
 
@@ -141,7 +145,7 @@ describe.skipIf(!CHROMIUM)(
       await page.getByRole('button', { name: '+1 h' }).click()
       const message = await page.getByRole('status').innerText()
       expect(message).toBe(
-        `Advanced to ${shown.replace('09:00:00', '10:00:00')} (America/Sao_Paulo); 0 event(s) ran`,
+        `Advanced to ${shown.replace('09:00:00', '10:00:00')} (America/Sao_Paulo): nothing was due`,
       )
     })
 

@@ -106,7 +106,10 @@ describe.skipIf(!CHROMIUM)(
       expect(headers).not.toContain(AUTH.main.slice(6))
 
       await page.goto(`${s.url}/_sandbox/ui/transfers`)
-      await page.getByText('pending@pix.example').first().waitFor()
+      await page
+        .locator('section', { has: page.getByRole('heading', { name: 'Magic values' }) })
+        .getByText('pending@pix.example')
+        .waitFor()
       await page.goto(`${s.url}/_sandbox/ui/events`)
       await page.getByText('scenario.applied').first().waitFor()
     })

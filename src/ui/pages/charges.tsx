@@ -8,6 +8,7 @@ import {
   Action,
   Badge,
   Card,
+  Cell,
   CompanyFilter,
   CopyButton,
   Empty,
@@ -21,15 +22,16 @@ import {
 } from '../components.js'
 import { filters } from '../fields.js'
 import { isoToMicros } from '../format.js'
+import { usersOf } from '../act-as.js'
+import { chargeHref } from '../links.js'
 import type { Ui } from '../router.js'
 import { UI_BASE } from '../session.js'
 import { companyChoices, read, type Answer, type View } from '../view.js'
+import { NewCharge } from './send.js'
 
 const PAGE = 25
 /** Events a charge's timeline shows at most. */
 const TIMELINE = 100
-
-export const chargeHref = (id: string) => `${UI_BASE}/charges/${encodeURIComponent(id)}`
 
 export function PayACode() {
   return (
@@ -59,7 +61,7 @@ export function mountCharges(ui: Ui): void {
 
   ui.page('/charges', '/charges', async (view, c) => {
     const { status, company_id: company, cursor } = filters(c, 'status', 'company_id', 'cursor')
-    const [page, choices] = await Promise.all([
+    const [page, choices, users, scenario] = await Promise.all([
       read(view, '/charges', {
         query: {
           status: status as Answer<'/charges'>['data'][number]['status'] | undefined,
@@ -69,11 +71,14 @@ export function mountCharges(ui: Ui): void {
         },
       }),
       companyChoices(view),
+      usersOf(view),
+      read(view, '/scenario'),
     ])
     return {
       title: 'Charges',
       body: (
         <>
+          <NewCharge view={view} users={users} scenario={scenario} />
           <Filters path="/charges">
             <Select
               label="Status"
@@ -86,34 +91,35 @@ export function mountCharges(ui: Ui): void {
           <Card id="charges" live="charge">
             {page.data.length === 0 ? (
               <Empty
-                text={cursor ? 'No older charges.' : 'No charges yet: create one with'}
+                text={cursor ? 'No older charges.' : 'No charges yet: create one above, or with'}
                 command={cursor ? undefined : curl(view)}
               />
             ) : (
               <Table
+                class="stacked"
                 head={[
-                  'Charge (transaction_id)',
+                  'Charge',
                   ['Amount', 'num'],
                   'Status',
-                  ...(view.scope.admin ? [['Company', 'hide-narrow'] as [string, string]] : []),
-                  ['Created', 'hide-narrow'],
+                  ...(view.scope.admin ? ['Company'] : []),
+                  'Created',
                 ]}
               >
                 {page.data.map((ch) => (
                   <tr data-id={ch.transaction_id}>
-                    <td>
+                    <Cell label="Charge">
                       <Id value={ch.transaction_id} href={chargeHref(ch.transaction_id)} />
-                    </td>
-                    <td class="num">
+                    </Cell>
+                    <Cell label="Amount" class="num">
                       <Money cents={ch.amount} />
-                    </td>
-                    <td>
+                    </Cell>
+                    <Cell label="Status">
                       <Badge value={ch.status} />
-                    </td>
-                    {view.scope.admin && <td class="hide-narrow">{ch.company_id}</td>}
-                    <td class="hide-narrow">
+                    </Cell>
+                    {view.scope.admin && <Cell label="Company">{ch.company_id}</Cell>}
+                    <Cell label="Created">
                       <Time iso={ch.created_at} tz={view.tz} />
-                    </td>
+                    </Cell>
                   </tr>
                 ))}
               </Table>
@@ -168,7 +174,7 @@ export function mountCharges(ui: Ui): void {
                   <dd class="amount">
                     <Money cents={ch.amount} />
                   </dd>
-                  <dt>transaction_id</dt>
+                  <dt>Transaction id</dt>
                   <dd>
                     <Id value={ch.transaction_id} />
                   </dd>
@@ -208,7 +214,7 @@ export function mountCharges(ui: Ui): void {
                       <dd class="payer">
                         {ch.payer ? `${ch.payer.name} (${ch.payer.document})` : '—'}
                       </dd>
-                      <dt>end_to_end_id</dt>
+                      <dt>End-to-end id</dt>
                       <dd>
                         <Id value={ch.end_to_end_id} />
                       </dd>
@@ -216,7 +222,7 @@ export function mountCharges(ui: Ui): void {
                   )}
                 </dl>
                 {ch.status === 'pending' && (
-                  <div class="row" id="charge-actions">
+                  <div class="row actions" id="charge-actions">
                     <Action
                       path={`/charges/${ch.transaction_id}/pay`}
                       label="Pay"

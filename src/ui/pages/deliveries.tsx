@@ -1,7 +1,9 @@
 // The Webhooks page's deliveries: every attempt with its status code, latency and the exact
 // headers it sent, the body sent, and Retry. Re-rendered live when the worker records an attempt
 // (topic delivery), so nothing polls.
-import { Action, Badge, Card, Cell, Id, Json, Pager, Table, Time } from '../components.js'
+import { Action, Badge, Card, Cell, Id, Json, Money, Pager, Table, Time } from '../components.js'
+import { millis } from '../format.js'
+import { chargeHref, transferHref } from '../links.js'
 import type { Answer, View } from '../view.js'
 
 interface Attempt {
@@ -37,11 +39,48 @@ const AttemptRow = ({ a, openKey }: { a: Attempt; openKey: string }) => (
       ) : (
         <span>{a.error ?? '—'}</span>
       )}{' '}
-      <span class="muted">{a.latency_ms ?? '?'} ms</span> {a.chaos && <Badge value={a.chaos} />}
+      <span class="muted">{millis(a.latency_ms)}</span> {a.chaos && <Badge value={a.chaos} />}
     </summary>
     <Headers headers={a.headers} />
   </details>
 )
+
+/**
+ * The charge or transfer a delivery is about and its amount, read from the body it sent: the
+ * standard format's `data`, or the bcb format's first `pix` (`txid`, `valor` in reais).
+ */
+export function subjectOf(body: unknown): { id?: string; cents?: number } {
+  const b = body as { data?: Record<string, unknown>; pix?: Record<string, unknown>[] } | null
+  const pix = Array.isArray(b?.pix) ? b.pix[0] : undefined
+  const id = b?.data?.transaction_id ?? pix?.txid
+  const amount = b?.data?.amount ?? pix?.valor
+  const cents =
+    typeof amount === 'number'
+      ? amount
+      : typeof amount === 'string' && /^\d+\.\d{2}$/.test(amount)
+        ? Number(amount.replace('.', ''))
+        : undefined
+  return { ...(typeof id === 'string' && { id }), ...(cents !== undefined && { cents }) }
+}
+
+const Subject = ({ type, body }: { type: string; body: unknown }) => {
+  const { id, cents } = subjectOf(body)
+  if (id === undefined && cents === undefined) return null
+  const href =
+    id === undefined
+      ? undefined
+      : type.startsWith('charge.')
+        ? chargeHref(id)
+        : type.startsWith('transfer.')
+          ? transferHref(id)
+          : undefined
+  return (
+    <div class="subject">
+      {id !== undefined && <Id value={id} href={href} />}{' '}
+      {cents !== undefined && <Money cents={cents} />}
+    </div>
+  )
+}
 
 export const DeliveriesCard = ({
   view,
@@ -73,6 +112,7 @@ export const DeliveriesCard = ({
             </Cell>
             <Cell label="Event">
               <code>{d.event_type}</code>
+              <Subject type={d.event_type} body={d.body} />
             </Cell>
             <Cell label="Status">
               <Badge value={d.status} /> {d.last_error && <div class="muted">{d.last_error}</div>}

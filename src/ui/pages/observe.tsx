@@ -2,6 +2,7 @@
 // response as journaled, redacted), Events (the log, latest first) and Faults (add, clear).
 import { query } from '../control.js'
 import { filters, numberField as num } from '../fields.js'
+import { millis } from '../format.js'
 import {
   Action,
   Badge,
@@ -50,7 +51,10 @@ export function mountObserve(ui: Ui): void {
                 command={`curl -s -u sandbox-client:sandbox-secret ${view.publicUrl}/api/v1/user/company`}
               />
             ) : (
-              <Table class="stacked" head={['When', 'Request', 'Status', ['ms', 'num'], 'Company']}>
+              <Table
+                class="stacked"
+                head={['When', 'Request', 'Status', ['Took', 'num'], 'Company']}
+              >
                 {page.data.map((r) => (
                   <tr data-id={String(r.id)}>
                     <Cell label="When">
@@ -76,8 +80,8 @@ export function mountObserve(ui: Ui): void {
                       <Badge value={String(r.status)} />
                       {r.dropped && <span class="muted"> dropped: not answered</span>}
                     </Cell>
-                    <Cell label="ms" class="num">
-                      {r.duration_ms}
+                    <Cell label="Took" class="num">
+                      {millis(r.duration_ms)}
                     </Cell>
                     <Cell label="Company">{r.company_id ?? <span class="muted">—</span>}</Cell>
                   </tr>

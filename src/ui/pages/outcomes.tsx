@@ -4,16 +4,10 @@ import { SETTLED_STATUSES, TRANSFER_STATUSES } from '../../domain/enums.js'
 import { INSUFFICIENT_BALANCE, KEY_NOT_FOUND } from '../../domain/transfer.js'
 import { Action, Badge, Card, Cell, ForCompany, Select, Table } from '../components.js'
 import { numberField as num, textField as text } from '../fields.js'
-import { brl } from '../format.js'
+import { chargeCondition, chargeOutcome, transferCondition, transferThen } from '../magic.js'
 import type { Form, Ui } from '../router.js'
 import { UI_BASE } from '../session.js'
 import { read, type Answer, type View } from '../view.js'
-
-/** A rule's condition in words; amounts in cents and in reais. */
-const when = (w: object) =>
-  Object.entries(w)
-    .map(([k, v]) => (k.startsWith('amount') ? `${k} = ${v} (${brl(v as number)})` : `${k} = ${v}`))
-    .join(', ')
 
 /** Inactive keys the cheat sheet lists at most. */
 const INACTIVE_SHOWN = 20
@@ -31,7 +25,7 @@ export function CheatSheet({ scenario }: { scenario: Answer<'/scenario'> }) {
       <div class="scroll">
         <Table head={['When', 'Then']}>
           <tr>
-            <td>transfer of more than the balance</td>
+            <td>a transfer of more than the balance</td>
             <td>
               {settings.insufficient_balance === 'reject' ? (
                 <>422 {INSUFFICIENT_BALANCE}</>
@@ -45,16 +39,16 @@ export function CheatSheet({ scenario }: { scenario: Answer<'/scenario'> }) {
           {inactive.map((k) => (
             <tr>
               <td>
-                transfer to {k.type} <code>{k.key}</code>
+                a transfer to <code>{k.key}</code> ({k.type}, an inactive key)
               </td>
               <td>
-                <Badge value="failed" /> {KEY_NOT_FOUND} (an inactive key)
+                <Badge value="failed" /> {KEY_NOT_FOUND}
               </td>
             </tr>
           ))}
           {rejectUnknown && (
             <tr>
-              <td>transfer to a key not in the scenario's key directory</td>
+              <td>a transfer to a key not in the scenario's key directory</td>
               <td>
                 <Badge value="failed" /> {KEY_NOT_FOUND}
               </td>
@@ -62,45 +56,29 @@ export function CheatSheet({ scenario }: { scenario: Answer<'/scenario'> }) {
           )}
           {rules.transfers.map((r) => (
             <tr>
-              <td>transfer {when(r.when)}</td>
+              <td>{transferCondition(r.when)}</td>
               <td>
-                <Badge value={r.then.status} /> {r.then.message}
-                {r.then.settle_after_seconds !== undefined &&
-                  ` → ${r.then.final_status ?? 'success'} after ${r.then.settle_after_seconds} s (virtual)`}
+                <Badge value={r.then.status} /> {transferThen(r.then)}
               </td>
             </tr>
           ))}
           {rules.charges.map((r) => (
             <tr>
-              <td>charge {when(r.when)}</td>
-              <td>
-                {r.then.auto_pay_after_seconds !== undefined &&
-                  `paid after ${r.then.auto_pay_after_seconds} s (virtual)`}
-                {r.then.auto_cancel_after_seconds !== undefined &&
-                  `cancelled after ${r.then.auto_cancel_after_seconds} s (virtual)`}
-              </td>
+              <td>{chargeCondition(r.when)}</td>
+              <td>{chargeOutcome(r.then)}</td>
             </tr>
           ))}
         </Table>
       </div>
       <p class="muted">
         {settings.outcome_header
-          ? 'A request may also pick its outcome with the header X-Sandbox-Outcome: success | pending | failed.'
-          : 'This scenario ignores the X-Sandbox-Outcome header (outcome_header: false).'}
+          ? 'A request may also pick its outcome with the header X-Sandbox-Outcome: success, pending or failed.'
+          : 'This scenario ignores the X-Sandbox-Outcome header (outcome_header: false).'}{' '}
+        Times are virtual: advance the clock to get there sooner.
       </p>
     </Card>
   )
 }
-
-/** What a queued outcome applies to, in words. */
-const matching = (m: { pix_key?: string; pix_type?: string; amount?: number }) =>
-  [
-    m.pix_key !== undefined && `key ${m.pix_key}`,
-    m.pix_type !== undefined && `type ${m.pix_type}`,
-    m.amount !== undefined && `amount ${m.amount} (${brl(m.amount)})`,
-  ]
-    .filter(Boolean)
-    .join(', ') || 'any transfer'
 
 export async function Outcomes({ view, choices }: { view: View; choices: string[] | undefined }) {
   const queued = await read(view, '/outcomes', { query: { limit: 100 } })
@@ -123,11 +101,9 @@ export async function Outcomes({ view, choices }: { view: View; choices: string[
               {queued.data.map((o) => (
                 <tr data-id={String(o.id)}>
                   <Cell label="Next transfer">
-                    <Badge value={o.status} /> {o.message ?? ''}
-                    {o.settle_after_seconds !== undefined &&
-                      ` → ${o.final_status ?? 'success'} after ${o.settle_after_seconds} s (virtual)`}
+                    <Badge value={o.status} /> {transferThen(o)}
                   </Cell>
-                  <Cell label="Matching">{matching(o.match)}</Cell>
+                  <Cell label="Matching">{transferCondition(o.match)}</Cell>
                   <Cell label="Times left" class="num">
                     {o.times}
                   </Cell>

@@ -1,5 +1,6 @@
 // Overview: the companies, a page at a time (balances, Providers, permissions, credential ids), the virtual clock
-// and the scenario; for the admin, clock controls, reset, and creating a company.
+// and the scenario (scenario.tsx), and setting a balance; for the admin, clock controls, applying a
+// scenario, reset, and creating a company in a chosen state (tenants.tsx).
 import {
   Action,
   Badge,
@@ -9,16 +10,18 @@ import {
   Id,
   Money,
   Pager,
-  Select,
   Table,
   Time,
 } from '../components.js'
-import { filters, numberField, textField } from '../fields.js'
-import { localTime } from '../format.js'
+import { usersOf } from '../act-as.js'
+import { filters, numberField } from '../fields.js'
+import { duration, eventLine, localTime } from '../format.js'
 import { knownSecrets } from '../known-secrets.js'
 import type { Ui } from '../router.js'
 import { UI_BASE } from '../session.js'
 import { read, type View } from '../view.js'
+import { mountScenario, ScenarioCard } from './scenario.js'
+import { mountTenants, NewCompany, SetBalance } from './tenants.js'
 
 const PRESETS: [string, number][] = [
   ['+1 min', 60],
@@ -27,6 +30,8 @@ const PRESETS: [string, number][] = [
 ]
 /** Companies a page of the overview shows: 20,000 of them made one page of 660 KB. */
 const COMPANIES_PAGE = 50
+/** Events an advance of the clock lists at most; the Events page has them all. */
+const EVENT_LINES = 20
 
 /** A Provider in words: its name and what it supports. */
 const providerText = (p: { name: string; operations: string[] } | null) =>
@@ -47,7 +52,11 @@ function Clock({ view, clock }: { view: View; clock: { offset_seconds: number } 
         {clock && (
           <>
             <dt>Offset</dt>
-            <dd>{clock.offset_seconds} s</dd>
+            <dd>
+              {clock.offset_seconds === 0
+                ? 'none: it is real time'
+                : `${duration(clock.offset_seconds)} ${clock.offset_seconds > 0 ? 'ahead of' : 'behind'} real time`}
+            </dd>
           </>
         )}
       </dl>
@@ -61,7 +70,7 @@ function Clock({ view, clock }: { view: View; clock: { offset_seconds: number } 
           <form method="post" action={`${UI_BASE}/clock/advance`} class="inline">
             <label>
               Advance by (seconds)
-              <input name="seconds" inputmode="decimal" size={8} required />
+              <input name="seconds" inputmode="decimal" size={8} required placeholder="e.g. 90" />
             </label>
             <button type="submit">Advance</button>
           </form>
@@ -85,14 +94,14 @@ export function mountOverview(ui: Ui): void {
   ui.page('/', '', async (view, c) => {
     const admin = view.scope.admin
     const { cursor } = filters(c, 'cursor')
-    const [page, health, clock, scenarios] = await Promise.all([
+    const [page, health, clock, scenarios, users] = await Promise.all([
       read(view, '/companies', { query: { cursor, limit: COMPANIES_PAGE } }),
       read(view, '/health'),
       admin ? read(view, '/clock') : null,
       admin ? read(view, '/scenarios') : [],
+      usersOf(view),
     ])
     const { data: companies, total } = page
-    const scenario = health.scenario ?? '—'
     const secrets = admin ? known() : new Map<string, string>()
     return {
       title: 'Overview',
@@ -100,24 +109,7 @@ export function mountOverview(ui: Ui): void {
         <>
           <div class="grid">
             <Clock view={view} clock={clock} />
-            <Card title="Scenario">
-              <p>
-                In force: <code>{scenario}</code>
-              </p>
-              {admin && (
-                <form method="post" action={`${UI_BASE}/reset`} class="inline">
-                  <Select
-                    label="Reset everything to"
-                    name="scenario"
-                    options={scenarios.map((s: { name: string }) => s.name)}
-                    selected={scenario}
-                  />
-                  <button type="submit" class="danger">
-                    Reset
-                  </button>
-                </form>
-              )}
-            </Card>
+            <ScenarioCard view={view} inForce={health.scenario} scenarios={scenarios} />
           </div>
           <Card
             title={
@@ -133,12 +125,12 @@ export function mountOverview(ui: Ui): void {
                 class="stacked"
                 head={[
                   'Company',
-                  'API',
+                  'API access',
                   'User',
                   ['Balance', 'num'],
                   'Permissions',
                   'Providers',
-                  'Credentials (client_id)',
+                  'Credentials (client id)',
                 ]}
               >
                 {companies.flatMap((co) =>
@@ -153,10 +145,18 @@ export function mountOverview(ui: Ui): void {
                           </>
                         )}
                       </Cell>
-                      <Cell label="API">
+                      <Cell label="API access">
                         {i === 0 && <Badge value={co.api_active ? 'active' : 'inactive'} />}
                       </Cell>
-                      <Cell label="User">{u && <Id value={u.user_id} />}</Cell>
+                      <Cell label="User">
+                        {u && (
+                          <>
+                            {u.name}
+                            <br />
+                            <Id value={u.user_id} />
+                          </>
+                        )}
+                      </Cell>
                       <Cell label="Balance" class="num balance">
                         {u && <Money cents={u.balance} />}
                       </Cell>
@@ -205,23 +205,10 @@ export function mountOverview(ui: Ui): void {
                 : 'Secrets are stored hashed: yours is the one you signed in with.'}
             </p>
           </Card>
-          {admin && (
-            <Card title="New company">
-              <form method="post" action={`${UI_BASE}/companies`} class="inline">
-                <label>
-                  Name
-                  <input name="name" maxlength={100} placeholder="(a generated name)" />
-                </label>
-                <label>
-                  Balance (cents)
-                  <input name="balance" inputmode="numeric" size={10} value="0" />
-                </label>
-                <button type="submit" class="primary">
-                  Create company
-                </button>
-              </form>
-            </Card>
-          )}
+          <div class="grid">
+            {admin && <NewCompany view={view} />}
+            <SetBalance view={view} users={users} />
+          </div>
         </>
       ),
     }
@@ -231,40 +218,33 @@ export function mountOverview(ui: Ui): void {
     method: 'POST',
     path: '/clock/advance',
     body: { seconds: numberField(form.seconds) ?? null },
-    // In the scenario's zone, as every time on the pages (the answer's `now` is UTC).
-    ok: (r) =>
-      `Advanced to ${localTime(r.body.now, view.tz)} (${view.tz}); ${r.body.events.length} event(s) ran`,
+    // In the scenario's zone, as every time on the pages (the answer's `now` is UTC); each event
+    // the due work produced said in a line, as the Events page would list them.
+    ok: (r) => {
+      const events: { type: string; data: Record<string, unknown> }[] = r.body.events
+      const text = `Advanced to ${localTime(r.body.now, view.tz)} (${view.tz})`
+      if (events.length === 0) return `${text}: nothing was due`
+      const lines = events.slice(0, EVENT_LINES).map(eventLine)
+      if (events.length > EVENT_LINES)
+        lines.push(`and ${events.length - EVENT_LINES} more (see Events)`)
+      return {
+        kind: 'ok',
+        text: `${text}: ${events.length === 1 ? 'one event' : `${events.length} events`} ran`,
+        lines,
+      }
+    },
   }))
-  for (const change of ['freeze', 'resume', 'reset'] as const) {
+  for (const [change, done] of [
+    ['freeze', 'Clock frozen: virtual time stands still until Resume'],
+    ['resume', 'Clock running again from where it stood'],
+    ['reset', 'Clock back to real time'],
+  ] as const) {
     ui.action(`/clock/${change}`, () => ({
       method: 'POST',
       path: `/clock/${change}`,
-      ok: () => `Clock: ${change}`,
+      ok: () => done,
     }))
   }
-  ui.action('/reset', (form) => ({
-    method: 'POST',
-    path: '/reset',
-    body: form.scenario ? { scenario: form.scenario } : {},
-    ok: () => `Reset to the scenario ${form.scenario ?? ''}`,
-    goTo: () => UI_BASE,
-  }))
-  ui.action('/companies', (form) => ({
-    method: 'POST',
-    path: '/companies',
-    body: {
-      ...(textField(form.name) && { name: textField(form.name) }),
-      balance: numberField(form.balance) ?? 0,
-    },
-    ok: (r) => ({
-      kind: 'ok',
-      text: 'Company created. Its secret is shown this once: copy it now.',
-      reveal: [
-        ['company_id', r.body.company_id],
-        ['client_id', r.body.client_id],
-        ['client_secret', r.body.client_secret],
-        ['Basic token', r.body.token],
-      ],
-    }),
-  }))
+  mountScenario(ui)
+  mountTenants(ui)
 }

@@ -1,12 +1,13 @@
 // Readiness (docs/READINESS.md): coverage, the findings with their example and advice, and the checklist of
 // behaviours with how to meet each, live; where the control plane can set a behaviour up (a
-// fault, an outcome, chaos, the receiver check, the clock), a button asks it to. The admin sees
+// fault, an outcome, chaos, the receiver check, the clock, a company in a state), a button asks it to. The admin sees
 // every company's report or one company's; a company its own.
 import { BEHAVIOURS, type Setup } from '../../readiness/catalog.js'
 import { Action, Badge, Card, Cell, CompanyFilter, Filters, Table, Time } from '../components.js'
 import { query } from '../control.js'
 import { filters } from '../fields.js'
 import { checkFlash } from '../receiver-check.js'
+import { tenantFlash } from './tenants.js'
 import type { Form, Ui } from '../router.js'
 import { UI_BASE } from '../session.js'
 import { companyChoices, read, Refused, type View } from '../view.js'
@@ -43,9 +44,12 @@ function SetUp({
   companyId?: string
   back: string
 }) {
-  if (!setup) return null
+  if (!setup) return <span class="muted">nothing to set up</span>
   if ('call' in setup) {
-    if (setup.adminOnly && !view.scope.admin) return null
+    if (setup.adminOnly && !view.scope.admin)
+      return setup.instead ? (
+        <a href={`${UI_BASE}${setup.instead.page}`}>{setup.instead.label}</a>
+      ) : null
     return (
       <Action
         path="/readiness/setup"
@@ -251,7 +255,8 @@ export function mountReadiness(ui: Ui): void {
         method: setup.call.method,
         path: setup.call.path,
         body: { ...setup.call.body, ...forCompany },
-        ok: () => done,
+        // A new company: its credentials, shown once, are what the integration calls with.
+        ok: (r) => (setup.call.path === '/companies' ? tenantFlash(r, done) : done),
         page: '/readiness',
       }
     }

@@ -5,6 +5,7 @@ import {
   Action,
   Badge,
   Card,
+  Cell,
   CompanyFilter,
   Empty,
   Filters,
@@ -16,20 +17,21 @@ import {
   Time,
 } from '../components.js'
 import { filters, textField as text } from '../fields.js'
+import { usersOf } from '../act-as.js'
+import { transferHref } from '../links.js'
 import type { Form, Ui } from '../router.js'
-import { UI_BASE } from '../session.js'
 import { companyChoices, read, type Answer } from '../view.js'
 import { CheatSheet, mountOutcomes, Outcomes } from './outcomes.js'
+import { SendTransfer } from './send.js'
 
 const PAGE = 25
-export const transferHref = (id: string) => `${UI_BASE}/transfers/${encodeURIComponent(id)}`
 
 export function mountTransfers(ui: Ui): void {
   mountOutcomes(ui)
 
   ui.page('/transfers', '/transfers', async (view, c) => {
     const { status, company_id: company, cursor } = filters(c, 'status', 'company_id', 'cursor')
-    const [page, choices, scenario] = await Promise.all([
+    const [page, choices, scenario, users] = await Promise.all([
       read(view, '/transfers', {
         query: {
           status: status as Answer<'/transfers'>['data'][number]['status'] | undefined,
@@ -40,12 +42,14 @@ export function mountTransfers(ui: Ui): void {
       }),
       companyChoices(view),
       read(view, '/scenario'),
+      usersOf(view),
     ])
     const curl = `curl -s -u sandbox-client:sandbox-secret -H 'content-type: application/json' -d '{"amount": 2500, "pix_key": "pending@pix.example", "pix_type": "EMAIL"}' ${view.publicUrl}/api/v1/hub/transactions/out`
     return {
       title: 'Transfers',
       body: (
         <>
+          <SendTransfer view={view} users={users} scenario={scenario} />
           <Filters path="/transfers">
             <Select
               label="Status"
@@ -58,41 +62,42 @@ export function mountTransfers(ui: Ui): void {
           <Card id="transfers" live="transfer">
             {page.data.length === 0 ? (
               <Empty
-                text={cursor ? 'No older transfers.' : 'No transfers yet: send one with'}
+                text={cursor ? 'No older transfers.' : 'No transfers yet: send one above, or with'}
                 command={cursor ? undefined : curl}
               />
             ) : (
-              <div class="scroll">
-                <Table
-                  head={[
-                    'Transfer (transaction_id)',
-                    ['Amount', 'num'],
-                    'Status',
-                    ['Key', 'hide-narrow'],
-                    ['Created', 'hide-narrow'],
-                  ]}
-                >
-                  {page.data.map((t) => (
-                    <tr data-id={t.transaction_id}>
-                      <td>
-                        <Id value={t.transaction_id} href={transferHref(t.transaction_id)} />
-                      </td>
-                      <td class="num">
-                        <Money cents={t.amount} />
-                      </td>
-                      <td>
-                        <Badge value={t.status} />
-                      </td>
-                      <td class="hide-narrow">
-                        <code>{t.pix_key}</code> <span class="muted">{t.pix_type}</span>
-                      </td>
-                      <td class="hide-narrow">
-                        <Time iso={t.created_at} tz={view.tz} />
-                      </td>
-                    </tr>
-                  ))}
-                </Table>
-              </div>
+              <Table
+                class="stacked"
+                head={[
+                  'Transfer',
+                  ['Amount', 'num'],
+                  'Status',
+                  'Key',
+                  ...(view.scope.admin ? ['Company'] : []),
+                  'Created',
+                ]}
+              >
+                {page.data.map((t) => (
+                  <tr data-id={t.transaction_id}>
+                    <Cell label="Transfer">
+                      <Id value={t.transaction_id} href={transferHref(t.transaction_id)} />
+                    </Cell>
+                    <Cell label="Amount" class="num">
+                      <Money cents={t.amount} />
+                    </Cell>
+                    <Cell label="Status">
+                      <Badge value={t.status} />
+                    </Cell>
+                    <Cell label="Key">
+                      <code class="wrap">{t.pix_key}</code> <span class="muted">{t.pix_type}</span>
+                    </Cell>
+                    {view.scope.admin && <Cell label="Company">{t.company_id}</Cell>}
+                    <Cell label="Created">
+                      <Time iso={t.created_at} tz={view.tz} />
+                    </Cell>
+                  </tr>
+                ))}
+              </Table>
             )}
             <Pager
               base="/transfers"
@@ -140,7 +145,7 @@ export function mountTransfers(ui: Ui): void {
               <dd>
                 <code>{t.pix_key}</code> ({t.pix_type})
               </dd>
-              <dt>end_to_end_id</dt>
+              <dt>Transaction id (its end-to-end id)</dt>
               <dd>
                 <Id value={t.transaction_id} />
               </dd>
@@ -162,7 +167,7 @@ export function mountTransfers(ui: Ui): void {
                 <>
                   <dt>Settles</dt>
                   <dd>
-                    {t.final_status} at <Time iso={t.settle_at} tz={view.tz} />
+                    as {t.final_status} at <Time iso={t.settle_at} tz={view.tz} />
                   </dd>
                 </>
               )}
@@ -176,7 +181,7 @@ export function mountTransfers(ui: Ui): void {
               )}
             </dl>
             {t.status === 'pending' && (
-              <div class="row" id="transfer-actions">
+              <div class="row actions" id="transfer-actions">
                 {SETTLED_STATUSES.map((status) => (
                   <Action
                     path={`/transfers/${t.transaction_id}/settle`}

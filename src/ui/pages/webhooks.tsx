@@ -8,6 +8,13 @@ import { checkFlash } from '../receiver-check.js'
 import { DeliveriesCard } from './deliveries.js'
 import { read } from '../view.js'
 
+/** The chaos given as a chance per delivery, and its label. */
+const CHANCES = [
+  ['drop', 'Drop'],
+  ['duplicate', 'Duplicate'],
+  ['bad_signature', 'Bad signature'],
+] as const
+
 const EVENTS = [
   'charge.paid',
   'charge.cancelled',
@@ -15,6 +22,28 @@ const EVENTS = [
   'transfer.failed',
   'transfer.pending',
 ]
+
+/** A subscription's chaos in words: "drops 50% of deliveries, delays each by 200 ms". */
+function chaosText(chaos: {
+  drop?: number
+  duplicate?: number
+  bad_signature?: number
+  delay_ms?: number
+  reorder?: boolean
+}): string {
+  const share = (p: number) => (p >= 1 ? 'every delivery' : `${Math.round(p * 100)}% of deliveries`)
+  return (
+    [
+      chaos.drop && `drops ${share(chaos.drop)}`,
+      chaos.duplicate && `sends ${share(chaos.duplicate)} twice`,
+      chaos.bad_signature && `signs ${share(chaos.bad_signature)} wrongly`,
+      chaos.delay_ms && `delays each by ${chaos.delay_ms} ms`,
+      chaos.reorder && 'holds events back and sends them newest first',
+    ]
+      .filter(Boolean)
+      .join(', ') || 'none'
+  )
+}
 
 export function mountWebhooks(ui: Ui): void {
   ui.page('/webhooks', '/webhooks', async (view, c) => {
@@ -59,55 +88,64 @@ export function mountWebhooks(ui: Ui): void {
                       </details>
                     </dd>
                     <dt>Chaos</dt>
-                    <dd>
-                      {w.chaos ? (
-                        <code>{JSON.stringify(w.chaos)}</code>
-                      ) : (
-                        <span class="muted">none</span>
-                      )}
-                    </dd>
+                    <dd>{w.chaos ? chaosText(w.chaos) : <span class="muted">none</span>}</dd>
                   </dl>
-                  <div class="row">
+                  <div class="row actions">
                     <Action path={`/webhooks/${w.id}/test`} label="Send test" />
                     {w.format === 'standard' && (
                       <Action path={`/webhooks/${w.id}/check`} label="Check receiver" />
                     )}
-                    {w.chaos && (
-                      <Action path={`/webhooks/${w.id}/chaos/clear`} label="Clear chaos" />
-                    )}
-                    <Action path={`/webhooks/${w.id}/delete`} label="Delete" tone="danger" />
                   </div>
-                  <form method="post" action={`${UI_BASE}/webhooks/${w.id}/chaos`} class="row">
-                    <label>
-                      drop (0..1)
-                      <input name="drop" size={4} value={w.chaos?.drop ?? ''} />
-                    </label>
-                    <label>
-                      duplicate
-                      <input name="duplicate" size={4} value={w.chaos?.duplicate ?? ''} />
-                    </label>
-                    <label>
-                      bad_signature
-                      <input name="bad_signature" size={4} value={w.chaos?.bad_signature ?? ''} />
-                    </label>
-                    <label>
-                      delay_ms
-                      <input name="delay_ms" size={6} value={w.chaos?.delay_ms ?? ''} />
-                    </label>
-                    <label>
-                      reorder
-                      <input
-                        type="checkbox"
-                        name="reorder"
-                        value="true"
-                        checked={w.chaos?.reorder === true}
-                      />
-                    </label>
-                    <button type="submit">Set chaos</button>
+                  <form method="post" action={`${UI_BASE}/webhooks/${w.id}/chaos`}>
+                    <fieldset class="fields chaos">
+                      <legend>Chaos: what happens to its next deliveries</legend>
+                      {CHANCES.map(([name, label]) => (
+                        <label>
+                          {label} (chance, 0 to 1)
+                          <input name={name} inputmode="decimal" value={w.chaos?.[name] ?? ''} />
+                        </label>
+                      ))}
+                      <label>
+                        Delay (ms)
+                        <input
+                          name="delay_ms"
+                          inputmode="numeric"
+                          value={w.chaos?.delay_ms ?? ''}
+                        />
+                      </label>
+                      <label class="check">
+                        <input
+                          type="checkbox"
+                          name="reorder"
+                          value="true"
+                          checked={w.chaos?.reorder === true}
+                        />{' '}
+                        Reorder: hold events back, send newest first
+                      </label>
+                      <div class="row">
+                        <button type="submit">Set chaos</button>
+                        {w.chaos && (
+                          <button
+                            type="submit"
+                            formaction={`${UI_BASE}/webhooks/${w.id}/chaos/clear`}
+                          >
+                            Clear chaos
+                          </button>
+                        )}
+                      </div>
+                    </fieldset>
                   </form>
+                  <div class="apart">
+                    <Action
+                      path={`/webhooks/${w.id}/delete`}
+                      label="Delete this subscription"
+                      tone="danger"
+                    />
+                  </div>
                 </div>
               ))
             )}
+            <h2>New subscription</h2>
             <form method="post" action={`${UI_BASE}/webhooks`} class="row">
               <label>
                 URL
@@ -117,7 +155,7 @@ export function mountWebhooks(ui: Ui): void {
               <fieldset class="row">
                 <legend class="muted">Events (none ticked: all)</legend>
                 {EVENTS.map((e) => (
-                  <label class="row">
+                  <label class="check">
                     <input type="checkbox" name={`event:${e}`} value="on" /> {e}
                   </label>
                 ))}

@@ -234,7 +234,7 @@ class CompanyListing(TypedDict):
     api_active: bool
     """false: both POSTs of the contract answer 403."""
     users: list[UserListing]
-    """Its users, oldest first (at most 500 on a page, all its companies together)."""
+    """Its users, oldest first, as the scenario file lists them (at most 500 on a page, all its companies together)."""
 
 
 class UserListing(TypedDict):
@@ -249,7 +249,7 @@ class UserListing(TypedDict):
     providers: UserListingProviders
     """Its Providers, per direction."""
     credentials: list[CredentialListing]
-    """Its credentials, oldest first."""
+    """Its credentials, oldest first (as the scenario file lists them)."""
 
 
 # Its Providers, per direction.

@@ -53,7 +53,7 @@ const UserListing = z
       .openapi({ description: 'Its Providers, per direction.' }),
     credentials: z
       .array(CredentialListing)
-      .openapi({ description: 'Its credentials, oldest first.' }),
+      .openapi({ description: 'Its credentials, oldest first (as the scenario file lists them).' }),
   })
   .openapi('UserListing')
 
@@ -65,7 +65,8 @@ export const CompanyListing = z
       .boolean()
       .openapi({ description: 'false: both POSTs of the contract answer 403.' }),
     users: z.array(UserListing).openapi({
-      description: 'Its users, oldest first (at most 500 on a page, all its companies together).',
+      description:
+        'Its users, oldest first, as the scenario file lists them (at most 500 on a page, all its companies together).',
     }),
   })
   .openapi('CompanyListing', { example: COMPANY_LISTING_EXAMPLE })
