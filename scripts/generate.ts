@@ -5,6 +5,7 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { scenarioJsonSchema } from '../src/scenarios/json-schema.js'
 import { controlTypes } from './control-types.js'
+import { helperDocs, nodeHelpers, pythonHelpers } from './helpers/index.js'
 import { pythonTypes } from './python-types.js'
 
 export interface Generated {
@@ -30,6 +31,21 @@ export const GENERATED: Generated[] = [
     target: 'clients/python/src/pix_sandbox/schemas.py',
     source: "the control plane's /_sandbox/openapi.json (its routes' schemas)",
     generate: pythonTypes,
+  },
+  {
+    target: 'src/client/control.ts',
+    source: 'the table of helpers (src/client/helpers.ts) and /_sandbox/openapi.json',
+    generate: nodeHelpers,
+  },
+  {
+    target: 'clients/python/src/pix_sandbox/control.py',
+    source: 'the table of helpers (src/client/helpers.ts) and /_sandbox/openapi.json',
+    generate: pythonHelpers,
+  },
+  {
+    target: 'docs/PYTHON.md',
+    source: 'the table of helpers (src/client/helpers.ts), between the markers of its table',
+    generate: helperDocs,
   },
 ]
 

@@ -21,7 +21,8 @@ export type Schema = {
   additionalProperties?: boolean | Schema
   description?: string
 }
-interface Operation {
+export interface Operation {
+  parameters?: { name: string; in: string; required?: boolean; schema?: Schema }[]
   requestBody?: { content?: Record<string, { schema?: Schema }> }
   responses?: Record<string, { content?: Record<string, { schema?: Schema }> }>
 }
@@ -37,7 +38,7 @@ const KEYWORDS = new Set(
   ),
 )
 const isIdentifier = (key: string) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(key) && !KEYWORDS.has(key)
-const pascal = (s: string) =>
+export const pascal = (s: string) =>
   s
     .split(/[^A-Za-z0-9]+/)
     .filter(Boolean)
@@ -62,19 +63,19 @@ function topLevel(type: string): string[] {
 /** A docstring's text: backslashes and quotes escaped, so no description can end or bend it. */
 const docText = (s: string) => s.replace(/\\/g, '\\\\').replace(/"/g, '\\"')
 
-interface Field {
+export interface Field {
   key: string
   type: string
   required: boolean
   description?: string
 }
-interface Shape {
+export interface Shape {
   name: string
   description?: string
   fields: Field[]
 }
 
-class PythonTypes {
+export class PythonTypes {
   readonly shapes: Shape[] = []
   readonly used = new Set<string>()
   constructor(private readonly named: Record<string, Schema>) {}
@@ -230,7 +231,8 @@ export interface Document {
   paths?: Record<string, Record<string, Operation>>
 }
 
-export function pythonSchemas(doc: Document): string {
+/** Every shape of the document, named as schemas.py names it, with its fields' Python types. */
+export function pythonModel(doc: Document): PythonTypes {
   const named = doc.components?.schemas ?? {}
   const types = new PythonTypes(named)
   for (const [name, s] of Object.entries(named))
@@ -248,6 +250,11 @@ export function pythonSchemas(doc: Document): string {
       }
     }
   }
+  return types
+}
+
+export function pythonSchemas(doc: Document): string {
+  const types = pythonModel(doc)
   const imports = ['TypedDict', ...types.used].sort()
   const head = `${HEADER}from __future__ import annotations\n\nfrom typing import ${imports.join(', ')}`
   return [head, ...types.shapes.map(render)].join('\n\n\n') + '\n'

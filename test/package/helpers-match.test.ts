@@ -1,8 +1,9 @@
 // The control helpers are one set in two languages: the Node package's (src/client/control.ts) and
 // the Python package's (clients/python/src/pix_sandbox/control.py, webhooks.py) have the same
 // helpers, in each language's spelling; docs/PYTHON.md's table lists exactly those; and each is
-// called by its package's tests. A helper added to one language only, left out of the table, or
-// never called by a test fails here.
+// called by its package's tests. All three are generated from src/client/helpers.ts, but for the
+// helpers written by hand in each language (its `byHand` rows): one written in a language only, or
+// a helper never called by a test, fails here.
 import { execFileSync } from 'node:child_process'
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -33,7 +34,7 @@ function nodeHelpers(): string[] {
   )
 }
 
-/** The Python helpers: `Control`'s public methods, and each helper group's, read with `ast`. */
+/** The Python helpers: `Control`'s public methods, and each helper group's, read with `ast` (bases included). */
 function pythonHelpers(): string[] {
   const script = `
 import ast, json, sys
@@ -43,7 +44,9 @@ for path in sys.argv[1:]:
         if isinstance(node, ast.ClassDef):
             classes[node.name] = node
 def public(cls):
-    return [f.name for f in cls.body if isinstance(f, ast.FunctionDef) and not f.name.startswith("_")]
+    own = [f.name for f in cls.body if isinstance(f, ast.FunctionDef) and not f.name.startswith("_")]
+    bases = [b.id for b in cls.bases if isinstance(b, ast.Name) and b.id in classes]
+    return own + [name for base in bases for name in public(classes[base])]
 control = classes["Control"]
 helpers = public(control)
 init = next(f for f in control.body if isinstance(f, ast.FunctionDef) and f.name == "__init__")
@@ -53,7 +56,7 @@ for stmt in init.body:
         helpers += [group + "." + name for name in public(classes[stmt.value.func.id])]
 print(json.dumps(helpers))
 `
-  const files = ['control.py', 'webhooks.py'].map((f) => join(ROOT, PACKAGE, f))
+  const files = ['control.py', 'control_base.py', 'webhooks.py'].map((f) => join(ROOT, PACKAGE, f))
   const helpers = JSON.parse(
     execFileSync('python3', ['-c', script, ...files], { encoding: 'utf8' }),
   )

@@ -14,7 +14,7 @@ PACKAGE = Path(pix_sandbox.__file__).parent
 LAYERS = [
     {"__init__", "pytest_plugin"},  # what a user imports, and the pytest plugin
     {"sandbox"},  # start() and connect(): a server and its controls
-    {"control", "webhooks"},  # the control helpers
+    {"control", "control_base", "webhooks"},  # the control helpers
     {"process", "cli"},  # running the CLI
     {"transport", "schemas", "errors", "_guard"},  # HTTP, the generated types, the errors
 ]

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping
-from typing import Any, Protocol
+from typing import Any
 from urllib.parse import quote
 
 import httpx
@@ -14,22 +14,6 @@ import httpx
 from .errors import SandboxError, SandboxRequestError
 
 Params = Mapping[str, str | int | float | None]
-
-
-class Caller(Protocol):
-    """What a group of helpers calls: a control client (``Control``), whose credentials go with
-    each call. The helpers in modules of their own take this, not ``Control``, which builds them
-    (importing it back would be a cycle)."""
-
-    def call(
-        self,
-        method: str,
-        path: str,
-        *,
-        json: object = None,
-        params: Params | None = None,
-        what: str | None = None,
-    ) -> Any: ...
 
 
 def segment(value: str) -> str:

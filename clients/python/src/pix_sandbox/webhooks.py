@@ -1,18 +1,13 @@
-"""The webhook helpers: subscribe, wait for a delivery, check a receiver."""
+"""The webhook helper that is more than one call: waiting for a delivery (the others,
+``subscribe`` and ``check``, are generated in control.py)."""
 
 from __future__ import annotations
 
 import time
 from typing import Literal
 
-from .schemas import (
-    GetWebhooksDeliveriesResponse,
-    NewWebhook,
-    ReceiverCheck,
-    Webhook,
-    WebhookDelivery,
-)
-from .transport import Caller, segment
+from .control_base import HelperGroup
+from .schemas import GetWebhooksDeliveriesResponse, WebhookDelivery
 
 WebhookEvent = Literal[
     "charge.paid", "charge.cancelled", "transfer.succeeded", "transfer.failed", "transfer.pending"
@@ -35,35 +30,9 @@ def transaction_of(delivery: WebhookDelivery) -> object:
     return None
 
 
-class WebhookHelpers:
-    def __init__(self, control: Caller) -> None:
-        self._control = control
-
-    def subscribe(
-        self,
-        url: str,
-        events: list[WebhookEvent] | None = None,
-        *,
-        format: Literal["standard", "bcb"] | None = None,
-        secret: str | None = None,
-        company_id: str | None = None,
-    ) -> Webhook:
-        """Subscribes ``url`` to ``events`` (default: every event) and answers the subscription
-        with its ``secret``. A company's subscription gets its own events; the admin's, every
-        company's unless ``company_id`` names one."""
-        body: NewWebhook = {"url": url}
-        if events is not None:
-            body["events"] = events
-        if format is not None:
-            body["format"] = format
-        if secret is not None:
-            body["secret"] = secret
-        if company_id is not None:
-            body["company_id"] = company_id
-        result: Webhook = self._control.call(
-            "POST", "/webhooks", json=body, what=f"subscribe {url}"
-        )
-        return result
+class WebhooksByHand(HelperGroup):
+    """``control.webhooks``'s helpers written by hand (control.py's ``WebhookHelpers`` adds the
+    generated ones)."""
 
     def wait_for_delivery(
         self,
@@ -95,12 +64,3 @@ class WebhookHelpers:
                 )
                 raise TimeoutError(f"no {wanted} delivery of {what} within {timeout:g} s")
             time.sleep(0.02)
-
-    def check(self, webhook_id: str) -> ReceiverCheck:
-        """Sends the receiver check's battery to a standard-format subscription's receiver:
-        valid, duplicate, bad signature, stale timestamp, unknown type (docs/READINESS.md,
-        "The receiver check")."""
-        result: ReceiverCheck = self._control.call(
-            "POST", f"/webhooks/{segment(webhook_id)}/check", what=f"check {webhook_id}"
-        )
-        return result
