@@ -3130,19 +3130,19 @@ export interface components {
      * @example {
      *   "data": [
      *     {
-     *       "txid": "087HVGqaTg0ZvRMkeazdQv9xe49IswOY",
+     *       "txid": "087HVGqaTg2wdROwpf9r3ByDr8d4zMvh",
      *       "endToEndId": "E12345678202603011200abcdefghijk",
      *       "duplicate": false,
      *       "charge": {
-     *         "transaction_id": "087HVGqaTg0ZvRMkeazdQv9xe49IswOY",
+     *         "transaction_id": "087HVGqaTg2wdROwpf9r3ByDr8d4zMvh",
      *         "company_id": "loja-exemplo",
      *         "user_id": "loja-exemplo-user",
      *         "amount": 1000,
-     *         "description": "Pedido 1234",
+     *         "description": "Pedido 1238",
      *         "status": "paid",
-     *         "qr_code": "00020101021226720014br.gov.bcb.pix2550localhost:8080/pix/qr/v2/0hg91vteyo012o1e5m0skm6m3520400005303986540510.005802BR5917Loja Exemplo Ltda6009Sao Paulo62070503***6304DE80",
-     *         "qr_code_name": "Loja Exemplo Ltda #1",
-     *         "location": "localhost:8080/pix/qr/v2/0hg91vteyo012o1e5m0skm6m3",
+     *         "qr_code": "00020101021226720014br.gov.bcb.pix2550localhost:8080/pix/qr/v2/0hg91vteyo00868514npgs49w520400005303986540510.005802BR5917Loja Exemplo Ltda6009Sao Paulo62070503***63044D9F",
+     *         "qr_code_name": "Loja Exemplo Ltda #5",
+     *         "location": "localhost:8080/pix/qr/v2/0hg91vteyo00868514npgs49w",
      *         "created_at": "2026-03-01T12:00:00.000000Z",
      *         "expiration": "2026-03-01T13:00:00.000000Z",
      *         "expiration_date": "2026-03-01T10:00:00",
@@ -3173,7 +3173,7 @@ export interface components {
      *   "pix": [
      *     {
      *       "endToEndId": "E12345678202603011200abcdefghijk",
-     *       "txid": "087HVGqaTg0ZvRMkeazdQv9xe49IswOY",
+     *       "txid": "087HVGqaTg2wdROwpf9r3ByDr8d4zMvh",
      *       "valor": "10.00"
      *     }
      *   ]
@@ -3479,12 +3479,12 @@ export interface components {
      *   "now": "2026-03-01T13:00:00.000000Z",
      *   "events": [
      *     {
-     *       "id": "evt_r3doHF6wRJb3FQSMT83wMqjc",
+     *       "id": "evt_4o4y4ZlKDD4TDiMnWSltHtSq",
      *       "type": "charge.cancelled",
      *       "at": "2026-03-01T13:00:00.000000Z",
      *       "company_id": "loja-exemplo",
      *       "data": {
-     *         "transaction_id": "087HVGqaTgf3YfDDgRxInWSDj6A5yUCv",
+     *         "transaction_id": "087HVGqaTg0yZCK9jVJoiT88asicNgYL",
      *         "amount": 1000,
      *         "reason": "expired"
      *       }
@@ -3591,9 +3591,9 @@ export interface components {
     };
     /**
      * @example {
-     *   "id": "msg_yepQmzQ0wNccGkksoskYoq7N",
+     *   "id": "msg_N7r8wEMHTCnIOUUU0PZFsRa9",
      *   "webhook_id": "wh_Nysyggz1jDmfYcEMifIyWIAx",
-     *   "event_id": "evt_5RPtIcat8kCkFPaVkpbENypD",
+     *   "event_id": "evt_rdQpCRblCA4S3MMtu9Rif2ST",
      *   "event_type": "webhook.test",
      *   "company_id": "loja-exemplo",
      *   "status": "delivered",
@@ -3613,15 +3613,15 @@ export interface components {
      *     {
      *       "at": "2026-03-01T12:00:00.000000Z",
      *       "status_code": 204,
-     *       "latency_ms": 1.271,
+     *       "latency_ms": 4.847,
      *       "error": null,
      *       "chaos": null,
      *       "headers": {
      *         "content-type": "application/json",
      *         "user-agent": "pix-sandbox/0.1.0",
-     *         "webhook-id": "evt_5RPtIcat8kCkFPaVkpbENypD",
-     *         "webhook-timestamp": "1795556537",
-     *         "webhook-signature": "v1,Wfw7Mg320PFGJr2iGM1Tx3GUAMDi1yncYFCz+w4BL08="
+     *         "webhook-id": "evt_rdQpCRblCA4S3MMtu9Rif2ST",
+     *         "webhook-timestamp": "1795814319",
+     *         "webhook-signature": "v1,uVJza/UdgiEFD3qarcZ/VQTFvbRM9YQ5ND6jWGzPn2s="
      *       }
      *     }
      *   ]
@@ -3771,16 +3771,16 @@ export interface components {
      * @example {
      *   "since": "2026-03-01T12:00:00.000000Z",
      *   "coverage": {
-     *     "met": 9,
+     *     "met": 5,
      *     "total": 32,
-     *     "percent": 28
+     *     "percent": 15
      *   },
      *   "behaviours": [
      *     {
      *       "id": "charge.created",
      *       "met": true,
      *       "count": 5,
-     *       "how": "POST /api/v1/hub/transactions/in {\"amount\": 1000} as sandbox-client:sandbox-secret"
+     *       "how": "POST /api/v1/hub/transactions/in {\"amount\": 1000} as sandbox-client:<client_secret>"
      *     },
      *     {
      *       "id": "charge.unauthenticated",
@@ -3792,7 +3792,7 @@ export interface components {
      *       "id": "transfer.succeeded",
      *       "met": true,
      *       "count": 1,
-     *       "how": "POST /api/v1/hub/transactions/out {\"amount\": 1000, \"pix_key\": \"maria@example.com\", \"pix_type\": \"EMAIL\"} as sandbox-client:sandbox-secret"
+     *       "how": "POST /api/v1/hub/transactions/out {\"amount\": 1000, \"pix_key\": \"maria@example.com\", \"pix_type\": \"EMAIL\"} as sandbox-client:<client_secret>"
      *     },
      *     {
      *       "id": "webhook.charge.paid",
@@ -3815,6 +3815,20 @@ export interface components {
      *         "seen": "the receiver check: the receiver answered 204 to a delivery signed with a wrong key"
      *       },
      *       "advice": "Verify webhook-signature (HMAC-SHA256 of \"id.timestamp.body\" keyed with the bytes your whsec_ secret encodes; the standardwebhooks library does it) and answer 4xx when it does not match: anyone can POST to your endpoint."
+     *     },
+     *     {
+     *       "id": "receiver_accepts_stale_timestamp",
+     *       "severity": "error",
+     *       "count": 1,
+     *       "example": {
+     *         "method": "POST",
+     *         "path": "http://127.0.0.1:3000/webhooks/pix",
+     *         "company_id": "loja-exemplo",
+     *         "time": "2026-03-01T12:00:00.000000Z",
+     *         "wall_time": "2026-03-01T12:00:00.000000Z",
+     *         "seen": "the receiver check: the receiver answered 204 to a delivery signed 10 minutes ago"
+     *       },
+     *       "advice": "Refuse (4xx) deliveries whose webhook-timestamp is more than 5 minutes from your clock, so a captured delivery cannot be replayed; standardwebhooks' verify() checks it."
      *     }
      *   ],
      *   "receiver_checks": [
@@ -3830,6 +3844,13 @@ export interface components {
      *           "status": 204,
      *           "error": null,
      *           "advice": "Verify webhook-signature and answer 4xx when it does not match: anyone can POST to your endpoint."
+     *         },
+     *         {
+     *           "id": "stale_timestamp",
+     *           "expected": "4xx",
+     *           "status": 204,
+     *           "error": null,
+     *           "advice": "Refuse (4xx) a webhook-timestamp more than 5 minutes from your clock, so a captured delivery cannot be replayed."
      *         }
      *       ]
      *     }

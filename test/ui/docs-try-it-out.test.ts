@@ -103,7 +103,7 @@ describe.skipIf(!CHROMIUM)(`/docs "Try it out"${SKIP_REASON ? ` (${SKIP_REASON})
     )
     const balance = await open('get', '/users/{user_id}/balance')
     const shown = await balance.shown(200)
-    // The documented example is a real answer (test/http/examples.test.ts), shown as it is.
+    // The documented example is a real answer (test/http/examples-story.test.ts), shown as it is.
     expect(shown).toEqual(BALANCE_EXAMPLE)
     await balance.row(200).scrollIntoViewIfNeeded()
     await page.screenshot({ path: '/tmp/pix-sandbox-docs-control-balance.png' })

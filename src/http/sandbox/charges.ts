@@ -6,6 +6,7 @@ import { payChargeAsBank } from '../../operations/receive-pix.js'
 import type { AppEnv, HttpDeps } from '../env.js'
 import { controlRoute } from './control-route.js'
 import { CHARGE_EXAMPLE, ChargeRecord, chargeRecord } from './records/charge.js'
+import { CANCELLED_CHARGE_EXAMPLE, EXPIRED_CHARGE_EXAMPLE } from './records/story.js'
 import { idParam, jsonAnswer, jsonBody, listQuery, page, Payer } from './schemas.js'
 import { companyFilter, visibleTo } from './scope.js'
 
@@ -89,9 +90,9 @@ export function mountCharges(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
     },
   )
 
-  for (const [action, reason] of [
-    ['expire', 'expired'],
-    ['cancel', 'cancelled'],
+  for (const [action, reason, example] of [
+    ['expire', 'expired', EXPIRED_CHARGE_EXAMPLE],
+    ['cancel', 'cancelled', CANCELLED_CHARGE_EXAMPLE],
   ] as const) {
     controlRoute(
       app,
@@ -101,8 +102,12 @@ export function mountCharges(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
         path: `/charges/{transaction_id}/${action}`,
         summary: action === 'expire' ? 'Expire a pending charge now' : 'Cancel a pending charge',
         description: `\`cancelled\` with reason \`${reason}\`. 409 unless pending.`,
-        request: { params },
-        responses: one,
+        request: { params: idParam('transaction_id', example.transaction_id) },
+        responses: {
+          200: jsonAnswer('The charge.', ChargeRecord, {
+            [reason]: { summary: `A charge of the story, ${reason}`, value: example },
+          }),
+        },
       }),
       'scoped',
       (c, { params }) => {

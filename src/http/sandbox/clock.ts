@@ -88,12 +88,12 @@ export function mountClock(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
                 now: '2026-03-01T13:00:00.000000Z',
                 events: [
                   {
-                    id: 'evt_r3doHF6wRJb3FQSMT83wMqjc',
+                    id: 'evt_4o4y4ZlKDD4TDiMnWSltHtSq',
                     type: 'charge.cancelled',
                     at: '2026-03-01T13:00:00.000000Z',
                     company_id: 'loja-exemplo',
                     data: {
-                      transaction_id: '087HVGqaTgf3YfDDgRxInWSDj6A5yUCv',
+                      transaction_id: '087HVGqaTg0yZCK9jVJoiT88asicNgYL',
                       amount: 1000,
                       reason: 'expired',
                     },
@@ -128,18 +128,21 @@ export function mountClock(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
           resume: 'Let virtual time run again from where it stopped',
           reset: 'Back to real time (offset 0), running',
         }[change],
-        // Resumed, the clock runs: its example says so.
+        // Resumed or reset, the clock runs: its example says so.
         responses:
-          change === 'resume'
-            ? {
+          change === 'freeze'
+            ? clockReply
+            : {
                 200: jsonAnswer('The clock.', Clock, {
                   running: {
-                    summary: 'Running again from where it stopped',
+                    summary:
+                      change === 'resume'
+                        ? 'Running again from where it stopped'
+                        : 'Running, at real time',
                     value: { now: '2026-03-01T12:00:00.000000Z', offset_seconds: 0, frozen: false },
                   },
                 }),
-              }
-            : clockReply,
+              },
       }),
       'admin',
       (c) => {

@@ -1,20 +1,16 @@
 // Paying like a payer's bank: by copy-and-paste code, or by the Provider's BCB-shaped notification.
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi'
-import { EXAMPLE_CHARGE_ID, EXAMPLE_QR_CODE } from '../contract/schemas.js'
 import { chargeForCode } from '../../operations/charge-for-code.js'
 import { payChargeAsBank, receivePix } from '../../operations/receive-pix.js'
 import type { AppEnv, HttpDeps } from '../env.js'
 import { controlRoute } from './control-route.js'
-import { CHARGE_EXAMPLE, ChargeRecord, chargeRecord } from './records/charge.js'
+import { ChargeRecord, chargeRecord } from './records/charge.js'
+import {
+  NOTIFIED_CHARGE_EXAMPLE,
+  NOTIFIED_END_TO_END_ID,
+  PAID_BY_CODE_EXAMPLE,
+} from './records/story.js'
 import { jsonAnswer, jsonBody, Payer } from './schemas.js'
-
-/** The request example's payment: the notification's end-to-end id, no payer (none was sent). */
-const EXAMPLE_END_TO_END_ID = 'E12345678202603011200abcdefghijk'
-const PAID_BY_NOTIFICATION = {
-  ...CHARGE_EXAMPLE,
-  end_to_end_id: EXAMPLE_END_TO_END_ID,
-  payer: null,
-}
 
 const Notification = z
   .object({
@@ -26,7 +22,7 @@ const Notification = z
             .regex(/^[A-Za-z0-9]{32}$/, 'must be 32 letters or digits')
             .openapi({
               description: "The PIX's end-to-end id (E + ISPB + time + 11 characters).",
-              example: 'E12345678202603011200abcdefghijk',
+              example: NOTIFIED_END_TO_END_ID,
             }),
           txid: z
             .string()
@@ -74,7 +70,13 @@ const Notification = z
   })
   .openapi('PixNotification', {
     example: {
-      pix: [{ endToEndId: EXAMPLE_END_TO_END_ID, txid: EXAMPLE_CHARGE_ID, valor: '10.00' }],
+      pix: [
+        {
+          endToEndId: NOTIFIED_END_TO_END_ID,
+          txid: NOTIFIED_CHARGE_EXAMPLE.transaction_id,
+          valor: '10.00',
+        },
+      ],
     },
   })
 
@@ -110,11 +112,15 @@ export function mountPay(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
             })
             .strict()
             .openapi({
-              example: { qr_code: EXAMPLE_QR_CODE },
+              example: { qr_code: PAID_BY_CODE_EXAMPLE.qr_code },
             }),
         ),
       },
-      responses: { 200: jsonAnswer('The paid charge.', ChargeRecord) },
+      responses: {
+        200: jsonAnswer('The paid charge.', ChargeRecord, {
+          paid: { summary: 'A charge of the story, paid by its code', value: PAID_BY_CODE_EXAMPLE },
+        }),
+      },
     }),
     'scoped',
     async (c, { body }) => {
@@ -166,10 +172,10 @@ export function mountPay(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
               example: {
                 data: [
                   {
-                    txid: EXAMPLE_CHARGE_ID,
-                    endToEndId: EXAMPLE_END_TO_END_ID,
+                    txid: NOTIFIED_CHARGE_EXAMPLE.transaction_id,
+                    endToEndId: NOTIFIED_END_TO_END_ID,
                     duplicate: false,
-                    charge: PAID_BY_NOTIFICATION,
+                    charge: NOTIFIED_CHARGE_EXAMPLE,
                   },
                 ],
               },

@@ -40,8 +40,8 @@ export const listQuery = z
   })
   .strict()
 
-/** A page of `item`s; its example is a last page holding `example` (the item's own). */
-export const page = <T extends z.ZodType>(item: T, example: unknown) =>
+/** A page of `item`s; its example is a last page holding `examples` (the item's own). */
+export const page = <T extends z.ZodType>(item: T, ...examples: unknown[]) =>
   z
     .object({
       data: z.array(item).openapi({ description: "This page's items." }),
@@ -50,7 +50,7 @@ export const page = <T extends z.ZodType>(item: T, example: unknown) =>
         .nullable()
         .openapi({ description: 'Pass as `cursor` for the next page; null on the last one.' }),
     })
-    .openapi({ example: { data: [example], next_cursor: null } })
+    .openapi({ example: { data: examples, next_cursor: null } })
 
 export const Payer = z
   .object({
@@ -91,7 +91,7 @@ export const Outcome = transferOutcomeSchema
 
 /**
  * A path's id, with the id of the documents' story as its example: the examples' story
- * (test/http/examples.test.ts) calls each operation with these, and the scope check walks every
+ * (test/http/examples-story.test.ts) calls each operation with these, and the scope check walks every
  * route with them (test/sandbox/access.test.ts), so a route's id needs one to be declared.
  */
 export const idParam = <N extends string>(name: N, example: string) =>

@@ -4,6 +4,7 @@ import { SETTLED_STATUSES, TRANSFER_STATUSES } from '../../domain/enums.js'
 import { settleTransferNow } from '../../operations/settle-transfer.js'
 import type { AppEnv, HttpDeps } from '../env.js'
 import { controlRoute } from './control-route.js'
+import { SETTLED_TRANSFER_EXAMPLE } from './records/story.js'
 import { TRANSFER_EXAMPLE, TransferRecord, transferRecord } from './records/transfer.js'
 import { idParam, jsonAnswer, jsonBody, listQuery, page } from './schemas.js'
 import { companyFilter, visibleTo } from './scope.js'
@@ -61,7 +62,7 @@ export function mountTransfers(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
       summary: 'Settle a pending transfer',
       description: '`failed` refunds the amount with a reversing ledger entry. 409 unless pending.',
       request: {
-        params,
+        params: idParam('transaction_id', SETTLED_TRANSFER_EXAMPLE.transaction_id),
         body: jsonBody(
           z
             .object({
@@ -76,7 +77,14 @@ export function mountTransfers(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
             .openapi({ example: { status: 'success' } }),
         ),
       },
-      responses: one,
+      responses: {
+        200: jsonAnswer('The transfer.', TransferRecord, {
+          settled: {
+            summary: 'A pending transfer of the story, settled',
+            value: SETTLED_TRANSFER_EXAMPLE,
+          },
+        }),
+      },
     }),
     'scoped',
     (c, { params: p, body }) => {

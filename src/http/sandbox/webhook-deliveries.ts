@@ -6,6 +6,7 @@ import { DELIVERY_STATUSES, type Delivery } from '../../store/webhooks.js'
 import type { AppEnv, HttpDeps } from '../env.js'
 import { controlRoute } from './control-route.js'
 import { DELIVERY_EXAMPLE, DeliveryRecord, deliveryRecord } from './records/delivery.js'
+import { CHARGE_PAID_DELIVERY_EXAMPLE, RETRIED_DELIVERY_EXAMPLE } from './records/story.js'
 import { idParam, jsonAnswer, page } from './schemas.js'
 import { visibleTo } from './scope.js'
 
@@ -38,7 +39,10 @@ export function mountWebhookDeliveries(app: OpenAPIHono<AppEnv>, deps: HttpDeps)
           .strict(),
       },
       responses: {
-        200: jsonAnswer('A page of deliveries.', page(DeliveryRecord, DELIVERY_EXAMPLE)),
+        200: jsonAnswer(
+          'A page of deliveries.',
+          page(DeliveryRecord, DELIVERY_EXAMPLE, CHARGE_PAID_DELIVERY_EXAMPLE),
+        ),
       },
     }),
     'scoped',
@@ -64,7 +68,11 @@ export function mountWebhookDeliveries(app: OpenAPIHono<AppEnv>, deps: HttpDeps)
       tags: ['Webhooks'],
       summary: 'Send a delivery again now, whatever its state',
       request: { params: idParam('delivery_id', DELIVERY_EXAMPLE.id) },
-      responses: { 200: jsonAnswer('The delivery after the new attempt.', DeliveryRecord) },
+      responses: {
+        200: jsonAnswer('The delivery after the new attempt.', DeliveryRecord, {
+          retried: { summary: 'Sent again, answered 204', value: RETRIED_DELIVERY_EXAMPLE },
+        }),
+      },
     }),
     'scoped',
     async (c, { params }) => {

@@ -39,9 +39,9 @@ export const AttemptRecord = z
 
 /** The webhook.test message of WEBHOOK_EXAMPLE's subscription, delivered to a receiver that answered 204. */
 export const DELIVERY_EXAMPLE = {
-  id: 'msg_yepQmzQ0wNccGkksoskYoq7N',
+  id: 'msg_N7r8wEMHTCnIOUUU0PZFsRa9',
   webhook_id: 'wh_Nysyggz1jDmfYcEMifIyWIAx',
-  event_id: 'evt_5RPtIcat8kCkFPaVkpbENypD',
+  event_id: 'evt_rdQpCRblCA4S3MMtu9Rif2ST',
   event_type: 'webhook.test',
   company_id: 'loja-exemplo',
   status: 'delivered',
@@ -58,15 +58,15 @@ export const DELIVERY_EXAMPLE = {
     {
       at: '2026-03-01T12:00:00.000000Z',
       status_code: 204,
-      latency_ms: 1.271,
+      latency_ms: 4.847,
       error: null,
       chaos: null,
       headers: {
         'content-type': 'application/json',
         'user-agent': `pix-sandbox/${VERSION}`,
-        'webhook-id': 'evt_5RPtIcat8kCkFPaVkpbENypD',
-        'webhook-timestamp': '1795556537',
-        'webhook-signature': 'v1,Wfw7Mg320PFGJr2iGM1Tx3GUAMDi1yncYFCz+w4BL08=',
+        'webhook-id': 'evt_rdQpCRblCA4S3MMtu9Rif2ST',
+        'webhook-timestamp': '1795814319',
+        'webhook-signature': 'v1,uVJza/UdgiEFD3qarcZ/VQTFvbRM9YQ5ND6jWGzPn2s=',
       },
     },
   ],
