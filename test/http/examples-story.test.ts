@@ -4,12 +4,10 @@
 // request (path ids, query, body) and must answer exactly its documented example; an operation
 // whose example needs a record of its own (a charge to expire, a transfer to settle, a delivery to
 // retry) comes after the calls that make it. A new route is in the story without being named here.
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
-import { connect } from 'node:net'
 import { describe, expect, it } from 'vitest'
 import { AUTH, type Reply, startTestSandbox, type TestSandbox } from '../harness.js'
 import { examples, type Json, operations } from './documented.js'
+import { curl, examplesReceiver } from './examples-receiver.js'
 
 /** A call that makes what a later operation's example needs: only its status is checked. */
 interface Setup {
@@ -178,63 +176,9 @@ const VARIES: Record<string, (example: Json) => Json> = {
   }),
 }
 
-/** The examples' receiver (POST /webhooks's example subscribes it), served here on a free port. */
-const RECEIVER = 'http://127.0.0.1:3000'
-
-/** A receiver that answers 204 to everything, as the examples' does. */
-async function receiver(): Promise<{ server: Server; url: string }> {
-  const server = createServer((req, res) => {
-    req.resume()
-    req.on('end', () => res.writeHead(204).end())
-  })
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
-  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }
-}
-
-/** A request written as curl writes it (the journal's example shows its headers), and the answer's body. */
-function curl(
-  port: number,
-  auth: string,
-  json: unknown,
-): Promise<{ status: number; text: string }> {
-  const body = JSON.stringify(json)
-  const head = [
-    'POST /api/v1/hub/transactions/in HTTP/1.1',
-    'Host: localhost:8080',
-    `Authorization: ${auth}`,
-    'Content-Type: application/json',
-    'Accept: */*',
-    'User-Agent: curl/8.5.0',
-    `Content-Length: ${Buffer.byteLength(body)}`,
-  ]
-  return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1', () =>
-      socket.end(`${head.join('\r\n')}\r\n\r\n${body}`),
-    )
-    let text = ''
-    socket.setEncoding('utf8')
-    socket.on('data', (d) => (text += d))
-    socket.on('error', reject)
-    socket.on('end', () => {
-      const [status, rest] = [Number(text.split(' ')[1]), text.slice(text.indexOf('\r\n\r\n') + 4)]
-      resolve({ status, text: rest })
-    })
-  })
-}
-
 describe('a sandbox started as the examples say (SEED=docs, START_TIME, PUBLIC_URL)', () => {
   it("answers every operation of the examples' story with exactly the documented examples, errors included", async () => {
-    // The sandbox sends webhooks with the global fetch, read when it starts: the examples'
-    // receiver's address is sent to the one served here.
-    const served = await receiver()
-    const realFetch = globalThis.fetch
-    globalThis.fetch = ((input: string | URL | Request, init?: RequestInit) => {
-      const url = input instanceof Request ? input.url : String(input)
-      return realFetch(
-        url.startsWith(`${RECEIVER}/`) ? served.url + url.slice(RECEIVER.length) : input,
-        init,
-      )
-    }) as typeof fetch
+    const served = await examplesReceiver()
     const seeded = await startTestSandbox({ publicUrl: 'http://localhost:8080', seed: 'docs' })
     try {
       const contract = (await seeded.request('GET', '/openapi.json')).body
@@ -333,8 +277,7 @@ describe('a sandbox started as the examples say (SEED=docs, START_TIME, PUBLIC_U
       )
     } finally {
       await seeded.close()
-      globalThis.fetch = realFetch
-      served.server.close()
+      await served.close()
     }
     // Every operation of the document, twice: seconds alone, more on a loaded machine.
   }, 90_000)
