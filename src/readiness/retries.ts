@@ -49,6 +49,14 @@ const PERMANENT: Record<string, string> = { 501: 'a 501', 403: 'a 403' }
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`
 
+/**
+ * A body field as part of a call's identity: a scalar as sent, an object or array (only a refused
+ * body holds one) as its kind. Any body a client sends must leave the recorder working, and
+ * JSON.stringify of an array nested 100,000 deep overflows the stack (the differential found it).
+ */
+const asKey = (v: unknown): unknown =>
+  v !== null && typeof v === 'object' ? (Array.isArray(v) ? '[array]' : '[object]') : v
+
 export function retryJudge(observing: Observing, adminSteps: Steps) {
   const { book, nowMs, example } = observing
   const twice = paidTwiceJudge(observing)
@@ -136,10 +144,10 @@ export function retryJudge(observing: Observing, adminSteps: Steps) {
             : ''
     const refused =
       o.errorCode === 'no_provider' ? 'a 422 "no Provider"' : (PERMANENT[o.status] ?? null)
-    const pays = JSON.stringify([o.clientId, operation, t.amount, t.pix_key])
+    const pays = JSON.stringify([o.clientId, operation, asKey(t.amount), asKey(t.pix_key)])
     return {
       operation,
-      same: `${pays}${JSON.stringify(t.description ?? null)}`,
+      same: `${pays}${JSON.stringify(asKey(t.description ?? null))}`,
       pays,
       arrivedMs: o.arrivedMs,
       lostMs: lost === '' ? -1 : o.closedMs >= 0 ? o.closedMs : now,

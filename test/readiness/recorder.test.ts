@@ -326,3 +326,26 @@ describe('lenientAmount', () => {
     expect(topLevelValue('[1]', 'b')).toBeNull()
   })
 })
+
+describe('any body a client sends', () => {
+  it.each(['amount', 'pix_key', 'description'])(
+    'a %s nested 300,000 deep in a call answered 503 (the body budget) leaves the recorder judging',
+    (field) => {
+      // The differential drew such a body (seed 390140803) while the body budget answered 503:
+      // keeping it to judge a retry overflowed the stack, and the call's journaling threw.
+      const { call, found } = recorder()
+      const fields: Record<string, string> = {
+        amount: '1000',
+        pix_key: '"a@b.co"',
+        description: '"x"',
+      }
+      fields[field] = `${'['.repeat(300_000)}1${']'.repeat(300_000)}`
+      const requestBody = `{"amount": ${fields.amount}, "pix_key": ${fields.pix_key}, "pix_type": "EMAIL", "description": ${fields.description}}`
+      const unavailable = { status: 503, responseBody: '{"detail":"Service Unavailable"}' }
+      expect(() => call({ ...unavailable, requestBody })).not.toThrow()
+      expect(() => call({ ...unavailable, requestBody, arrivedMs: 1001 })).not.toThrow()
+      // And the second is still judged: the same transfer sent again after a 5xx.
+      expect(found('retry_after_server_error')).toBeGreaterThan(0)
+    },
+  )
+})
