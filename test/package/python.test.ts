@@ -18,8 +18,14 @@ const PY = join(VENV, 'bin/python')
 const TOOLS = ['pytest', 'pytest-xdist', 'mypy', 'ruff', 'hatchling', 'editables']
 const run = promisify(execFile)
 
-/** The package's tests run here: what a change to the helpers or the types breaks. */
-const TESTS = ['test_helpers.py', 'test_errors.py', 'test_imports.py', 'test_connect.py']
+/** The package's tests run here: what a change to the helpers, the types or the install hint breaks. */
+const TESTS = [
+  'test_helpers.py',
+  'test_errors.py',
+  'test_imports.py',
+  'test_connect.py',
+  'test_cli.py::test_none_found_says_how_to_install_it_as_install_md_does',
+]
 
 /** Why the checks cannot run here, or undefined when they can. */
 function unavailable(): string | undefined {
