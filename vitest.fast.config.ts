@@ -11,6 +11,7 @@ export const SLOW = [
   'test/docker-recipe.test.ts',
   'test/package/tarball.test.ts',
   'test/recipes/typed-client.test.ts',
+  'test/recipes/testcontainers.test.ts',
   'test/readme/**',
   'test/bench/baseline.test.ts',
   // Drive chromium.
