@@ -10,7 +10,9 @@ export const SLOW = [
   // Build, pack or install the package, or run its recipes and the README.
   'test/docker-recipe.test.ts',
   'test/package/tarball.test.ts',
+  'test/package/git-install.test.ts',
   'test/recipes/typed-client.test.ts',
+  'test/recipes/testcontainers.test.ts',
   'test/readme/**',
   'test/bench/baseline.test.ts',
   // Drive chromium.

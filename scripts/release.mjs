@@ -5,7 +5,9 @@
 //                                              or when [Unreleased] still holds notes (they would
 //                                              be published without appearing in the release's)
 //   node scripts/release.mjs notes <version>   prints that version's CHANGELOG section
-// and test/release/version.test.ts checks that they agree on every commit.
+// and test/release/version.test.ts checks that they agree on every commit; the versions the docs,
+// examples and deploy files pin (npm install pix-sandbox@..., the image's tag) are
+// test/structure/snippets.test.ts's, which names each one a bump leaves behind.
 import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 

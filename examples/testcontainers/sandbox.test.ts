@@ -4,6 +4,7 @@
 // Without a container engine the suite is skipped, and says so. PIX_SANDBOX_URL runs the same tests
 // against a sandbox you already started (started with SANDBOX_ADMIN_TOKEN=${ADMIN_TOKEN}).
 import { randomUUID } from 'node:crypto'
+import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import {
   GenericContainer,
@@ -18,6 +19,14 @@ const REPOSITORY = fileURLToPath(new URL('../..', import.meta.url))
 const ADMIN_TOKEN = process.env.SANDBOX_ADMIN_TOKEN ?? 'testcontainers-admin-token'
 const given = process.env.PIX_SANDBOX_URL
 const named = process.env.PIX_SANDBOX_IMAGE
+/** Whether this example still sits in a clone of pix-sandbox, whose Dockerfile it can build. */
+const inClone = (() => {
+  try {
+    return JSON.parse(readFileSync(`${REPOSITORY}/package.json`, 'utf8')).name === 'pix-sandbox'
+  } catch {
+    return false
+  }
+})()
 
 const engine =
   given !== undefined ||
@@ -51,6 +60,10 @@ describe.skipIf(!engine)('the sandbox image, started by Testcontainers', () => {
       sandbox = given.replace(/\/+$/, '')
       return
     }
+    if (!named && !inClone)
+      throw new Error(
+        `no image to start: set PIX_SANDBOX_IMAGE (ghcr.io/pix-sandbox/pix-sandbox:<version>, or one built from a clone); ${REPOSITORY} is no clone of pix-sandbox to build it from`,
+      )
     const image = named
       ? new GenericContainer(named)
       : await GenericContainer.fromDockerfile(REPOSITORY).build('pix-sandbox:testcontainers', {

@@ -18,6 +18,7 @@ import { junitXml } from '../readiness/junit.js'
 import { summaryText } from '../readiness/summary.js'
 import { ScenarioError } from '../scenarios/loader.js'
 import { startSandbox, StartupError, type RunningSandbox } from '../server.js'
+import { colourEnv } from './colour.js'
 import { earlyFailureText } from './early-failure.js'
 import { supervise, type Ended } from './supervisor.js'
 import { escapeControls } from '../terminal.js'
@@ -79,6 +80,7 @@ export async function runExec(
   }
   const env = {
     ...process.env,
+    ...colourEnv(process.env, process.stdout.isTTY === true),
     PIX_SANDBOX_URL: running.url,
     PIX_BASE_URL: `${running.url}/api/v1`,
     PIX_SANDBOX_ADMIN_TOKEN: running.adminToken,

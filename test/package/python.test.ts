@@ -1,6 +1,6 @@
 // The Python package's own checks, in `npm test` wherever Python 3.10+ is: mypy --strict and ruff
-// over the package and examples/pytest, then the tests of its helpers, errors and imports (pytest
-// -n 2) against this checkout's built CLI (dist/cli.js). They run from the sources, in a virtual
+// over the package and examples/pytest, then the tests of its helpers, errors, imports and
+// install hint (pytest -n 2) against this checkout's built CLI (dist/cli.js). They run from the sources, in a virtual
 // environment kept in node_modules/.cache (made once). The rest of its tests (starting, stopping
 // and guarding server processes, the plugin under pytester, the READMEs: minutes on a loaded
 // machine) and the built wheel are scripts/python-ci.sh's, in CI. Where Python or its packages
@@ -18,8 +18,14 @@ const PY = join(VENV, 'bin/python')
 const TOOLS = ['pytest', 'pytest-xdist', 'mypy', 'ruff', 'hatchling', 'editables']
 const run = promisify(execFile)
 
-/** The package's tests run here: what a change to the helpers or the types breaks. */
-const TESTS = ['test_helpers.py', 'test_errors.py', 'test_imports.py', 'test_connect.py']
+/** The package's tests run here: what a change to the helpers, the types or the install hint breaks. */
+const TESTS = [
+  'test_helpers.py',
+  'test_errors.py',
+  'test_imports.py',
+  'test_connect.py',
+  'test_cli.py::test_none_found_says_how_to_install_it_as_install_md_does',
+]
 
 /** Why the checks cannot run here, or undefined when they can. */
 function unavailable(): string | undefined {
@@ -86,7 +92,7 @@ describe.skipIf(why !== undefined)("the Python package's checks", () => {
     300_000,
   )
 
-  it("passes its helpers', errors' and imports' tests against the built CLI", async () => {
+  it("passes its helpers', errors', imports' and install hint's tests against the built CLI", async () => {
     const tests = TESTS.map((t) => `tests/${t}`)
     const { stdout } = await tool(
       'clients/python',

@@ -60,6 +60,19 @@ afterAll(() => {
   if (dir) rmSync(dir, { recursive: true, force: true })
 }, 120_000)
 
+it('is the size the README says (its "~1.1 MB package"), within a tenth', () => {
+  const said = /the ~([\d.]+) (kB|MB) package/.exec(readFileSync(join(ROOT, 'README.md'), 'utf8'))
+  expect(said, 'README: "the ~N MB package"').not.toBeNull()
+  const bytes = Number(said![1]) * (said![2] === 'MB' ? 1e6 : 1e3)
+  const size = statSync(tarball).size
+  expect(size / bytes, `the tarball is ${size} bytes, the README says ${said![0]}`).toBeGreaterThan(
+    0.9,
+  )
+  expect(size / bytes, `the tarball is ${size} bytes, the README says ${said![0]}`).toBeLessThan(
+    1.1,
+  )
+})
+
 describe('the packed tarball, installed into a copy of examples/vitest', () => {
   let installWarnings = ''
   const cli = () => join(app, 'node_modules/.bin/pix-sandbox')

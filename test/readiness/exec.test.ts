@@ -101,6 +101,42 @@ describe('exec: what COMMAND gets', () => {
   })
 })
 
+describe.skipIf(!existsSync('/usr/bin/script'))("exec: COMMAND's colours", () => {
+  /** exec, printing COMMAND's FORCE_COLOR, with stdout on a terminal (script(1)'s) or a pipe. */
+  const forceColour = (terminal: boolean, chosen: Record<string, string> = {}) => {
+    const { FORCE_COLOR: _f, NO_COLOR: _n, ...env } = process.env
+    const argv = [
+      ...CLI,
+      'exec',
+      '--',
+      ...node('console.log("FORCE_COLOR=" + process.env.FORCE_COLOR)'),
+    ]
+    const quoted = argv.map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ')
+    const [file, args] = terminal
+      ? ['script', ['-qec', quoted, '/dev/null']]
+      : [argv[0]!, argv.slice(1)]
+    return new Promise<string>((resolve, reject) =>
+      execFile(
+        file,
+        args,
+        { cwd: dir, env: { ...env, ...chosen }, timeout: HANG_MS },
+        (err, stdout) =>
+          err ? reject(err) : resolve(/FORCE_COLOR=(\S*)/.exec(stdout)?.[1] ?? 'no output'),
+      ),
+    )
+  }
+
+  it('tells COMMAND to colour (FORCE_COLOR=1) where exec writes to a terminal, not to a pipe', async () => {
+    expect(await forceColour(true)).toBe('1')
+    expect(await forceColour(false)).toBe('undefined')
+  })
+
+  it('leaves the choice to a user who set NO_COLOR or FORCE_COLOR', async () => {
+    expect(await forceColour(true, { NO_COLOR: '1' })).toBe('undefined')
+    expect(await forceColour(true, { FORCE_COLOR: '0' })).toBe('0')
+  })
+})
+
 describe('exec: exit codes', () => {
   it("passes COMMAND's own failure on, whatever the gate", async () => {
     const r = await cli(['exec', '--min-coverage', '100', '--', ...node('process.exit(3)')])

@@ -43,8 +43,21 @@ def test_none_found_names_the_three_places_it_looked(nowhere: Path) -> None:
     assert "PIX_SANDBOX_BIN: not set" in message
     assert f"./node_modules/.bin/pix-sandbox: not in {nowhere / 'work'}" in message
     assert "pix-sandbox on PATH: not found" in message
-    assert "npm install --save-dev pix-sandbox" in message
     assert isinstance(missing.value, FileNotFoundError)
+
+
+def test_none_found_says_how_to_install_it_as_install_md_does(nowhere: Path) -> None:
+    """Pinned to this package's own version (one version for both packages), and the route
+    before the first release on npm: the tarball a clone packs, or a commit (docs/INSTALL.md)."""
+    with pytest.raises(CliNotFoundError) as missing:
+        pix_sandbox.start()
+    message = str(missing.value)
+    ours = pix_sandbox.__version__
+    assert f"\n  npm install --save-dev --save-exact pix-sandbox@{ours}\n" in message
+    assert f"\n  npm install --save-dev <clone>/pix-sandbox-{ours}.tgz\n" in message
+    assert "npm ci && npm run package" in message
+    assert "docs/INSTALL.md" in message
+    assert "npm install --global" not in message
 
 
 def test_a_pix_sandbox_bin_that_is_no_command_is_named(

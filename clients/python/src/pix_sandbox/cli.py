@@ -6,17 +6,33 @@ from __future__ import annotations
 
 import os
 import shutil
+from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
 from .errors import CliNotFoundError
 
 LOCAL = Path("node_modules", ".bin", "pix-sandbox")
-HOW_TO_GET_ONE = (
-    "Install it beside your tests (npm install --save-dev pix-sandbox, then run pytest from "
-    "that folder) or globally (npm install --global pix-sandbox), or set PIX_SANDBOX_BIN to the "
-    "command. For a sandbox already running (Docker, a CI service): connect(url, admin_token), "
-    "or set PIX_SANDBOX_URL and PIX_SANDBOX_ADMIN_TOKEN for the pytest fixture."
-)
+
+
+def how_to_get_one() -> str:
+    """What docs/INSTALL.md says: the npm package of this package's own version (one version for
+    everything released together), pinned, in the folder pytest runs in; before its first release
+    on npm, the tarball a clone packs; or a sandbox already running."""
+    try:
+        ours = version("pix-sandbox")
+    except PackageNotFoundError:  # imported from the sources, not installed: no version to pin
+        ours = "<version>"
+    return (
+        "Install it beside your tests, pinned, and run pytest from that folder:\n"
+        f"  npm install --save-dev --save-exact pix-sandbox@{ours}\n"
+        "Before its first release on npm, the tarball `npm ci && npm run package` makes in a clone "
+        "of pix-sandbox, or a commit "
+        "(https://github.com/pix-sandbox/pix-sandbox/blob/main/docs/INSTALL.md):\n"
+        f"  npm install --save-dev <clone>/pix-sandbox-{ours}.tgz\n"
+        "Or set PIX_SANDBOX_BIN to the command. For a sandbox already running (Docker, a CI "
+        "service): connect(url, admin_token), or set PIX_SANDBOX_URL and PIX_SANDBOX_ADMIN_TOKEN "
+        "for the pytest fixture."
+    )
 
 
 def _command(path: str) -> list[str]:
@@ -58,5 +74,5 @@ def find_cli() -> list[str]:
         "no pix-sandbox command found. start() looked at, in order:\n"
         "  1. PIX_SANDBOX_BIN: not set\n"
         f"  2. ./node_modules/.bin/pix-sandbox: not in {Path.cwd()}\n"
-        "  3. pix-sandbox on PATH: not found\n" + HOW_TO_GET_ONE
+        "  3. pix-sandbox on PATH: not found\n" + how_to_get_one()
     )
