@@ -15,6 +15,9 @@ export interface Taken {
   keys: Map<string, { took: Set<string>; lastTook: Micros }>
 }
 
+/** The test message's type: a receiver may refuse it for its type alone, having taken nothing yet. */
+const TEST_TYPE = 'webhook.test'
+
 /** What nothing took: the judgement of entries with no refusal needs no more. */
 export const NOTHING_TAKEN: Taken = { urls: new Set(), keys: new Map() }
 
@@ -49,8 +52,14 @@ export function refusingReceivers(e: Entry, t: Taken): Seen | undefined {
   const found: { seen: Seen; adds: string }[] = []
   for (const [key, r] of Object.entries(e.receivers)) {
     if (t.urls.has(receiverUrl(key))) continue
-    for (const seen of Object.values(r.refused))
-      found.push({ seen, adds: ', and the receiver has taken no delivery in this run' })
+    for (const [type, seen] of Object.entries(r.refused))
+      found.push({
+        seen,
+        adds:
+          type === TEST_TYPE
+            ? `, and the receiver has taken no delivery in this run (or it refuses event types it does not handle, ${TEST_TYPE} among them: those must get a 2xx too; a charge or transfer event tells the two apart)`
+            : ', and the receiver has taken no delivery in this run',
+      })
   }
   return summed(found)
 }
