@@ -68,26 +68,22 @@ const ORDERS: [string, () => Scenario[]][] = [
 ]
 
 describe('a merchant integration in Node, correct', () => {
-  it.each(ORDERS)(
-    'passes its tests and raises no finding, in order: %s',
-    async (_name, order) => {
-      sb = await startSandbox()
-      shop = await openShop(sb)
-      expect(await runSuite(shop, order())).toEqual([])
-      const report = await settledReport(sb)
-      expect(report.findings).toEqual([])
-      expect(report.behaviours.filter((b) => b.met).map((b) => b.id)).toEqual(
-        expect.arrayContaining([
-          'transfer.answer_lost',
-          'transfer.pending_settled',
-          'webhook.duplicate',
-          'webhook.bad_signature_rejected',
-          'charge.unavailable',
-        ]),
-      )
-    },
-    60_000,
-  )
+  it.each(ORDERS)('passes its tests and raises no finding, in order: %s', async (_name, order) => {
+    sb = await startSandbox()
+    shop = await openShop(sb)
+    expect(await runSuite(shop, order())).toEqual([])
+    const report = await settledReport(sb)
+    expect(report.findings).toEqual([])
+    expect(report.behaviours.filter((b) => b.met).map((b) => b.id)).toEqual(
+      expect.arrayContaining([
+        'transfer.answer_lost',
+        'transfer.pending_settled',
+        'webhook.duplicate',
+        'webhook.bad_signature_rejected',
+        'charge.unavailable',
+      ]),
+    )
+  })
 })
 
 const BUGS: {
@@ -174,29 +170,25 @@ const BUGS: {
 ]
 
 describe('a merchant integration in Node, with one bug', () => {
-  it.each(BUGS)(
-    '$what: $finding ($severity)',
-    async ({ bug, run, finding, severity, chaos }) => {
-      sb = await startSandbox()
-      shop = await openShop(sb, { [bug]: true })
-      if (chaos)
-        await shop.tenant.control.api.PUT('/webhooks/{webhook_id}/chaos', {
-          params: { path: { webhook_id: shop.hookId } },
-          body: chaos,
-        })
-      await runSuite(shop, run.map(scenario))
-      const report = await settledReport(sb)
-      const found = report.findings.find((f) => f.id === finding)
-      expect(found, JSON.stringify(report.findings)).toMatchObject({
-        severity,
-        example: { company_id: shop.tenant.companyId },
+  it.each(BUGS)('$what: $finding ($severity)', async ({ bug, run, finding, severity, chaos }) => {
+    sb = await startSandbox()
+    shop = await openShop(sb, { [bug]: true })
+    if (chaos)
+      await shop.tenant.control.api.PUT('/webhooks/{webhook_id}/chaos', {
+        params: { path: { webhook_id: shop.hookId } },
+        body: chaos,
       })
-      // Its own report holds it too, and says when on the wall clock.
-      const own = await shop.tenant.control.readiness()
-      expect(own.findings.find((f) => f.id === finding)?.example.wall_time).toMatch(
-        /^\d{4}-\d\d-\d\dT/,
-      )
-    },
-    30_000,
-  )
+    await runSuite(shop, run.map(scenario))
+    const report = await settledReport(sb)
+    const found = report.findings.find((f) => f.id === finding)
+    expect(found, JSON.stringify(report.findings)).toMatchObject({
+      severity,
+      example: { company_id: shop.tenant.companyId },
+    })
+    // Its own report holds it too, and says when on the wall clock.
+    const own = await shop.tenant.control.readiness()
+    expect(own.findings.find((f) => f.id === finding)?.example.wall_time).toMatch(
+      /^\d{4}-\d\d-\d\dT/,
+    )
+  })
 })
