@@ -304,7 +304,7 @@ describe('a sandbox started as the examples say (SEED=docs, START_TIME, PUBLIC_U
       await seeded.close()
     }
     // Every operation of the document, twice: seconds alone, more on a loaded machine.
-  }, 60_000)
+  })
 })
 
 describe("the contract's error examples", () => {
