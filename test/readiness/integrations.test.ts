@@ -56,19 +56,21 @@ const faultFirst = (): Scenario[] => {
 }
 
 /**
- * Every company's report once the webhook attempts under way have been recorded: no delivery is
- * due (test/webhooks/settle.ts's rule), however long a loaded machine takes to try them.
+ * Every company's report once the calls a fault's delay holds have been answered (a payout its
+ * client gave up on goes through then) and the webhook attempts under way have been recorded (no
+ * delivery is due: test/webhooks/settle.ts's rule), however long a loaded machine takes.
  */
-async function settledReport(sandbox: Sandbox): Promise<Readiness> {
-  await eventually(async () => {
+const settledReport = (sandbox: Sandbox): Promise<Readiness> =>
+  eventually(async () => {
     const now = (await sandbox.control.api.GET('/clock')).data!.now
     const { data } = await sandbox.control.api.GET('/webhooks/deliveries', {
       params: { query: { limit: 500 } },
     })
-    return !data!.data.some((d) => d.status === 'pending' && (d.next_attempt_at ?? '') <= now)
-  }, 'deliveries still due')
-  return sandbox.readiness()
-}
+    if (data!.data.some((d) => d.status === 'pending' && (d.next_attempt_at ?? '') <= now))
+      return undefined
+    const report = await sandbox.readiness()
+    return report.in_flight.calls === 0 && report
+  }, 'calls still in flight, or deliveries still due')
 
 const ORDERS: [string, () => Scenario[]][] = [
   ['forward', () => [...SCENARIOS]],
