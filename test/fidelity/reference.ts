@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto'
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { HANG_MS } from '../hang.js'
 
 const HERE = fileURLToPath(new URL('.', import.meta.url))
 const ROOT = join(HERE, '../..')
@@ -89,8 +90,9 @@ export function startReference(
   })
   let log = ''
   return new Promise((resolve, reject) => {
-    // About a hang: uvicorn importing FastAPI took seconds on a loaded machine.
-    const timer = setTimeout(() => fail('no "Uvicorn running on" line within 120 s'), 120_000)
+    // About a hang (test/hang.ts): uvicorn importing FastAPI took seconds on a loaded machine, and
+    // did not start within 20 s at a load of 44.
+    const timer = setTimeout(() => fail('no "Uvicorn running on" line: hung'), HANG_MS)
     const fail = (why: string) => {
       clearTimeout(timer)
       child.kill('SIGKILL')

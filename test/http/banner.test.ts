@@ -7,6 +7,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, describe, expect, it } from 'vitest'
 import { webhookExposure } from '../../src/webhooks/allowed-hosts.js'
+import { HANG_MS } from '../hang.js'
 import { SCENARIOS_DIR } from '../harness.js'
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
@@ -64,7 +65,7 @@ it('prints http://127.0.0.1:<port>, as the README does, whatever interface it li
         expect((await fetch(address)).status, address).toBe(200)
     })
   }
-}, 60_000)
+})
 
 /** Starts `src/main.ts` on port 0 and returns its banner, then stops it. */
 function bannerOf(env: Record<string, string>): Promise<string> {
@@ -84,7 +85,7 @@ function bannerOf(env: Record<string, string>): Promise<string> {
     let out = ''
     const timer = setTimeout(
       () => (child.kill('SIGKILL'), reject(new Error(`no banner: ${out}`))),
-      20_000,
+      HANG_MS,
     )
     child.stdout.on('data', (d) => {
       out += d
@@ -108,7 +109,7 @@ it('warns, with the variable to set, when listening beyond loopback without WEBH
   expect(listed).toMatch(
     /webhooks +sent only to hooks\.internal, app:3000 \(WEBHOOK_ALLOWED_HOSTS\)/,
   )
-}, 60_000)
+})
 
 it('treats every loopback address as loopback, and everything else as reachable', () => {
   for (const host of ['127.0.0.1', '127.1.2.3', 'localhost', '::1', '[::1]'])
@@ -208,7 +209,7 @@ describe('what the banner says it runs with', () => {
     } finally {
       await s.stop()
     }
-  }, 30_000)
+  })
 
   it('names the variables, or the default, where no flag was given', async () => {
     const s = await start([], {
@@ -230,7 +231,7 @@ describe('what the banner says it runs with', () => {
     } finally {
       await s.stop()
     }
-  }, 30_000)
+  })
 
   it('on a store that holds state, prints its scenario and the first of its credentials that still signs in', async () => {
     const args = ['--port', '0', '--db', 'kept.db', '--admin-token', 'kept-store-token-0123456789']
@@ -270,5 +271,5 @@ describe('what the banner says it runs with', () => {
     } finally {
       await s.stop()
     }
-  }, 60_000)
+  })
 })

@@ -280,5 +280,5 @@ describe('a sandbox started as the examples say (SEED=docs, START_TIME, PUBLIC_U
       await served.close()
     }
     // Every operation of the document, twice: seconds alone, more on a loaded machine.
-  }, 90_000)
+  })
 })

@@ -2,15 +2,10 @@
 import http from 'node:http'
 import net from 'node:net'
 import { describe, expect, it } from 'vitest'
+import { eventually } from '../hang.js'
 import { AUTH, startTestSandbox } from '../harness.js'
 
-const until = async (what: () => boolean, ms = 20_000) => {
-  const end = Date.now() + ms
-  while (!what()) {
-    if (Date.now() > end) throw new Error('timed out')
-    await new Promise((r) => setTimeout(r, 10))
-  }
-}
+const until = (what: () => boolean) => eventually(what, 'timed out', 10)
 
 describe('close()', () => {
   it('finishes a request that is in flight, answers a new connection 503 or refuses it, then closes the store', async () => {

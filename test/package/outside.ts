@@ -84,7 +84,7 @@ export function describeOutside(installed: () => Promise<Installed>, timeout: nu
     }
     const npx = (dir: string, argv: string[]) => {
       expect(argv.slice(0, 3)).toEqual(['npx', '--no-install', 'pix-sandbox'])
-      return exec('npx', argv.slice(1), dir, 180_000)
+      return exec('npx', argv.slice(1), dir)
     }
 
     beforeAll(async () => {
@@ -105,7 +105,7 @@ export function describeOutside(installed: () => Promise<Installed>, timeout: nu
       )
       expect(r.code, r.stderr).toBe(0)
       expect(wellFormedXml(readFileSync(join(dir, 'readiness.xml'), 'utf8'))).toEqual([])
-    }, 200_000)
+    })
 
     it("runs docs/READINESS.md's Node suite as it writes it: 3 of 32 met, exit 0", async () => {
       const dir = project('node-suite')
@@ -122,7 +122,7 @@ export function describeOutside(installed: () => Promise<Installed>, timeout: nu
       expect(r.stdout).toMatch(/^# pass 3$/m)
       expect(r.stderr).toContain('pix-sandbox readiness: 3 of 32 behaviours met (9%), no findings')
       expect(r.code, r.stderr).toBe(0)
-    }, 200_000)
+    })
 
     it.skipIf(!has('go'))(
       'runs examples/go as its README writes it: 3 of 32 met, readiness.xml ignored by git',
@@ -145,7 +145,6 @@ export function describeOutside(installed: () => Promise<Installed>, timeout: nu
         })
         expect(untracked).not.toMatch(/readiness\.xml|node_modules/)
       },
-      200_000,
     )
 
     it.skipIf(!has('mvn'))(
@@ -166,7 +165,6 @@ export function describeOutside(installed: () => Promise<Installed>, timeout: nu
         expect(r.code).toBe(0)
         expect(wellFormedXml(readFileSync(join(dir, 'target/readiness.xml'), 'utf8'))).toEqual([])
       },
-      200_000,
     )
 
     it('stops a bare npx --no-install where nothing is installed, running nothing', async () => {
@@ -176,6 +174,6 @@ export function describeOutside(installed: () => Promise<Installed>, timeout: nu
       const r = await exec('npx', ['--no-install', 'pix-sandbox', '--version'], dir)
       expect(r.code).not.toBe(0)
       expect(r.stdout).toBe('')
-    }, 60_000)
+    })
   })
 }

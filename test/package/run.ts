@@ -1,6 +1,7 @@
 // Runs a command of a user's (npm, npx, a toolchain) to its end, as the package tests do.
 import { execFile } from 'node:child_process'
 import { promisify } from 'node:util'
+import { HANG_MS } from '../hang.js'
 
 const run = promisify(execFile)
 
@@ -10,12 +11,12 @@ export interface Outcome {
   stderr: string
 }
 
-/** Runs a command to its end; never throws on a non-zero exit. */
+/** Runs a command to its end; never throws on a non-zero exit. `timeout` is about a hang (test/hang.ts). */
 export async function exec(
   cmd: string,
   args: string[],
   cwd: string,
-  timeout = 60_000,
+  timeout = HANG_MS,
 ): Promise<Outcome> {
   try {
     const { stdout, stderr } = await run(cmd, args, {

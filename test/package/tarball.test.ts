@@ -34,7 +34,7 @@ let app: string
 let install: Promise<Outcome>
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'pix-pack-'))
-  const packed = await exec('npm', ['run', '--silent', 'package', '--', dir], ROOT, 180_000)
+  const packed = await exec('npm', ['run', '--silent', 'package', '--', dir], ROOT)
   expect(packed.code, packed.stderr).toBe(0)
   tarball = join(dir, `pix-sandbox-${VERSION}.tgz`)
   expect(packed.stdout.trim().split('\n').at(-1)).toBe(tarball)
@@ -55,10 +55,10 @@ beforeAll(async () => {
     )
     return installed
   })
-}, 180_000)
+})
 afterAll(() => {
   if (dir) rmSync(dir, { recursive: true, force: true })
-}, 120_000)
+})
 
 it('is the size the README says (its "~1.1 MB package"), within a tenth', () => {
   const said = /the ~([\d.]+) (kB|MB) package/.exec(readFileSync(join(ROOT, 'README.md'), 'utf8'))
@@ -102,7 +102,7 @@ describe('the packed tarball, installed into a copy of examples/vitest', () => {
   it("runs the examples/vitest recipe and the README's test file: their tests pass, and they typecheck against the published types", async () => {
     writeFileSync(join(app, 'readme.test.ts'), readmeTestFile().code)
     const [tests, tsc] = await Promise.all([
-      exec(join(app, 'node_modules/.bin/vitest'), ['run'], app, 120_000),
+      exec(join(app, 'node_modules/.bin/vitest'), ['run'], app),
       exec(
         process.execPath,
         [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'],
@@ -115,7 +115,7 @@ describe('the packed tarball, installed into a copy of examples/vitest', () => {
     )
     expect(tsc.stdout + tsc.stderr).toBe('')
     expect(tsc.code).toBe(0)
-  }, 150_000)
+  })
 
   it("brings no install script but better-sqlite3's, which the example's allowScripts covers: npm warns of none", async () => {
     // npm 11 lists a tarball's `prepare` among the scripts to allow (it would not run it): the
@@ -249,7 +249,7 @@ await sb.close()
 console.log(JSON.stringify({ created: res.status, paid: paid.status, tenant: company.status }))
 `,
     )
-    const r = await exec('node', ['embedded.mjs'], app, 20_000)
+    const r = await exec('node', ['embedded.mjs'], app)
     expect(r.code, r.stderr).toBe(0)
     expect(JSON.parse(r.stdout)).toEqual({ created: 200, paid: 'paid', tenant: 200 })
   })
@@ -293,7 +293,7 @@ export async function use(): Promise<number> {
     )
     expect(tsc.stdout + tsc.stderr).toBe('')
     expect(tsc.code).toBe(0)
-  }, 120_000) // tsc over the published types: tens of seconds on a loaded machine
+  }) // tsc over the published types: tens of seconds on a loaded machine
 })
 
 describeOutside(async () => {

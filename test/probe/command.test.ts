@@ -30,4 +30,4 @@ it('exits 2 on a refused target and on bad usage, 0 on --help', async () => {
   expect(usage.stderr).toMatch(/error: /)
   expect(help.code).toBe(0)
   expect(help.stdout).toContain('--create-charges <n>')
-}, 60_000)
+})

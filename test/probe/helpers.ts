@@ -8,6 +8,7 @@ import { silentLog } from '../../src/log.js'
 import type { ProbeOptions } from '../../src/probe/options.js'
 import { runProbe } from '../../src/probe/run.js'
 import { startSandbox, type RunningSandbox } from '../../src/server.js'
+import { HANG_MS } from '../hang.js'
 import { SCENARIOS_DIR, testConfig } from '../harness.js'
 
 /** A loopback port nothing listens on. */
@@ -64,7 +65,8 @@ export async function probe(
       transfers: false,
       largeBody: false,
       rate: 1000,
-      timeoutMs: 3000,
+      // The probe's own per-request limit: here about a hang (test/hang.ts), not an idle machine's answer time.
+      timeoutMs: HANG_MS,
       insecure: false,
       failOnDifference: false,
       json: file,

@@ -4,6 +4,7 @@
 // followed, and the `how` must name what the steps use (its path, credential, magic value).
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { BEHAVIOURS, type BehaviourId } from '../../src/readiness/catalog.js'
+import { eventually } from '../hang.js'
 import { basic, request, startTestSandbox, type TestSandbox } from '../harness.js'
 import { startHookReceiver, type HookReceiver } from './receivers.js'
 
@@ -396,14 +397,11 @@ const HOWS: Record<BehaviourId, How> = {
 } as Record<BehaviourId, How>
 
 /** The admin's report once `id` is met (webhooks are acknowledged after the call that caused them answered). */
-async function reportOnceMet(id: string) {
-  for (const until = Date.now() + 5000; ; ) {
+const reportOnceMet = (id: string) =>
+  eventually(async () => {
     const r = await sb.admin('GET', '/readiness')
-    if (r.body.behaviours.find((b: { id: string }) => b.id === id).met || Date.now() > until)
-      return r.body
-    await new Promise((r) => setTimeout(r, 20))
-  }
-}
+    return r.body.behaviours.find((b: { id: string }) => b.id === id).met && r.body
+  }, `${id} never met`)
 
 describe('the catalog', () => {
   it('has a way for every behaviour, and no way for a behaviour it does not have', () => {
@@ -440,18 +438,18 @@ describe('the catalog', () => {
 describe('the catalog, followed as one suite would', () => {
   it('every way of every behaviour, one after another without a reset: all met, no finding', async () => {
     for (const b of BEHAVIOURS) for (const way of HOWS[b.id].ways) await way()
-    for (const until = Date.now() + 5000; ; ) {
-      const report = (await sb.admin('GET', '/readiness')).body
-      const unmet = report.behaviours
-        .filter((b: { met: boolean }) => !b.met)
-        .map((b: { id: string }) => b.id)
-      if (unmet.length === 0 || Date.now() > until) {
-        expect(unmet).toEqual([])
-        expect(report.findings).toEqual([])
-        break
-      }
-      await new Promise((r) => setTimeout(r, 20))
-    }
+    let unmet: string[] = []
+    const report = await eventually(
+      async () => {
+        const report = (await sb.admin('GET', '/readiness')).body
+        unmet = report.behaviours
+          .filter((b: { met: boolean }) => !b.met)
+          .map((b: { id: string }) => b.id)
+        return unmet.length === 0 && report
+      },
+      () => `never met: ${unmet.join(', ')}`,
+    )
+    expect(report.findings).toEqual([])
   })
 
   it("the contract's behaviours of the main credential are met in its company's own report", async () => {

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, describe, expect, it } from 'vitest'
+import { HANG_MS } from '../hang.js'
 import { wellFormedXml } from './xml.js'
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
@@ -18,7 +19,7 @@ const exec = (args: string[]): Promise<{ code: number | null; stdout: string; st
     execFile(
       process.execPath,
       ['--import', import.meta.resolve('tsx'), join(ROOT, 'src/cli.ts'), 'exec', ...args],
-      { cwd: ROOT, timeout: 60_000 },
+      { cwd: ROOT, timeout: HANG_MS },
       (err, stdout, stderr) =>
         resolve({ code: err ? ((err as { code?: number }).code ?? null) : 0, stdout, stderr }),
     )

@@ -4,6 +4,7 @@
 import http from 'node:http'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { FINDINGS, type FindingId } from '../../src/readiness/catalog.js'
+import { eventually } from '../hang.js'
 import { AUTH, request, startTestSandbox, type TestSandbox } from '../harness.js'
 import { startHookReceiver, type Behaviour } from './receivers.js'
 
@@ -59,28 +60,23 @@ const control = async (method: string, path: string, json?: unknown) => {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
 /** Waits until a delivery of `type` was delivered (its acknowledgement recorded), and answers its body's data. */
-async function delivered(type: string): Promise<Record<string, unknown>> {
-  for (const until = Date.now() + 10_000; Date.now() < until; await sleep(20)) {
+const delivered = (type: string): Promise<Record<string, unknown>> =>
+  eventually(async () => {
     const page = await control('GET', '/webhooks/deliveries?status=delivered')
-    const d = page.data.find((x: { event_type: string }) => x.event_type === type)
-    if (d) return d.body.data
-  }
-  throw new Error(`no ${type} delivered`)
-}
+    return page.data.find((x: { event_type: string }) => x.event_type === type)?.body.data
+  }, `no ${type} delivered`)
 
 /** Waits until a delivery of `type` had an attempt answered `status` (recorded after readiness saw it). */
-async function attempted(type: string, status: number): Promise<void> {
-  for (const until = Date.now() + 10_000; Date.now() < until; await sleep(20)) {
+const attempted = (type: string, status: number): Promise<true> =>
+  eventually(async () => {
     const page = await control('GET', '/webhooks/deliveries')
     const codes = page.data
       .filter((d: { event_type: string }) => d.event_type === type)
       .flatMap((d: { attempts: { status_code: number | null }[] }) =>
         d.attempts.map((a) => a.status_code),
       )
-    if (codes.includes(status)) return
-  }
-  throw new Error(`no ${type} answered ${status}`)
-}
+    return codes.includes(status)
+  }, `no ${type} answered ${status}`)
 
 /** A payout whose answer is lost (a 500 after the write), reconciled from its webhook once the receiver took it. */
 async function lostThenReconciled(): Promise<void> {
@@ -597,10 +593,12 @@ describe('what each finding says', () => {
       body: JSON.stringify(TRANSFER),
       signal: gone.signal,
     }).catch(() => undefined)
+    // After the held one went through: the sandbox's 400 ms timer is in this process, so it fires
+    // before this one however loaded the machine. How long after is the machine's: any number.
     await sleep(500)
     expect((await post('/hub/transactions/out', TRANSFER)).status).toBe(200)
     expect((await find('paid_twice')).example.seen).toMatch(
-      /^a transfer of the same amount and pix_key sent 0\.\d s after its client closed the connection before the answer: both went through, two debits \(E\w{31}, then E\w{31}\)$/,
+      /^a transfer of the same amount and pix_key sent \d+\.\d s after its client closed the connection before the answer: both went through, two debits \(E\w{31}, then E\w{31}\)$/,
     )
     expect(await find('retry_after_server_error')).toBeUndefined()
   })

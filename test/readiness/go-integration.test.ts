@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { HANG_MS } from '../hang.js'
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 const MODULE = join(ROOT, 'test/readiness/integrations/go')
@@ -24,7 +25,7 @@ const run = (file: string, args: string[], env: NodeJS.ProcessEnv = {}, cwd = di
     execFile(
       file,
       args,
-      { cwd, env: { ...base, ...env }, timeout: 290_000, maxBuffer: 16 << 20 },
+      { cwd, env: { ...base, ...env }, timeout: HANG_MS, maxBuffer: 16 << 20 },
       (err, stdout, stderr) =>
         resolve({ code: err ? ((err as { code?: number }).code ?? null) : 0, stdout, stderr }),
     )
@@ -82,7 +83,7 @@ beforeAll(async () => {
   expect(built.code, built.stderr).toBe(0)
   const listed = await run(BINARY, ['-test.list', '.'])
   tests = listed.stdout.split('\n').filter((t) => t.startsWith('Test'))
-}, 300_000)
+})
 
 const correct = () => tests.filter((t) => !t.startsWith('TestProbe'))
 
@@ -253,7 +254,7 @@ describe.skipIf(!GO)(`a Go merchant integration under pix-sandbox exec${skipped}
       expect(r.findings, r.why).toEqual([])
       expect(r.report.coverage.met, r.why).toBe(r.report.coverage.total)
       expect(r.code, r.why).toBe(0)
-    }, 300_000)
+    })
 
   // Issue 42, case 6: a tidy suite deletes each tenant when its test ends; what the run met stays.
   it.concurrent('the correct suite deleting its tenants: the whole catalog met, no finding', async () => {
@@ -262,7 +263,7 @@ describe.skipIf(!GO)(`a Go merchant integration under pix-sandbox exec${skipped}
     })
     expect(r.findings, r.why).toEqual([])
     expect(r.report.coverage.met, r.why).toBe(r.report.coverage.total)
-  }, 300_000)
+  })
 
   for (const v of VARIANTS)
     it.concurrent(`PIX_BUG=${v.name}: ${v.want.id} (${v.want.severity})`, async () => {
@@ -270,13 +271,13 @@ describe.skipIf(!GO)(`a Go merchant integration under pix-sandbox exec${skipped}
       const r = await underExec(v.name, only([v.test]), env)
       expect(r.findings, r.why).toEqual([v.want])
       if (v.says) expect(JSON.stringify(r.report.findings), r.why).toContain(v.says)
-    }, 300_000)
+    })
 
   it.concurrent('the probes of correct-but-unusual behaviour: no finding', async () => {
     const r = await underExec('probes', only(PROBES))
     expect(r.findings, r.why).toEqual([])
     expect(r.code, r.why).toBe(0)
-  }, 300_000)
+  })
 
   // Issue 42, case 2: at most a warning a person can confirm, never an error.
   it.concurrent('a second order to the same key and amount after a reconciled one: no error', async () => {
@@ -287,12 +288,12 @@ describe.skipIf(!GO)(`a Go merchant integration under pix-sandbox exec${skipped}
     ).toEqual([])
     expect(r.findings.length, r.why).toBeLessThanOrEqual(1)
     expect(r.code, r.why).toBe(0)
-  }, 300_000)
+  })
 
   // Issue 42, case 3: the receiver URL took genuine deliveries; another company's are refused.
   it.concurrent("another company's subscription to a receiver's URL: no finding", async () => {
     const r = await underExec('foreign subscription', only([FOREIGN_SUBSCRIPTION]))
     expect(r.findings, r.why).toEqual([])
     expect(r.code, r.why).toBe(0)
-  }, 300_000)
+  })
 })

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, describe, expect, it } from 'vitest'
+import { HANG_MS } from '../hang.js'
 import { wellFormedXml } from './xml.js'
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
@@ -48,7 +49,7 @@ const exec = (
     execFile(
       process.execPath,
       ['--import', import.meta.resolve('tsx'), join(ROOT, 'src/cli.ts'), 'exec', ...args],
-      { cwd, timeout: 170_000 },
+      { cwd, timeout: HANG_MS },
       (err, stdout, stderr) =>
         resolve({ code: err ? ((err as { code?: number }).code ?? null) : 0, stdout, stderr }),
     )
@@ -106,7 +107,6 @@ describe('the examples in other languages', () => {
       ).toMatch(/tests="3" errors="0" skipped="0" failures="0"/)
       expect(wellFormedXml(readFileSync(join(project, 'target/readiness.xml'), 'utf8'))).toEqual([])
     },
-    180_000,
   )
 
   it.skipIf(!GO)(
@@ -129,6 +129,5 @@ describe('the examples in other languages', () => {
       expect(r.stderr).toContain('pix-sandbox readiness: 3 of 32 behaviours met (9%), no findings')
       expect(r.code).toBe(0)
     },
-    180_000,
   )
 })

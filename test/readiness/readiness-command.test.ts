@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { freePort } from '../../bench/processes.js'
 import { runReadiness } from '../../src/cli/readiness.js'
+import { HANG_MS } from '../hang.js'
 import { AUTH, request, startTestSandbox, type TestSandbox } from '../harness.js'
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
@@ -23,7 +24,7 @@ function cli(
       CLI[0]!,
       [...CLI.slice(1), 'readiness', ...args],
       {
-        timeout: 30_000,
+        timeout: HANG_MS,
         env: { ...process.env, SANDBOX_ADMIN_TOKEN: '', PIX_SANDBOX_ADMIN_TOKEN: '', ...env },
       },
       (err, stdout, stderr) =>

@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { freePort } from '../../bench/processes.js'
 import { subscribe } from '../../src/operations/webhooks.js'
 import { checkReceiver } from '../../src/webhooks/check.js'
+import { HANG_MS } from '../hang.js'
 import { request, startTestSandbox, type TestSandbox } from '../harness.js'
 import { startSilentReceiver } from '../webhooks/receiver.js'
 import { startHookReceiver, type Behaviour, type HookReceiver } from './receivers.js'
@@ -292,7 +293,7 @@ describe('pix-sandbox check-receiver', () => {
           'check-receiver',
           ...args,
         ],
-        { timeout: 30_000 },
+        { timeout: HANG_MS },
         (err, stdout, stderr) =>
           resolve({ code: err ? ((err as { code?: number }).code ?? null) : 0, stdout, stderr }),
       )

@@ -4,6 +4,7 @@
 // raises findings in the admin's report only; a company's own hows name its own credentials;
 // reset and deleting a company clear it.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { eventually } from '../hang.js'
 import { AUTH, basic, request, startTestSandbox, T0, type TestSandbox } from '../harness.js'
 import { startHookReceiver } from './receivers.js'
 
@@ -183,13 +184,10 @@ describe('readiness scope', () => {
       rx.secret = hook.secret
       const tx = (await charge(auth(a))).body.transaction_id
       await sb.admin('POST', `/charges/${tx}/pay`)
-      for (
-        const until = Date.now() + 5000;
-        !met((await own(auth(a))).body).includes('webhook.charge.paid:1');
-      ) {
-        if (Date.now() > until) throw new Error('no delivery recorded')
-        await new Promise((r) => setTimeout(r, 20))
-      }
+      await eventually(
+        async () => met((await own(auth(a))).body).includes('webhook.charge.paid:1'),
+        'no delivery recorded',
+      )
       expect(met((await own(auth(b))).body)).toEqual([])
     } finally {
       await rx.close()
@@ -221,12 +219,15 @@ describe('readiness scope', () => {
     const paid = async (t: Tenant, hookId: string, status: number) => {
       const tx = (await charge(auth(t))).body.transaction_id
       await sb.admin('POST', `/charges/${tx}/pay`)
-      for (const until = Date.now() + 10_000; ; await new Promise((r) => setTimeout(r, 20))) {
-        const page = (await sb.admin('GET', `/webhooks/deliveries?webhook_id=${hookId}`)).body
-        const codes = page.data.flatMap((d: any) => d.attempts.map((x: any) => x.status_code))
-        if (codes.includes(status)) return
-        if (Date.now() > until) throw new Error(`no ${status} recorded: ${JSON.stringify(codes)}`)
-      }
+      let codes: unknown[] = []
+      await eventually(
+        async () => {
+          const page = (await sb.admin('GET', `/webhooks/deliveries?webhook_id=${hookId}`)).body
+          codes = page.data.flatMap((d: any) => d.attempts.map((x: any) => x.status_code))
+          return codes.includes(status)
+        },
+        () => `no ${status} recorded: ${JSON.stringify(codes)}`,
+      )
     }
     try {
       const hookA = await subscribe(a)

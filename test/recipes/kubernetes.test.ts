@@ -114,7 +114,7 @@ describe('the Kubernetes manifests', () => {
     rmSync(dir, { recursive: true, force: true })
     expect(good).toBe('')
     expect(bad).toContain('readOnlyRootFileSystem')
-  }, 60_000)
+  })
 
   it('run one pod whose Service and probes reach the port of the image', () => {
     const set = only('StatefulSet')

@@ -24,7 +24,7 @@ describe('the typed client generated from /openapi.json', () => {
     for (const f of ['package.json', 'tsconfig.json', 'src/create-charge.ts'])
       cpSync(join(EXAMPLE, f), join(project, f))
     symlinkSync(join(EXAMPLE, 'node_modules'), join(project, 'node_modules'), 'dir')
-  }, 240_000)
+  })
 
   afterAll(async () => {
     await sandbox?.close()
@@ -71,5 +71,5 @@ describe('the typed client generated from /openapi.json', () => {
       amount: 1000,
       status: 'pending',
     })
-  }, 90_000)
+  })
 })

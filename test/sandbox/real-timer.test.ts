@@ -1,10 +1,11 @@
 // The server's own timer, on the real clock: every other test drives time by hand (a manual
 // clock, /clock/advance, runDue), so none of them would notice a ticker that stopped running due
 // work. Here a scenario document shortens every delay to a few seconds, and the test waits for
-// each outcome to appear (polling with a deadline), never for a fixed time.
+// each outcome to appear (polling, bounded only against a hang), never for a fixed time.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { silentLog } from '../../src/log.js'
 import { startSandbox, type RunningSandbox } from '../../src/server.js'
+import { HANG_MS } from '../hang.js'
 import { AUTH, request, testConfig } from '../harness.js'
 
 let sb: RunningSandbox
@@ -15,10 +16,10 @@ const admin = (method: string, path: string, json?: unknown) =>
   request(sb.url, method, `/_sandbox${path}`, { auth: `Bearer ${sb.adminToken}`, json })
 const post = (path: string, json: unknown) =>
   request(sb.url, 'POST', `/api/v1/hub/transactions/${path}`, { auth: AUTH.main, json })
-/** Polls until the record reaches `status`; fails after a deadline generous enough for a loaded machine. */
+/** Polls until the record reaches `status`; bounded only against a hang (test/hang.ts). */
 const reaches = (path: string, status: string) =>
   vi.waitFor(async () => expect((await admin('GET', path)).body.status).toBe(status), {
-    timeout: 15_000,
+    timeout: HANG_MS,
     interval: 100,
   })
 
@@ -65,5 +66,5 @@ describe('the server timer on the real clock', () => {
     expect(types).toEqual(
       expect.arrayContaining(['charge.paid', 'transfer.failed', 'charge.cancelled']),
     )
-  }, 60_000)
+  })
 })

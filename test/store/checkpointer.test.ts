@@ -6,6 +6,7 @@ import { afterEach, beforeEach, expect, it } from 'vitest'
 import { restartWal, startCheckpointer } from '../../src/store/checkpointer.js'
 import { openDb } from '../../src/store/db.js'
 import { createStore } from '../../src/store/index.js'
+import { eventually } from '../hang.js'
 
 let dir: string
 beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'pix-wal-'))))
@@ -19,56 +20,63 @@ const walSize = (file: string) => {
   }
 }
 
+const MIB = 1024 * 1024
+
 /**
- * Group commits back to back for `ms` after the second restart (on a loaded machine the worker
- * thread can take a second to start, and the WAL grows freely until it does). Returns the
- * largest WAL seen, and its size right after each commit that followed a restart: a restart keeps
- * the file and overwrites it, and that first commit cuts it back to `journal_size_limit`.
+ * Group commits back to back until `rounds` restarts have been measured, from the second restart
+ * on (the worker is a thread: on a loaded machine it takes seconds to start, so the commits wait
+ * for its first restart instead of racing it). Returns the largest WAL seen, and its size right
+ * after each commit that followed a restart: a restart keeps the file and overwrites it, and that
+ * first commit cuts it back to `journal_size_limit`. A WAL past 64 MiB ends the writes, so that a
+ * checkpointer that never restarts fails the test instead of filling the disk.
  */
-async function writeWithoutPause(file: string, restartFrames: number, ms: number) {
+async function writeWithoutPause(file: string, restartFrames: number, rounds: number) {
   const store = createStore(openDb(file))
   let restarts = 0
-  let measuredFrom: number | null = null
+  let measuring = false
   // Set by a restart, which runs right after a commit: the next batch's commit is the first after it.
   let restartedSinceLastBatch = false
   const onFull = (done: () => void) =>
     store.whenIdle(() => {
       restartWal(store.db)
       restartedSinceLastBatch = true
-      if (++restarts === 2) measuredFrom = Date.now()
+      if (++restarts === 2) measuring = true
       done()
     })
   const checkpointer = startCheckpointer(store.db, file, onFull, 20, restartFrames)
   const limit = store.db.pragma('journal_size_limit', { simple: true }) as number
-  const started = Date.now()
   let largest = 0
   const afterRestarts: number[] = []
   let n = 0
+  const batch = async () => {
+    for (let i = 0; i < 20; i++)
+      store.tx(() =>
+        store.events.append({
+          id: `e${n++}`,
+          type: 'test.event',
+          at: n,
+          companyId: null,
+          data: { n, pad: 'x'.repeat(200) },
+        }),
+      )
+    await store.pendingCommit()
+  }
   try {
-    while (measuredFrom === null ? Date.now() - started < 15_000 : Date.now() - measuredFrom < ms) {
+    while (walSize(file) < restartFrames * 4096) await batch()
+    await eventually(() => restarts > 0, 'the checkpointer never asked for a restart')
+    while (afterRestarts.length < rounds && walSize(file) < 64 * MIB) {
       const firstAfterRestart = restartedSinceLastBatch
       restartedSinceLastBatch = false
-      for (let i = 0; i < 20; i++)
-        store.tx(() =>
-          store.events.append({
-            id: `e${n++}`,
-            type: 'test.event',
-            at: n,
-            companyId: null,
-            data: { n, pad: 'x'.repeat(200) },
-          }),
-        )
-      await store.pendingCommit()
-      if (measuredFrom === null) continue
+      await batch()
+      if (!measuring) continue
       largest = Math.max(largest, walSize(file))
       if (firstAfterRestart) afterRestarts.push(walSize(file))
     }
+    largest = Math.max(largest, walSize(file))
   } finally {
     await checkpointer.stop()
     await store.close()
   }
-  if (measuredFrom === null)
-    throw new Error('the checkpointer did not ask for two restarts in 15 s')
   return { largest, afterRestarts, limit }
 }
 
@@ -76,16 +84,12 @@ it('keeps the WAL bounded under writes that never pause', async () => {
   // 100 frames of 4 KiB between restarts. Without the restart the WAL reached 200 MB in 1.5 s;
   // with it, the file holds at most what was written between two restarts (a few MB, more on a
   // busy machine), and every commit after a restart cuts it back to the limit.
-  const { largest, afterRestarts, limit } = await writeWithoutPause(
-    join(dir, 'bounded.db'),
-    100,
-    1500,
-  )
+  const { largest, afterRestarts, limit } = await writeWithoutPause(join(dir, 'bounded.db'), 100, 3)
   expect(limit).toBeGreaterThan(0)
-  expect(afterRestarts.length).toBeGreaterThan(2)
+  expect(afterRestarts.length).toBe(3)
   for (const size of afterRestarts) expect(size).toBeLessThanOrEqual(limit)
-  expect(largest).toBeLessThan(32 * 1024 * 1024)
-}, 30_000)
+  expect(largest).toBeLessThan(32 * MIB)
+})
 
 it('asks nothing of the main thread once stopped: its last pass asked for a restart after the store had closed (SIGTERM under load)', async () => {
   // Under load, the worker's last pass (on stop) found the WAL past the restart point and asked
@@ -109,4 +113,4 @@ it('asks nothing of the main thread once stopped: its last pass asked for a rest
   await stopped
   await new Promise((r) => setTimeout(r, 50))
   expect(asked).toEqual([true])
-}, 30_000)
+})

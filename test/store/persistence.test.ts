@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { openDb, schemaVersion } from '../../src/store/db.js'
 import { openStore } from '../../src/store/index.js'
 import { migrations } from '../../src/store/migrations/index.js'
+import { eventually } from '../hang.js'
 import { AUTH, startTestSandbox } from '../harness.js'
 
 let dir: string
@@ -38,13 +39,7 @@ describe('the store', () => {
       const opened = () =>
         readdirSync('/proc/self/fd').filter((fd) => readlinkOrNull(`/proc/self/fd/${fd}`) === file)
           .length
-      for (
-        const until = Date.now() + 5000;
-        opened() < 2;
-        await new Promise((r) => setTimeout(r, 5))
-      ) {
-        if (Date.now() > until) throw new Error('the checkpointer never opened the store')
-      }
+      await eventually(() => opened() >= 2, 'the checkpointer never opened the store', 5)
       await store.close()
       expect(readdirSync(dir).sort()).toEqual(['sandbox.db', 'sandbox.db.lock'])
       expect(statSync(join(dir, 'sandbox.db.lock')).size).toBe(0)

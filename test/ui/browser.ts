@@ -2,6 +2,7 @@
 // Without chromium they are skipped with a message saying how to get it.
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest'
+import { HANG_MS } from '../hang.js'
 import { startTestSandbox, type TestSandbox } from '../harness.js'
 import { CHROMIUM, launchChromium, NO_CHROMIUM } from './chromium.js'
 
@@ -19,6 +20,9 @@ export async function newPage(
     viewport: { width: opts.width ?? 1280, height: opts.height ?? 900 },
     colorScheme: opts.dark ? 'dark' : 'light',
   })
+  // Playwright's 30 s for a wait or a page load is an idle machine's: a wait here is for an event,
+  // bounded only against a hang (test/hang.ts).
+  context.setDefaultTimeout(HANG_MS)
   return context.newPage()
 }
 

@@ -2,6 +2,7 @@
 // share (playwright-core; browsers are never downloaded). No vitest here: the script imports it.
 import { existsSync } from 'node:fs'
 import { type Browser, chromium } from 'playwright-core'
+import { HANG_MS } from '../hang.js'
 
 /** The chromium to drive: CHROMIUM_PATH, else Debian's; undefined when there is none. */
 export const CHROMIUM = [
@@ -18,6 +19,8 @@ export const NO_CHROMIUM = 'no chromium found (apt-get install -y chromium, or s
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM!,
+    // Not Playwright's 30 s: a start on a loaded machine is slow, not hung (test/hang.ts).
+    timeout: HANG_MS,
     args: [
       '--headless',
       '--no-sandbox',

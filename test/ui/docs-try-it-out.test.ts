@@ -4,6 +4,7 @@
 import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import { BALANCE_EXAMPLE } from '../../src/http/sandbox/records/tenant.js'
+import { HANG_MS } from '../hang.js'
 import type { TestSandbox } from '../harness.js'
 import { CHROMIUM, SKIP_REASON, useBrowser } from './browser.js'
 
@@ -54,7 +55,7 @@ describe.skipIf(!CHROMIUM)(`/docs "Try it out"${SKIP_REASON ? ` (${SKIP_REASON})
     await op.getByRole('button', { name: 'Execute' }).click()
     const status = op.locator('.live-responses-table tbody .response-col_status').first()
     await expect
-      .poll(async () => (await status.textContent())?.trim(), { timeout: 10_000 })
+      .poll(async () => (await status.textContent())?.trim(), { timeout: HANG_MS })
       .toBe('200')
     // The credentials typed in stay in the page: nothing a later visitor of this browser can read.
     expect(
@@ -91,7 +92,9 @@ describe.skipIf(!CHROMIUM)(`/docs "Try it out"${SKIP_REASON ? ` (${SKIP_REASON})
       .row(403)
       .locator('select.examples-select-element')
       .selectOption('not_enough_permissions')
-    await expect.poll(() => charge.shown(403)).toEqual({ detail: 'Not enough permissions' })
+    await expect
+      .poll(() => charge.shown(403), { timeout: HANG_MS })
+      .toEqual({ detail: 'Not enough permissions' })
     expect(await charge.shown(501)).toEqual({ detail: 'Provider does not support this operation' })
     await charge.row(403).scrollIntoViewIfNeeded()
     await page.screenshot({ path: '/tmp/pix-sandbox-docs-contract-403.png' })

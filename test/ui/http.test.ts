@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { createLiveHub } from '../../src/ui/live.js'
+import { HANG_MS } from '../hang.js'
 import { AUTH, startTestSandbox, type TestSandbox } from '../harness.js'
 
 describe('dashboard over HTTP', () => {
@@ -98,7 +99,7 @@ import(${JSON.stringify(entry)}).then(async ({ startSandbox }) => {
       const { stdout } = await promisify(execFile)(
         process.execPath,
         ['--import', import.meta.resolve('tsx'), join(dir, 'suite.cjs')],
-        { cwd: root, timeout: 15_000 },
+        { cwd: root, timeout: HANG_MS },
       )
       expect(JSON.parse(stdout)).toEqual({ mainModule: true, status: 200, html: true, runs: 0 })
     } finally {

@@ -5,6 +5,7 @@ import { createServer, type IncomingHttpHeaders } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
+import { eventually } from '../hang.js'
 import { AUTH, basic, type TestSandbox } from '../harness.js'
 import { setBySandbox } from '../webhooks/receiver.js'
 import {
@@ -156,10 +157,7 @@ describe.skipIf(!CHROMIUM)(
         const deliveries = page.locator('#deliveries')
         await deliveries.locator('.badge', { hasText: 'pending' }).waitFor()
         await deliveries.getByText('none yet').waitFor()
-        for (const until = Date.now() + 10_000; received.length === 0; ) {
-          if (Date.now() > until) throw new Error('the receiver got no delivery')
-          await new Promise((r) => setTimeout(r, 10))
-        }
+        await eventually(() => received.length > 0, 'the receiver got no delivery', 10)
 
         release()
         await deliveries.locator('.badge', { hasText: 'delivered' }).waitFor()

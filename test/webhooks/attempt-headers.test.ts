@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { openDb } from '../../src/store/db.js'
 import { migrations } from '../../src/store/migrations/index.js'
 import { headersText, MAX_HEADERS_TEXT } from '../../src/store/attempt-headers.js'
+import { eventually } from '../hang.js'
 import { AUTH, startTestSandbox, type TestSandbox } from '../harness.js'
 import { setBySandbox, startReceiver, type Received } from './receiver.js'
 
@@ -37,14 +38,15 @@ const payNew = async (sb: TestSandbox) => {
   await sb.admin('POST', `/charges/${c.transaction_id}/pay`)
 }
 /** The only delivery, once its first attempt is recorded (the receiver holding it comes first). */
-async function firstAttempt(sb: TestSandbox): Promise<any> {
-  for (const until = Date.now() + 10_000; ; ) {
-    const [d] = (await sb.admin('GET', '/webhooks/deliveries')).body.data
-    if (d?.attempts.length) return d
-    if (Date.now() > until) throw new Error('no attempt recorded')
-    await new Promise((r) => setTimeout(r, 10))
-  }
-}
+const firstAttempt = (sb: TestSandbox): Promise<any> =>
+  eventually(
+    async () => {
+      const [d] = (await sb.admin('GET', '/webhooks/deliveries')).body.data
+      return d?.attempts.length > 0 && d
+    },
+    'no attempt recorded',
+    10,
+  )
 
 describe('headers of each attempt', () => {
   it('are the headers the receiver got (standard format), signature included and secret left out', async () => {

@@ -2,6 +2,7 @@
 // test scripts (a status per request, a delay, headers).
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { HANG_MS } from '../hang.js'
 
 /** What Node's fetch adds to every request on its own; the attempts record the rest. */
 export const TRANSPORT_HEADERS = [
@@ -39,6 +40,7 @@ export interface Receiver {
   /** Answers to the next requests, in order; then `fallback`. */
   script: Answer[]
   fallback: Answer
+  /** Waits until `n` requests have come; bounded only against a hang (test/hang.ts) unless `timeoutMs`. */
   waitFor(n: number, timeoutMs?: number): Promise<Received[]>
   close(): Promise<void>
 }
@@ -70,7 +72,7 @@ export async function startReceiver(port = 0): Promise<Receiver> {
     received: [],
     script: [],
     fallback: { status: 200 },
-    async waitFor(n, timeoutMs = 10_000) {
+    async waitFor(n, timeoutMs = HANG_MS) {
       const until = Date.now() + timeoutMs
       while (rx.received.length < n) {
         if (Date.now() > until)
@@ -102,7 +104,7 @@ export async function startSilentReceiver(): Promise<{
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     count: () => n,
     async waitFor(want) {
-      const until = Date.now() + 10_000
+      const until = Date.now() + HANG_MS
       while (n < want) {
         if (Date.now() > until)
           throw new Error(`expected ${want} requests to the silent receiver, got ${n}`)

@@ -1,6 +1,7 @@
 // Waiting for the webhook worker. The receiver holding a message is not enough: the worker records
 // the answer a moment later, and `clock/advance` awaits only the sends it starts itself, so a read
 // or an advance made in between sees an attempt still under way.
+import { eventually } from '../hang.js'
 import type { TestSandbox } from '../harness.js'
 
 export interface DeliveryRead {
@@ -15,13 +16,15 @@ async function poll(
   done: (all: DeliveryRead[]) => boolean,
   what: (all: DeliveryRead[]) => string,
 ): Promise<any[]> {
-  for (const until = Date.now() + 10_000; ; ) {
-    const all = (await sb.admin('GET', '/webhooks/deliveries?limit=100')).body
-      .data as DeliveryRead[]
-    if (done(all)) return all
-    if (Date.now() > until) throw new Error(what(all))
-    await new Promise((r) => setTimeout(r, 10))
-  }
+  let all: DeliveryRead[] = []
+  return eventually(
+    async () => {
+      all = (await sb.admin('GET', '/webhooks/deliveries?limit=100')).body.data as DeliveryRead[]
+      return done(all) && all
+    },
+    () => what(all),
+    10,
+  )
 }
 
 const attempts = (all: DeliveryRead[]) => all.reduce((sum, d) => sum + d.attempts.length, 0)

@@ -1,6 +1,7 @@
 // Two promises of docs/WEBHOOKS.md that no other test could break: a receiver gets 15 s to answer, and a
 // delivery exists (and is sent) only for an event whose transaction committed (invariant 9).
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { HANG_MS } from '../hang.js'
 import { AUTH, startTestSandbox, type TestSandbox } from '../harness.js'
 import { startReceiver, type Receiver } from './receiver.js'
 
@@ -35,7 +36,7 @@ describe('the webhook timeout', () => {
     await sb.admin('POST', '/webhooks', { url: rx.url })
     await sb.admin('POST', `/charges/${await charge()}/pay`)
     await vi.waitFor(async () => expect((await deliveries())[0]?.attempts).toHaveLength(1), {
-      timeout: 10_000,
+      timeout: HANG_MS,
       interval: 50,
     })
     const [d] = await deliveries()
