@@ -1,8 +1,9 @@
 // Every field of a contract request travels end to end: sent with every optional field set (each
 // at its documented example), it is in the record the control plane answers, under its own name,
-// and its text is on the record's dashboard page. The fields come from /openapi.json, so a new one
-// is covered without being named here: a use case or a mapper that drops it, or a page that does
-// not show it, fails this test.
+// and its text is on the record's dashboard page and in its row of the dashboard's list (unless
+// named in NOT_LISTED, with the reason). The fields come from /openapi.json, so a new one is
+// covered without being named here: a use case or a mapper that drops it, or a page or a list
+// that does not show it, fails this test.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { AUTH, dashboardCookie, startTestSandbox, type TestSandbox } from '../harness.js'
 
@@ -12,6 +13,13 @@ type Json = Record<string, any>
 const RECORDS: Record<string, string> = {
   'POST /hub/transactions/in': 'charges',
   'POST /hub/transactions/out': 'transfers',
+}
+/** The text fields the dashboard's list leaves to the record's page, and why. */
+const NOT_LISTED: Record<string, string> = {
+  'POST /hub/transactions/in description': "free text of up to 140 characters: the charge's page",
+  'POST /hub/transactions/in payload': "a BR Code of up to 512 characters: the charge's page",
+  'POST /hub/transactions/out description':
+    "free text of up to 140 characters: the transfer's page",
 }
 /** A request field the record keeps under another name. */
 const KEPT_AS: Record<string, string> = { payload: 'qr_code' }
@@ -51,10 +59,17 @@ describe('a contract request with every field set', () => {
         .map((m) => `${m.toUpperCase()} ${path}`),
     )
     expect(creating.sort()).toEqual(Object.keys(RECORDS).sort())
+    // And NOT_LISTED names fields that exist.
+    for (const entry of Object.keys(NOT_LISTED)) {
+      const [method, path, field] = entry.split(' ') as [string, string, string]
+      const body = doc.paths[path]?.[method.toLowerCase()]?.requestBody
+      const schema = body && schemaOf(body.content['application/json'].schema)
+      expect(schema?.properties?.[field], entry).toBeDefined()
+    }
   })
 
   it.each(Object.entries(RECORDS))(
-    '%s: each field is in the record, under its own name, and its text on the record page',
+    '%s: each field is in the record, under its own name, and its text on the record page and in its row of the list',
     async (operation, collection) => {
       const [, path] = operation.split(' ') as [string, string]
       const schema = schemaOf(doc.paths[path].post.requestBody.content['application/json'].schema)
@@ -76,11 +91,21 @@ describe('a contract request with every field set', () => {
           headers: { cookie },
         })
       ).text()
+      const list = await (
+        await fetch(`${sb.url}/_sandbox/ui/${collection}`, { headers: { cookie } })
+      ).text()
+      const rowStart = list.indexOf(`data-id="${id}"`)
+      expect(rowStart, `${operation}: its row in the ${collection} list`).toBeGreaterThan(0)
+      const row = list.slice(rowStart, list.indexOf('</tr>', rowStart))
       for (const [field, sent] of Object.entries(body)) {
         const kept = KEPT_AS[field] ?? field
         expect(record[kept], `${operation}: the record's ${kept}`).toEqual(sent)
-        if (typeof sent === 'string')
-          expect(page, `${operation}: ${field} on the ${collection} page`).toContain(escaped(sent))
+        if (typeof sent !== 'string') continue
+        expect(page, `${operation}: ${field} on the ${collection} page`).toContain(escaped(sent))
+        if (!(`${operation} ${field}` in NOT_LISTED))
+          expect(row, `${operation}: ${field} in its row of the ${collection} list`).toContain(
+            escaped(sent),
+          )
       }
     },
   )

@@ -3,13 +3,16 @@
 // helpers, in each language's spelling; docs/PYTHON.md's table lists exactly those; and each is
 // called by its package's tests. All three are generated from src/client/helpers.ts, but for the
 // helpers written by hand in each language (its `byHand` rows): one written in a language only, or
-// a helper never called by a test, fails here.
+// a helper never called by a test, fails here. And every control operation has a helper, or a
+// reason in NO_HELPER: a new route whose helpers were forgotten fails here too.
 import { execFileSync } from 'node:child_process'
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { createControl } from '../../src/client/control.js'
+import { HELPERS } from '../../src/client/helpers.js'
+import { startTestSandbox } from '../harness.js'
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 const read = (path: string) => readFileSync(join(ROOT, path), 'utf8')
@@ -81,6 +84,49 @@ function documentedHelpers(): string[] {
   })
 }
 
+const SETUP =
+  'setting the sandbox up: scenario files, the CLI, the dashboard; a test calls it with `api`/`call`'
+const LISTING =
+  'a listing for people (the dashboard, curl); a test reads one record, or counts, with a helper'
+const CHAOS = 'chaos for one subscription, from the dashboard or `api`/`call`'
+/** The control operations with no helper of their own, and why: a new one gets a helper or a line here. */
+const NO_HELPER: Record<string, string> = {
+  'GET /whoami': 'what credentials are: a tenant knows its ids already',
+  'GET /scenarios': SETUP,
+  'POST /scenarios': SETUP,
+  'GET /scenario': SETUP,
+  'GET /companies': LISTING,
+  'POST /companies': '`sandbox.tenant()` (Node and Python) makes a company with its credentials',
+  'PATCH /companies/{company_id}': SETUP,
+  'DELETE /companies/{company_id}': SETUP,
+  'PUT /users/{user_id}/balance': SETUP,
+  'PUT /users/{user_id}/providers': SETUP,
+  'GET /charges': LISTING,
+  'GET /transfers': LISTING,
+  'POST /pay': 'paying by code is what a payer does: `charges.pay()` takes the id a test has',
+  'POST /provider-webhook':
+    "a Provider's notification, sent as the Provider sends it (its own format)",
+  'GET /outcomes': LISTING,
+  'GET /faults': LISTING,
+  'GET /clock': 'the virtual `now` is in `health()`',
+  'POST /clock/freeze': SETUP,
+  'POST /clock/resume': SETUP,
+  'POST /clock/reset': SETUP,
+  'GET /events': LISTING,
+  'GET /requests': LISTING,
+  'DELETE /requests': 'the journal goes with `reset()`',
+  'GET /webhooks': LISTING,
+  'GET /webhooks/{webhook_id}': LISTING,
+  'DELETE /webhooks/{webhook_id}': 'a subscription goes with `reset()`',
+  'GET /webhooks/deliveries': '`webhooks.waitForDelivery()` reads it',
+  'POST /webhooks/{webhook_id}/test':
+    'a hand-made delivery for people checking a receiver: `webhooks.check()` for tests',
+  'POST /webhooks/deliveries/{delivery_id}/retry':
+    "the worker retries on the scenario's schedule: `clock.advance()`",
+  'PUT /webhooks/{webhook_id}/chaos': CHAOS,
+  'DELETE /webhooks/{webhook_id}/chaos': CHAOS,
+}
+
 const sorted = (names: string[]) => [...new Set(names)].sort()
 
 /** Every file's text under `dir` whose name ends in `ext`. */
@@ -100,6 +146,23 @@ describe('the control helpers', () => {
     expect(sorted(documentedHelpers().filter((h) => h !== ANY_ENDPOINT.python))).toEqual(
       sorted(pythonHelpers()),
     )
+  })
+
+  it('cover every control operation, but those NO_HELPER names with the reason', async () => {
+    const sb = await startTestSandbox()
+    try {
+      const doc = (await sb.request('GET', '/_sandbox/openapi.json')).body
+      const operations = Object.entries<Record<string, unknown>>(doc.paths).flatMap(([path, ops]) =>
+        Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`),
+      )
+      const helped = HELPERS.flatMap((h) => ('operation' in h ? [h.operation as string] : []))
+      expect(operations.filter((o) => !helped.includes(o) && !(o in NO_HELPER))).toEqual([])
+      expect(
+        Object.keys(NO_HELPER).filter((o) => !operations.includes(o) || helped.includes(o)),
+      ).toEqual([])
+    } finally {
+      await sb.close()
+    }
   })
 
   it("are each called by their package's tests", () => {

@@ -68,6 +68,9 @@ describe.skipIf(why !== undefined)("the Python package's checks", () => {
   const env = {
     ...inherited,
     PIX_SANDBOX_BIN: join(ROOT, 'dist/cli.js'),
+    // This checkout's sources, first: the environment is made once, and its editable install
+    // points at the checkout that made it (another worktree's, whose node_modules was copied).
+    PYTHONPATH: join(ROOT, 'clients/python/src'),
     MYPY_CACHE_DIR: join(VENV, 'mypy-cache'),
     RUFF_CACHE_DIR: join(VENV, 'ruff-cache'),
   }
