@@ -23,6 +23,7 @@ export const SLOW = [
   'test/ui/readiness.test.ts',
   'test/ui/receiver-check.test.ts',
   'test/ui/scope-and-pages.test.ts',
+  'test/ui/qa-session.test.ts',
   // Start the CLI, or a second process on a store, and wait for it.
   'test/package/cli.test.ts',
   'test/package/embedded.test.ts',

@@ -1,7 +1,7 @@
 // npm run test:fast runs every test of npm test but those vitest.fast.config.ts names slow: each
 // name must still be a test file (or a folder holding some), or a renamed slow test would quietly
 // join the fast tier and a stale name would hide nothing.
-import { readdirSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
@@ -28,6 +28,14 @@ const matches = (entry: string, file: string) =>
 describe('the fast tier', () => {
   it('names as slow only test files npm test runs', () => {
     expect(SLOW.filter((entry) => !all.some((f) => matches(entry, f)))).toEqual([])
+  })
+
+  it('names as slow every file that drives chromium (seconds each: a browser to start)', () => {
+    const drives = all.filter((f) =>
+      /from '(\.\/|\.\.\/ui\/)browser\.js'/.test(readFileSync(join(ROOT, f), 'utf8')),
+    )
+    expect(drives.length).toBeGreaterThan(0)
+    expect(drives.filter((f) => !SLOW.some((entry) => matches(entry, f)))).toEqual([])
   })
 
   it('leaves most of the suite fast', () => {
