@@ -137,17 +137,19 @@ describe('close() under load', () => {
         if (outcome === 'ECONNREFUSED') await new Promise((r) => setTimeout(r, 5))
       }
     })
-    // An idle keep-alive connection, which must not hold close() up.
+    while ((outcomes.get('200') ?? 0) < 300) await new Promise((r) => setTimeout(r, 10))
+    // An idle keep-alive connection, answered just before close(): held up by it, close() would
+    // last until the server's 5 s idle time closed it; ended by close(), sooner, however loaded
+    // the machine (4.3 s at a load of 16, against a bound of 3 s that an idle machine suggested).
     const idle = new http.Agent({ keepAlive: true })
     await new Promise((resolve) =>
       http.get(sb.url + '/_sandbox/health', { agent: idle }, (res) =>
         res.resume().on('end', resolve),
       ),
     )
-    while ((outcomes.get('200') ?? 0) < 300) await new Promise((r) => setTimeout(r, 10))
     const started = Date.now()
     await sb.close()
-    expect(Date.now() - started).toBeLessThan(3000)
+    expect(Date.now() - started).toBeLessThan(5000)
     await new Promise((r) => setTimeout(r, 100))
     stop = true
     await Promise.all(clients)
