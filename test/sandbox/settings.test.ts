@@ -95,7 +95,11 @@ async function cheatSheet(sb: TestSandbox): Promise<string> {
   ).text()
   const start = page.indexOf('<h2>Magic values')
   expect(start, 'the cheat sheet on the Transfers page').toBeGreaterThan(0)
-  return page.slice(start, page.indexOf('</section>', start))
+  const sheet = page.slice(start, page.indexOf('</section>', start))
+  // A row says both when and then: an empty cell is a half-made row (a new setting's).
+  for (const [, cell] of sheet.matchAll(/<td[^>]*>([\s\S]*?)<\/td>/g))
+    expect(cell.replace(/<[^>]*>/g, '').trim(), `a cell of the cheat sheet: ${sheet}`).not.toBe('')
+  return sheet
 }
 
 const transfersMade = async (sb: TestSandbox) =>
