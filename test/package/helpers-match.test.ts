@@ -89,6 +89,8 @@ const SETUP =
 const LISTING =
   'a listing for people (the dashboard, curl); a test reads one record, or counts, with a helper'
 const CHAOS = 'chaos for one subscription, from the dashboard or `api`/`call`'
+const CLOCK =
+  'a sandbox starts with its clock frozen (`startTime`, `--start-time`) and a test moves it with `clock.advance()`; `reset()` takes it back'
 /** The control operations with no helper of their own, and why: a new one gets a helper or a line here. */
 const NO_HELPER: Record<string, string> = {
   'GET /whoami': 'what credentials are: a tenant knows its ids already',
@@ -99,7 +101,8 @@ const NO_HELPER: Record<string, string> = {
   'POST /companies': '`sandbox.tenant()` (Node and Python) makes a company with its credentials',
   'PATCH /companies/{company_id}': SETUP,
   'DELETE /companies/{company_id}': SETUP,
-  'PUT /users/{user_id}/balance': SETUP,
+  'PUT /users/{user_id}/balance':
+    'a tenant is made with its balance (`tenant({ balance })`, `tenant(balance=...)`); a change mid-test is `api`/`call`',
   'PUT /users/{user_id}/providers': SETUP,
   'GET /charges': LISTING,
   'GET /transfers': LISTING,
@@ -109,9 +112,9 @@ const NO_HELPER: Record<string, string> = {
   'GET /outcomes': LISTING,
   'GET /faults': LISTING,
   'GET /clock': 'the virtual `now` is in `health()`',
-  'POST /clock/freeze': SETUP,
-  'POST /clock/resume': SETUP,
-  'POST /clock/reset': SETUP,
+  'POST /clock/freeze': CLOCK,
+  'POST /clock/resume': CLOCK,
+  'POST /clock/reset': CLOCK,
   'GET /events': LISTING,
   'GET /requests': LISTING,
   'DELETE /requests': 'the journal goes with `reset()`',
