@@ -4,7 +4,7 @@
 // of the package in CI (the packed tarball, the Docker recipe's steps, the Python example outside
 // the clone) would compile it again: about 70 s of CPU each on two cores. With the cache they take
 // it as they would take a downloaded one; where the download works, this changes nothing.
-// docs/DEVELOPMENT.md#ci says so.
+// docs/DEVELOPMENT.md#ci-and-releases says so.
 import { execFileSync } from 'node:child_process'
 import { existsSync, mkdirSync } from 'node:fs'
 import { createRequire } from 'node:module'
