@@ -4,19 +4,23 @@
 // on child processes and the wall clock), and the control types' staleness check, which fails
 // in Stryker's sandbox before any mutant is active (it tests the generated client file, not the
 // mutated code).
-import { defineConfig, mergeConfig } from 'vitest/config'
-import base from './vitest.config.js'
+// One project, isolated as vitest's default: Stryker's runner takes a plain configuration.
+import { defineConfig } from 'vitest/config'
+import { HANG_MS } from './test/hang.js'
+import { EXCLUDE, INCLUDE } from './vitest.tiers.js'
 
-export default mergeConfig(
-  base,
-  defineConfig({
-    test: {
-      exclude: [
-        'test/docker-recipe.test.ts',
-        'test/bench/**',
-        'test/sandbox/real-timer.test.ts',
-        'test/package/control-types.test.ts',
-      ],
-    },
-  }),
-)
+export default defineConfig({
+  test: {
+    include: INCLUDE,
+    exclude: [
+      ...EXCLUDE,
+      'test/docker-recipe.test.ts',
+      'test/bench/**',
+      'test/sandbox/real-timer.test.ts',
+      'test/package/control-types.test.ts',
+    ],
+    testTimeout: HANG_MS,
+    hookTimeout: HANG_MS,
+    maxWorkers: 2,
+  },
+})

@@ -98,7 +98,7 @@ async function cheatSheet(sb: TestSandbox): Promise<string> {
   const sheet = page.slice(start, page.indexOf('</section>', start))
   // A row says both when and then: an empty cell is a half-made row (a new setting's).
   for (const [, cell] of sheet.matchAll(/<td[^>]*>([\s\S]*?)<\/td>/g))
-    expect(cell.replace(/<[^>]*>/g, '').trim(), `a cell of the cheat sheet: ${sheet}`).not.toBe('')
+    expect(cell!.replace(/<[^>]*>/g, '').trim(), `a cell of the cheat sheet: ${sheet}`).not.toBe('')
   return sheet
 }
 

@@ -1,12 +1,11 @@
-// npm run test:fast runs every test of npm test but those vitest.fast.config.ts names slow: each
+// npm run test:fast runs every test of npm test but those vitest.tiers.ts names slow: each
 // name must still be a test file (or a folder holding some), or a renamed slow test would quietly
 // join the fast tier and a stale name would hide nothing.
 import { readdirSync, readFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
-import base from '../../vitest.config.js'
-import { SLOW } from '../../vitest.fast.config.js'
+import { EXCLUDE, SLOW } from '../../vitest.tiers.js'
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 
@@ -20,7 +19,7 @@ function* testFiles(dir: string): Generator<string> {
 
 /** `npm test`'s files: under test/ or src/, outside what its config excludes (the reliability suite). */
 const all = [...testFiles('test'), ...testFiles('src')].filter(
-  (f) => !base.test!.exclude!.some((x) => f.startsWith(x.replace('**', ''))),
+  (f) => !EXCLUDE.some((x) => f.startsWith(x.replace('**', ''))),
 )
 const matches = (entry: string, file: string) =>
   entry.endsWith('/**') ? file.startsWith(entry.slice(0, -2)) : file === entry

@@ -1,9 +1,12 @@
-// npm run test:fast: the tests a maintainer runs after each change (under two minutes here on a
-// quiet machine, docs/DEVELOPMENT.md#commands): every test of `npm test` but the slow ones below, which run in `npm test` and
-// CI only. Fast is everything minus this one list, so a new test file is fast until it is named
-// here; test/structure/tiers.test.ts fails when an entry names no test file.
-import { defineConfig, mergeConfig } from 'vitest/config'
-import base from './vitest.config.js'
+// The two tiers of `npm test` (docs/DEVELOPMENT.md#commands): `npm run test:fast` (vitest's
+// project `fast`) is the tests a maintainer runs after each change, every test but the slow ones
+// below, which run in `npm test` and CI too (project `slow`). Fast is everything minus this one
+// list, so a new test file is fast until it is named here; test/structure/tiers.test.ts fails
+// when an entry names no test file, or a file that drives chromium is not named.
+
+/** What `npm test` runs: the reliability suite has its own command (npm run test:reliability). */
+export const INCLUDE = ['test/**/*.test.ts', 'src/**/*.test.ts']
+export const EXCLUDE = ['test/reliability/**', 'node_modules/**']
 
 /** Test files (or folders, `dir/**`) that take seconds each: processes, browsers, the wall clock. */
 export const SLOW = [
@@ -47,9 +50,3 @@ export const SLOW = [
   'test/readiness/in-flight.test.ts',
   'test/webhooks/fairness.test.ts',
 ]
-
-// One module graph per worker, not per file (isolate: false): importing the app again for each of
-// ~100 files was two thirds of the tier's time (import 134 s of a 203 s run; 14 s of 97 s without).
-// The full suite (npm test, CI) keeps vitest's isolation, so a test that leans on another file's
-// module state still fails there.
-export default mergeConfig(base, defineConfig({ test: { exclude: SLOW, isolate: false } }))
