@@ -62,30 +62,38 @@ export function stallSpan(): StallSpan {
 }
 
 /**
- * A send's time limit on the receiver's own time: aborts (a TimeoutError, as AbortSignal.timeout
- * does) once `limitMs` have passed that the sandbox was not held up for, so that a stall of the
- * sandbox's own cannot run the receiver's time out while its answer waits unread; and at the
- * latest after twice `limitMs` of wall time, so that a sandbox held up most of the time still
- * gives up. `done()` stops the timer once the send is over.
+ * A send's time limit on the receiver's own time: AbortSignal.timeout(limitMs), extended by as
+ * much as the sandbox's own event loop was held up meanwhile (again, for a stall during the
+ * extension), so that a stall of the sandbox's cannot run the receiver's time out while its
+ * answer waits unread; at most to twice `limitMs` of wall time, so that a sandbox held up most
+ * of the time still gives up. `done()` stops it once the send is over.
  */
 export function ownTimeout(
   limitMs: number,
   span: StallSpan,
 ): { signal: AbortSignal; done(): void } {
   const controller = new AbortController()
-  let t: NodeJS.Timeout
-  const wait = (ms: number) => {
-    t = setTimeout(check, ms)
-    t.unref()
+  const limit = AbortSignal.timeout(limitMs)
+  let extension: NodeJS.Timeout | undefined
+  let givenBack = 0
+  // Timers run before the answers waiting to be read: after a stall the limit fires first, and
+  // an extension gives the answer its turn.
+  const check = () => {
+    const stalled = span.stalled()
+    const extra = stalled - givenBack
+    givenBack = stalled
+    const left = 2 * limitMs - span.wall()
+    if (extra > 0 && left > 0) {
+      extension = setTimeout(check, Math.min(extra, left))
+      extension.unref()
+    } else controller.abort(limit.reason)
   }
-  // Timers run before the answers waiting to be read: after a stall this one fires first, and
-  // gives the answer its turn when the receiver's own time is not over.
-  function check(): void {
-    const wall = span.wall()
-    const left = limitMs - (wall - span.stalled())
-    if (left > 0 && wall < 2 * limitMs) return wait(Math.min(left, 2 * limitMs - wall))
-    controller.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError'))
+  limit.addEventListener('abort', check, { once: true })
+  return {
+    signal: controller.signal,
+    done: () => {
+      limit.removeEventListener('abort', check)
+      clearTimeout(extension)
+    },
   }
-  wait(limitMs)
-  return { signal: controller.signal, done: () => clearTimeout(t) }
 }
