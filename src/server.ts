@@ -63,7 +63,13 @@ export interface CloseOptions {
 
 export async function startSandbox(
   config: Config,
-  opts: { log?: Log; clock?: Clock; limits?: Partial<ServerLimits> } = {},
+  opts: {
+    log?: Log
+    clock?: Clock
+    limits?: Partial<ServerLimits>
+    /** The receiver_slow threshold (readiness/slow-receiver.ts); tests lower it. */
+    slowReceiverMs?: number
+  } = {},
 ): Promise<RunningSandbox> {
   const log = opts.log ?? createLog(config.logLevel)
   const limits = { ...SERVER_LIMITS, ...opts.limits }
@@ -160,6 +166,7 @@ export async function startSandbox(
     persistent: config.database !== ':memory:',
     redact: (text) => redactor.body(text) ?? '',
     keyOwner: keyOwner(store),
+    slowReceiverMs: opts.slowReceiverMs,
     onError: (err) => log.error('readiness could not be stored', { error: String(err) }),
   })
   sandbox.readiness = readiness

@@ -109,13 +109,14 @@ const isControlApi = (path: string) =>
 
 export async function startTestSandbox(
   overrides: Partial<Config> = {},
-  opts: { limits?: Partial<ServerLimits> } = {},
+  opts: { limits?: Partial<ServerLimits>; slowReceiverMs?: number } = {},
 ): Promise<TestSandbox> {
   const clock = createManualClock(T0)
   const running = await startSandbox(testConfig(overrides), {
     log: silentLog,
     clock,
     limits: opts.limits,
+    slowReceiverMs: opts.slowReceiverMs,
   })
   return {
     ...running,

@@ -6,11 +6,12 @@
 // the report is read (receiver-judgement.ts). A settling webhook acknowledged is when the client
 // could learn a transfer's outcome (retries.ts judges a payout sent after it).
 import { realTime } from '../clock.js'
-import type { ReceiverCheck } from '../webhooks/check.js'
+import type { ReceiverCheck, TimedReceiverCheck } from '../webhooks/check.js'
 import { NO_COMPANY, type Entry } from './book.js'
 import { B, F } from './catalog.js'
 import { ANY } from './entry.js'
 import { receiverPath, type Observing } from './observing.js'
+import { isSlow, SLOW_RECEIVER_MS, timeTaken } from './slow-receiver.js'
 
 /** One attempt of a webhook delivery that reached its receiver (webhooks/worker.ts). */
 export interface AttemptSeen {
@@ -21,7 +22,10 @@ export interface AttemptSeen {
   eventType: string
   deliveryId: string
   statusCode: number | null
+  /** Wall time, as recorded. */
   latencyMs: number
+  /** How much of it the sandbox's own event loop was held up (webhooks/stall.ts): not the receiver's. */
+  stalledMs: number
   timedOut: boolean
   badSignature: boolean
   /** The second send of duplicate chaos. */
@@ -36,8 +40,6 @@ export interface AttemptSeen {
   body: string
 }
 
-/** A received delivery (or an attempt of the receiver check) slower than this is slow. */
-export const SLOW_RECEIVER_MS = 5000
 /**
  * What a receiver answers when it refuses a delivery as a bad one: a signature it rejects, or an
  * event type it does not handle (which is which is judged with what else it took).
@@ -58,9 +60,11 @@ function transactionOf(body: string): string | null {
 /** A receiver of `owner` acknowledged transaction `tx`'s settling webhook, sent at `sentMs` (paid-twice.ts). */
 type Learnt = (owner: string, e: Entry, tx: string, sentMs: number) => void
 
+/** `slowMs`: the receiver_slow threshold (slow-receiver.ts); tests lower it. */
 export function receiverObserver(
   { book, store, clock, nowMs, example }: Observing,
   learnt: Learnt,
+  slowMs = SLOW_RECEIVER_MS,
 ) {
   const WEBHOOK_BEHAVIOUR: Record<string, number> = {
     'charge.paid': B['webhook.charge.paid'],
@@ -124,22 +128,28 @@ export function receiverObserver(
     } else if (a.signed && code !== null && REFUSED.has(code)) {
       book.receiver(owner, e, a.subscriptionId, path, a.eventType, true, realTime(), refusal)
     }
-    if (a.timedOut || a.latencyMs > SLOW_RECEIVER_MS) {
+    const timed = { ms: a.latencyMs, stalledMs: a.stalledMs, timedOut: a.timedOut }
+    if (isSlow(timed, slowMs)) {
       seen(
         F.receiver_slow,
         a.timedOut
           ? 'the receiver did not answer in time'
-          : `the receiver took ${(a.latencyMs / 1000).toFixed(1)} s to answer`,
+          : `the receiver took ${timeTaken(timed)} to answer`,
       )
     }
   }
 
-  /** What the receiver check saw of a company's receiver (a subscription's): its failures are findings too, and the check is kept for the report. */
+  /**
+   * What the receiver check saw of a company's receiver (a subscription's): its failures are
+   * findings too, and the check is kept for the report. `stalledMs`: the sandbox's own stall
+   * during each check (none when not given).
+   */
   function checked(
     companyId: string | null,
     subscriptionId: string,
     url: string,
     result: ReceiverCheck,
+    stalledMs: TimedReceiverCheck['stalledMs'] = {},
   ): void {
     const owner = companyId ?? NO_COMPANY
     const at = clock.now()
@@ -205,15 +215,18 @@ export function receiverObserver(
         `the receiver answered ${dup.status} to a webhook-id it had taken a moment before`,
       )
     }
-    const slow = result.checks.find(
-      (c) => c.error?.startsWith('no answer within') || c.ms > SLOW_RECEIVER_MS,
-    )
+    const timed = (c: (typeof result.checks)[number]) => ({
+      ms: c.ms,
+      stalledMs: stalledMs[c.id] ?? 0,
+      timedOut: c.error?.startsWith('no answer within') === true,
+    })
+    const slow = result.checks.find((c) => isSlow(timed(c), slowMs))
     if (slow)
       seen(
         F.receiver_slow,
         slow.status === null
           ? `${slow.id}: ${slow.error}`
-          : `${slow.id}: answered after ${(slow.ms / 1000).toFixed(1)} s`,
+          : `${slow.id}: answered after ${timeTaken(timed(slow))}`,
       )
   }
 

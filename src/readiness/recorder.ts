@@ -21,7 +21,8 @@ import { storedText } from './stored-text.js'
 export { CONTRACT_PREFIX } from './requests.js'
 export type { RequestSeen } from './request-seen.js'
 export { RETRY_WINDOW_MS } from './retries.js'
-export { SLOW_RECEIVER_MS, type AttemptSeen } from './receivers.js'
+export type { AttemptSeen } from './receivers.js'
+export { SLOW_RECEIVER_MS } from './slow-receiver.js'
 export type { Own } from './own.js'
 export type { Flying } from './in-flight.js'
 
@@ -43,6 +44,8 @@ export interface ReadinessDeps {
   keyOwner?: KeyOwner
   /** Told when storing failed for another reason than a full disk. */
   onError?: (err: unknown) => void
+  /** The receiver_slow threshold (SLOW_RECEIVER_MS by default); tests lower it. */
+  slowReceiverMs?: number
 }
 
 export function createReadiness(deps: ReadinessDeps) {
@@ -83,7 +86,7 @@ export function createReadiness(deps: ReadinessDeps) {
     if (o.held && o.companyId !== null) flights.released(o.companyId)
     observe(o)
   }
-  const { attempt, checked } = receiverObserver(observing, retries.learnt)
+  const { attempt, checked } = receiverObserver(observing, retries.learnt, deps.slowReceiverMs)
 
   /**
    * Stores every entry that changed, each on its own (one that fails does not keep the others

@@ -1,13 +1,14 @@
 // The receiver check (docs/READINESS.md#the-receiver-check): a fixed battery of Standard
 // Webhooks messages sent to one receiver, to see whether it takes what it must (a correctly
 // signed delivery, the same webhook-id again, an event type it does not know) and refuses what it
-// must (a bad signature, a timestamp 10 minutes old), each within 5 s. Used by
-// POST /_sandbox/webhooks/{id}/check (the subscription's own URL and secret) and by
-// `pix-sandbox check-receiver`, which needs no sandbox. Redirects are never followed; every
-// message carries `"test": true` in `data`.
+// must (a bad signature, a timestamp 10 minutes old), each within 5 s of the receiver's own time
+// (stall.ts). Used by POST /_sandbox/webhooks/{id}/check (the subscription's own URL and secret)
+// and by `pix-sandbox check-receiver`, which needs no sandbox. Redirects are never followed;
+// every message carries `"test": true` in `data`.
 import { randomBytes } from 'node:crypto'
 import { realTime } from '../clock.js'
 import { newSecret, sign } from './sign.js'
+import { ownTimeout, stallSpan } from './stall.js'
 
 export const CHECK_TIMEOUT_MS = 5000
 const STALE_SECONDS = 600
@@ -68,6 +69,12 @@ export interface ReceiverCheck {
   checks: CheckResult[]
 }
 
+/** A check, and how much of each check's `ms` the sandbox's own event loop was held up (stall.ts): for readiness only. */
+export interface TimedReceiverCheck {
+  check: ReceiverCheck
+  stalledMs: Partial<Record<CheckId, number>>
+}
+
 export interface CheckOptions {
   url: string
   secret: string
@@ -122,6 +129,11 @@ const SLOW_ADVICE =
   'Answer within 5 s: acknowledge (2xx) first and do the work afterwards, from a queue.'
 
 export async function checkReceiver(o: CheckOptions): Promise<ReceiverCheck> {
+  return (await checkReceiverTimed(o)).check
+}
+
+export async function checkReceiverTimed(o: CheckOptions): Promise<TimedReceiverCheck> {
+  const stalledMs: TimedReceiverCheck['stalledMs'] = {}
   const timeoutMs = o.timeoutMs ?? CHECK_TIMEOUT_MS
   const doFetch = o.fetch ?? fetch
   const bodyTime = o.bodyTime ?? new Date().toISOString()
@@ -185,17 +197,18 @@ export async function checkReceiver(o: CheckOptions): Promise<ReceiverCheck> {
       ),
     }
     const release = await o.slot?.()
-    const started = performance.now()
+    const span = stallSpan()
+    const limit = ownTimeout(timeoutMs, span)
     try {
       const res = await doFetch(o.url, {
         method: 'POST',
         headers,
         body: message.body,
         redirect: 'manual',
-        signal: AbortSignal.timeout(timeoutMs),
+        signal: limit.signal,
       })
       await res.body?.cancel().catch(() => undefined)
-      const ms = performance.now() - started
+      const ms = span.wall()
       if (res.status >= 300 && res.status < 400) {
         const to = res.headers.get('location')
         return result(
@@ -208,8 +221,10 @@ export async function checkReceiver(o: CheckOptions): Promise<ReceiverCheck> {
       return result(res.status, ms, null)
     } catch (err) {
       const { error, advice: why } = failure(err, timeoutMs)
-      return result(null, performance.now() - started, error, why)
+      return result(null, span.wall(), error, why)
     } finally {
+      limit.done()
+      stalledMs[id] = span.end()
       release?.()
     }
   }
@@ -227,5 +242,5 @@ export async function checkReceiver(o: CheckOptions): Promise<ReceiverCheck> {
     }),
   ])
   const checks = [...(first as CheckResult[]), ...(others as CheckResult[])]
-  return { passed: checks.every((c) => c.passed), checks }
+  return { check: { passed: checks.every((c) => c.passed), checks }, stalledMs }
 }

@@ -1,14 +1,19 @@
-// One HTTP attempt of a delivery: the URL and headers of its format, a 15 s limit. The headers
-// are returned with the result, so the attempt records exactly what was handed to fetch.
+// One HTTP attempt of a delivery: the URL and headers of its format, a 15 s limit of the
+// receiver's own time (stall.ts). The headers are returned with the result, so the attempt
+// records exactly what was handed to fetch.
 import { realTime } from '../clock.js'
 import type { Delivery, Subscription } from '../store/webhooks.js'
 import { newSecret, sign } from './sign.js'
+import { ownTimeout, stallSpan } from './stall.js'
 
 export const DELIVERY_TIMEOUT_MS = 15_000
 
 export interface SendResult {
   statusCode: number | null
+  /** Wall time from the send to the answer (or to giving up): what the attempt records. */
   latencyMs: number
+  /** How much of `latencyMs` the sandbox's own event loop was held up (stall.ts): not the receiver's time. */
+  stalledMs: number
   error: string | null
   /** Seconds the receiver asked us to wait (Retry-After), if it did. */
   retryAfter: number | null
@@ -49,19 +54,21 @@ export async function send(
   } else {
     url = `${sub.url.replace(/\/+$/, '')}/pix`
   }
-  const started = performance.now()
+  const span = stallSpan()
+  const limit = ownTimeout(DELIVERY_TIMEOUT_MS, span)
   try {
     const res = await opts.fetch(url, {
       method: 'POST',
       headers,
       body: d.body,
       redirect: 'manual',
-      signal: AbortSignal.timeout(DELIVERY_TIMEOUT_MS),
+      signal: limit.signal,
     })
     await res.body?.cancel().catch(() => undefined)
     return {
       statusCode: res.status,
-      latencyMs: performance.now() - started,
+      latencyMs: span.wall(),
+      stalledMs: span.end(),
       error: res.ok ? null : `the receiver answered ${res.status}`,
       retryAfter: parseRetryAfter(res.headers.get('retry-after'), realTime() / 1000),
       headers,
@@ -71,7 +78,8 @@ export async function send(
     const cause = (err as { cause?: { code?: string } }).cause?.code
     return {
       statusCode: null,
-      latencyMs: performance.now() - started,
+      latencyMs: span.wall(),
+      stalledMs: span.end(),
       error: timeout
         ? `no answer within ${DELIVERY_TIMEOUT_MS / 1000} s`
         : `could not connect${cause ? ` (${cause})` : ''}`,
@@ -79,5 +87,7 @@ export async function send(
       headers,
       timedOut: timeout,
     }
+  } finally {
+    limit.done()
   }
 }

@@ -138,6 +138,7 @@ export function createWebhookWorker(deps: WorkerDeps) {
         {
           statusCode: null,
           latencyMs: 0,
+          stalledMs: 0,
           error: `not sent: ${refused}`,
           retryAfter: null,
           headers: null,
@@ -155,6 +156,7 @@ export function createWebhookWorker(deps: WorkerDeps) {
         {
           statusCode: null,
           latencyMs: 0,
+          stalledMs: 0,
           error: 'dropped by chaos',
           retryAfter: null,
           headers: null,
@@ -214,6 +216,7 @@ export function createWebhookWorker(deps: WorkerDeps) {
       deliveryId: d.id,
       statusCode: r.statusCode,
       latencyMs: r.latencyMs,
+      stalledMs: r.stalledMs,
       timedOut: r.timedOut === true,
       signed: sub.format === 'standard',
       body: d.body,

@@ -206,6 +206,7 @@ describe("one company's readiness on a file store", () => {
         deliveryId: `dlv_${i}`,
         statusCode: 401,
         latencyMs: 3,
+        stalledMs: 0,
         timedOut: false,
         badSignature: false,
         duplicate: false,

@@ -3,8 +3,8 @@
 // for a webhook-id it has taken; a careless one takes everything; others reject duplicates or
 // answer slowly, one keys its HMAC with the whsec_ text itself rather than the bytes it
 // encodes, so it refuses every genuine delivery, and one answers 400 to the event types it does
-// not handle. `secret` is set once the subscription (and so
-// its secret) exists.
+// not handle. Any of them can hold up the process once it has answered (`stallMs`), as a loaded
+// machine does. `secret` is set once the subscription (and so its secret) exists.
 import { createHmac, timingSafeEqual } from 'node:crypto'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -30,6 +30,11 @@ export interface HookReceiver {
   secret: string
   /** Milliseconds to wait before answering. */
   delayMs: number
+  /**
+   * Milliseconds to hold up this process's event loop once the next answer is sent, as a loaded
+   * machine or a busy test process does to the sandbox in it (then back to 0).
+   */
+  stallMs: number
   received: { id: string | undefined; status: number }[]
   close(): Promise<void>
 }
@@ -40,6 +45,7 @@ export async function startHookReceiver(behaviour: Behaviour = 'correct'): Promi
     url: '',
     secret: '',
     delayMs: 0,
+    stallMs: 0,
     received: [],
     close: async () => undefined,
   }
@@ -80,7 +86,12 @@ export async function startHookReceiver(behaviour: Behaviour = 'correct'): Promi
     req.on('end', () => {
       const status = decide(req.headers, body)
       rx.received.push({ id: req.headers['webhook-id'] as string | undefined, status })
-      setTimeout(() => res.writeHead(status).end(), rx.delayMs)
+      setTimeout(() => {
+        const stall = rx.stallMs
+        rx.stallMs = 0
+        if (stall) res.once('finish', () => busyWait(stall))
+        res.writeHead(status).end()
+      }, rx.delayMs)
     })
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
@@ -91,4 +102,12 @@ export async function startHookReceiver(behaviour: Behaviour = 'correct'): Promi
       server.close(() => resolve())
     })
   return rx
+}
+
+/** Holds the event loop: nothing else in this process runs meanwhile. */
+function busyWait(ms: number): void {
+  const until = performance.now() + ms
+  while (performance.now() < until) {
+    // busy, on purpose
+  }
 }

@@ -56,6 +56,7 @@ function recorder() {
       deliveryId: `msg_${tx}`,
       statusCode: 204,
       latencyMs,
+      stalledMs: 0,
       timedOut: false,
       badSignature: false,
       duplicate: false,

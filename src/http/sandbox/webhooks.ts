@@ -4,7 +4,7 @@ import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi'
 import { AppError } from '../../domain/errors.js'
 import { queueTestMessage, setChaos, subscribe, unsubscribe } from '../../operations/webhooks.js'
 import { hostRefusal } from '../../webhooks/allowed-hosts.js'
-import { checkReceiver } from '../../webhooks/check.js'
+import { checkReceiverTimed } from '../../webhooks/check.js'
 import { isoMillis } from '../../domain/time.js'
 import { MAX_SECRET_LENGTH, MAX_SUBSCRIPTIONS, MAX_URL_LENGTH } from '../../webhooks/limits.js'
 import { chaosSchema, WEBHOOK_EVENTS } from '../../webhooks/schema.js'
@@ -219,7 +219,7 @@ export function mountWebhooks(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
           'format: the receiver check is for standard subscriptions; bcb deliveries are authenticated by mutual TLS, not signatures',
         )
       }
-      const result = await checkReceiver({
+      const { check: result, stalledMs } = await checkReceiverTimed({
         url: sub.url,
         secret: sub.secret,
         userAgent: `pix-sandbox/${deps.version}`,
@@ -228,7 +228,7 @@ export function mountWebhooks(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
         refusal: hostRefusal(sub.url, deps.webhookAllowedHosts),
         slot: () => deps.webhooks.slot(sub),
       })
-      ctx.readiness?.checked(sub.companyId, sub.id, sub.url, result)
+      ctx.readiness?.checked(sub.companyId, sub.id, sub.url, result, stalledMs)
       return c.json(receiverCheckRecord(result), 200)
     },
   )
