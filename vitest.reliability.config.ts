@@ -4,6 +4,7 @@ import { defineConfig } from 'vitest/config'
 export default defineConfig({
   test: {
     include: ['test/reliability/**/*.test.ts'],
+    globalSetup: ['test/reliability/build.ts'],
     testTimeout: 30 * 60_000,
     hookTimeout: 120_000,
     fileParallelism: false,

@@ -10,7 +10,7 @@ import { silentLog } from '../../src/log.js'
 import { startSandbox, type RunningSandbox } from '../../src/server.js'
 import { eventually } from '../hang.js'
 import { AUTH, request, testConfig } from '../harness.js'
-import { admin as adminOf, call, startServer } from '../reliability/server.js'
+import { admin as adminOf, call, FROM_SOURCES, startServer } from '../reliability/server.js'
 
 let dir: string
 beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'pix-readiness-'))))
@@ -128,7 +128,7 @@ describe('readiness on a file store', () => {
 
   it('survives a kill -9: what was recorded over a second before is there, and the store is whole', async () => {
     const database = join(dir, 'killed.db')
-    const first = await startServer(database)
+    const first = await startServer(database, {}, FROM_SOURCES)
     try {
       for (let i = 0; i < 20; i++)
         expect((await call(first.url, 'GET', '/api/v1/user/company')).status).toBe(200)
@@ -158,7 +158,7 @@ describe('readiness on a file store', () => {
     const db = new Database(database, { readonly: true })
     expect(db.pragma('integrity_check', { simple: true })).toBe('ok')
     db.close()
-    const second = await startServer(database)
+    const second = await startServer(database, {}, FROM_SOURCES)
     try {
       const r = (await adminOf(second.url, 'GET', '/readiness')).body
       const count = (id: string) => r.behaviours.find((b: { id: string }) => b.id === id).count
