@@ -203,6 +203,8 @@ describe('the packed tarball, installed into a copy of examples/vitest', () => {
         if (m) resolve(m[1]!)
       })
       child.once('exit', (code) => reject(new Error(`exited ${code}:\n${out}`)))
+      // No binary to start (a tarball without dist/): 'error' and no 'exit', not a wait for a hang.
+      child.once('error', reject)
     })
     const health = await fetch(`${url}/_sandbox/health`)
     expect(await health.json()).toMatchObject({
