@@ -91,7 +91,7 @@ export function drainable(server: HttpServer, admission: Admission): Drainable {
         if (
           listening &&
           now - Math.max(began, admission.lastAccepted) >= quietMs &&
-          !connectionsWaiting((server.address() as AddressInfo).port)
+          !connectionsWaiting(server.address() as AddressInfo)
         )
           stopListening()
         for (const socket of admission.sockets) {

@@ -3,7 +3,7 @@
 import { existsSync } from 'node:fs'
 import net from 'node:net'
 import { afterEach, expect, it } from 'vitest'
-import { connectionsWaiting } from '../../src/http/accept-queue.js'
+import { connectionsWaiting, halfOpenIn } from '../../src/http/accept-queue.js'
 
 const opened: { destroy(): void }[] = []
 let server: net.Server | undefined
@@ -17,8 +17,9 @@ it.runIf(existsSync('/proc/net/tcp'))(
   async () => {
     server = net.createServer()
     await new Promise<void>((r) => server!.listen(0, '127.0.0.1', r))
-    const { port } = server.address() as net.AddressInfo
-    expect(connectionsWaiting(port)).toBe(false)
+    const address = server.address() as net.AddressInfo
+    const { port } = address
+    expect(connectionsWaiting(address)).toBe(false)
     let n = 0
     const accepted = new Promise<void>((resolve) =>
       server!.on('connection', (s) => {
@@ -31,10 +32,35 @@ it.runIf(existsSync('/proc/net/tcp'))(
     // so nothing is accepted whatever the kernel does meanwhile.
     await new Promise((r) => process.nextTick(r))
     const end = performance.now() + 5000
-    let waiting = connectionsWaiting(port)
-    while (!waiting && performance.now() < end) waiting = connectionsWaiting(port)
+    let waiting = connectionsWaiting(address)
+    while (!waiting && performance.now() < end) waiting = connectionsWaiting(address)
     expect(waiting).toBe(true)
     await accepted
-    expect(connectionsWaiting(port)).toBe(false)
+    expect(connectionsWaiting(address)).toBe(false)
   },
 )
+
+// A connection still in its handshake is a line in SYN_RECV (03) whose local port is the
+// listener's; the same port as a remote one, or in another state, is none.
+it('finds a half-open connection to the port in either table, and nothing else', () => {
+  const head =
+    '  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode'
+  const v4 = (local: string, remote: string, st: string) =>
+    `  7: ${local} ${remote} ${st} 00000000:00000000 00:00000000 00000000     0        0 0 1 0000000000000000 100 0 0 10 0`
+  const port = 0x1f90
+  const table = (...lines: string[]) => [head, ...lines, ''].join('\n')
+  expect(halfOpenIn(table(v4('0100007F:1F90', '00000000:0000', '0A')), port)).toBe(false)
+  expect(halfOpenIn(table(v4('0100007F:C350', '0100007F:1F90', '03')), port)).toBe(false)
+  expect(halfOpenIn(table(v4('0100007F:1F90', '0100007F:C350', '06')), port)).toBe(false)
+  expect(halfOpenIn(table(v4('0100007F:1F91', '0100007F:C350', '03')), port)).toBe(false)
+  expect(
+    halfOpenIn(
+      table(v4('0100007F:C350', '0100007F:1F90', '01'), v4('0100007F:1F90', '0100007F:C350', '03')),
+      port,
+    ),
+  ).toBe(true)
+  const v6 = '0000000000000000FFFF00000100007F:1F90 0000000000000000FFFF00000100007F:C350 03'
+  expect(halfOpenIn(table(`  12: ${v6} 00000000:00000000 00:00000000 00000000 0 0 0`), port)).toBe(
+    true,
+  )
+})
