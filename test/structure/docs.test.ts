@@ -245,6 +245,7 @@ const NAMED_BEFORE = [
   'route /clock/freeze',
   'route /clock/resume',
   'route /webhooks',
+  'route /webhooks/{webhook_id}',
   'route /webhooks/deliveries',
   'route /webhooks/deliveries/{delivery_id}/retry',
   'route /webhooks/{webhook_id}/test',
@@ -318,10 +319,14 @@ describe('the published documents, in the docs', () => {
     const fields = requestFields()
     const escaped = (s: string) => s.replace(/[.*+?^$()|[\]\\]/g, '\\$&')
     const surface: [string, RegExp][] = [
-      // A path with its ids however written ({company_id}, <company_id>, loja-exemplo).
+      // A path with its ids however written ({company_id}, <company_id>, loja-exemplo), ending
+      // where the text does: `/companies/{company_id}/summary` names no `/companies/{company_id}`.
       ...Object.keys(docs.control!.paths).map((route): [string, RegExp] => [
         `route ${route}`,
-        new RegExp(`${escaped(route).replace(/\{\w+\}/g, '[^/\\s`]+')}(?![\\w/-])`),
+        new RegExp(
+          `${escaped(route).replace(/\{\w+\}/g, '[^/\\s`]+')}(?=[\\s\`'"),.;:?\\]]|$)`,
+          'm',
+        ),
       ]),
       ...[...new Set(fields)].map((f): [string, RegExp] => [`field ${f}`, new RegExp(`\`${f}\``)]),
       ...Object.keys(DEFAULT_SETTINGS).map((s): [string, RegExp] => [
