@@ -1,6 +1,10 @@
 // Control-plane authorization (docs/CONTROL-PLANE.md): the admin token sees everything; a company's own Basic credentials see
-// that company only (other ids 404) and cannot run global operations (403).
+// that company only (other ids 404) and cannot run global operations (403). An operation a
+// company's control offers a helper for (src/client/helpers.ts, not `admin`) is not one of those.
+// And what a company reads does not move with what another company does (a count or a sum over
+// every company's rows).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { HELPERS } from '../../src/client/helpers.js'
 import {
   AUTH,
   basic,
@@ -184,6 +188,8 @@ describe("every route of the control document, walked with another company's cre
       expect(storeSnapshot(sb), operation).toEqual(before)
       const owner = await as(AUTH.main, method, path, json)
       expect(owner.status, `${operation} as its owner: ${owner.text}`).not.toBe(404)
+      if (HELPERS.some((h) => 'operation' in h && h.operation === operation && !h.admin))
+        expect(owner.status, `${operation}: a company's control has a helper for it`).not.toBe(403)
     }
   })
 
@@ -201,5 +207,35 @@ describe("every route of the control document, walked with another company's cre
       const companies = new Set(items.map((i) => i.company_id).filter((c) => c != null))
       expect([...companies], operation).toEqual(companies.size ? ['other'] : [])
     }
+  })
+
+  it("answers each of a company's reads the same, whatever another company does meanwhile", async () => {
+    // The journal lists the reads themselves: each round's are in the next one's answer.
+    const JOURNAL = ['GET /requests', 'GET /requests/count']
+    const reads = operations().filter((o) => o.method === 'GET' && !JOURNAL.includes(o.operation))
+    expect(reads.length).toBeGreaterThan(15)
+    const round = async () => {
+      const answers: Record<string, unknown> = {}
+      for (const { operation, path } of reads) {
+        const reply = await as(AUTH.main, 'GET', path)
+        answers[operation] = { status: reply.status, body: reply.body }
+      }
+      return answers
+    }
+    const before = await round()
+    // The other company is paid a charge and sends a transfer.
+    const charge = await sb.request('POST', '/api/v1/hub/transactions/in', {
+      auth: OTHER,
+      json: { amount: 300 },
+    })
+    expect((await sb.admin('POST', `/charges/${charge.body.transaction_id}/pay`, {})).status).toBe(
+      200,
+    )
+    const sent = await sb.request('POST', '/api/v1/hub/transactions/out', {
+      auth: OTHER,
+      json: { amount: 100, pix_key: 'maria@example.com', pix_type: 'EMAIL' },
+    })
+    expect(sent.status).toBe(200)
+    expect(await round()).toEqual(before)
   })
 })

@@ -4,7 +4,8 @@
 // rule of the scenario holds whatever outcome a test picks: each demonstration is also made with
 // `X-Sandbox-Outcome: pending` on its transfers (a rule placed after the outcome fails there).
 // A setting that changes a transfer's answer changes the dashboard's cheat sheet of what decides
-// transfers (src/ui/pages/outcomes.tsx) too.
+// transfers (src/ui/pages/outcomes.tsx) too, and a transfer it makes fail is said there in the
+// words the transfer answers.
 import { describe, expect, it } from 'vitest'
 import type { Settings } from '../../src/domain/types.js'
 import { DEFAULT_SETTINGS } from '../../src/scenarios/settings.js'
@@ -124,8 +125,15 @@ describe('every scenario setting', () => {
           const decidesTransfers = (await transfersMade(sb)) > 0
           sb.apply({ settings: { [name]: value } })
           expect(await observe(sb, outcome), `${name} with outcome ${outcome}`).not.toEqual(before)
-          if (decidesTransfers)
-            expect(await cheatSheet(sb), `${name} on the cheat sheet`).not.toEqual(sheet)
+          if (decidesTransfers) {
+            const after = await cheatSheet(sb)
+            expect(after, `${name} on the cheat sheet`).not.toEqual(sheet)
+            const [last] = (await sb.admin('GET', '/transfers?limit=1')).body.data
+            if (last?.status === 'failed')
+              expect(after, `${name}: the cheat sheet says "${last.message}"`).toContain(
+                last.message,
+              )
+          }
         } finally {
           await sb.close()
         }

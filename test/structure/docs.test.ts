@@ -4,13 +4,18 @@
 // - every path docs/ARCHITECTURE.md, docs/DESIGN.md and docs/decisions/ name exists, and every
 //   function ARCHITECTURE.md names is defined (in the file it names beside it, where it does);
 // - docs/CONTROL-PLANE.md#scenario-files lists every scenario setting with its default;
+// - docs/CONTRACT.md#where-the-contract-is-silent gives every message a transfer may answer with
+//   (each text src/domain/transfer.ts exports);
 // - docs/CONTRACT.md#body-rules names every field of the contract's request bodies, and every
 //   control route is shown with an example in CONTROL-PLANE.md or WEBHOOKS.md (both read from the
-//   published documents, so a new field or route is covered without being named here).
+//   published documents, so a new field or route is covered without being named here);
+// - CHANGELOG.md names every control route, contract request field and scenario setting, but
+//   those 0.1.0 shipped before it named each (NAMED_BEFORE, which only shrinks).
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import * as transferRules from '../../src/domain/transfer.js'
 import { DEFAULT_SETTINGS } from '../../src/scenarios/settings.js'
 import { startTestSandbox, type TestSandbox } from '../harness.js'
 
@@ -218,6 +223,57 @@ describe('docs/CONTROL-PLANE.md#scenario-files', () => {
   })
 })
 
+/** What the first release shipped before CHANGELOG.md named each: never added to, only removed from. */
+const NAMED_BEFORE = [
+  'route /health',
+  'route /whoami',
+  'route /requests/count',
+  'route /companies/{company_id}',
+  'route /users/{user_id}/providers',
+  'route /users/{user_id}/balance',
+  'route /charges',
+  'route /charges/{transaction_id}',
+  'route /charges/{transaction_id}/pay',
+  'route /charges/{transaction_id}/expire',
+  'route /charges/{transaction_id}/cancel',
+  'route /transfers',
+  'route /transfers/{transaction_id}',
+  'route /transfers/{transaction_id}/settle',
+  'route /outcomes',
+  'route /clock',
+  'route /clock/advance',
+  'route /clock/freeze',
+  'route /clock/resume',
+  'route /webhooks',
+  'route /webhooks/{webhook_id}',
+  'route /webhooks/deliveries',
+  'route /webhooks/deliveries/{delivery_id}/retry',
+  'route /webhooks/{webhook_id}/test',
+  'route /webhooks/{webhook_id}/chaos',
+  'field payload',
+  'setting charge_ttl_seconds',
+  'setting timezone',
+  'setting validation_errors',
+  'setting unknown_pix_keys',
+  'setting webhook_retry_seconds',
+]
+
+describe('docs/CONTRACT.md#where-the-contract-is-silent', () => {
+  it("gives every message a transfer may answer with: each text of the domain's transfer rules", () => {
+    const doc = read('docs/CONTRACT.md')
+    const section = doc.slice(doc.indexOf('## Where the contract is silent'))
+    const messages = Object.values(transferRules).flatMap((value) =>
+      typeof value === 'string'
+        ? [value]
+        : typeof value === 'object' && value !== null
+          ? Object.values(value).filter((v): v is string => typeof v === 'string')
+          : [],
+    )
+    expect(messages.length).toBeGreaterThan(4)
+    expect(messages.filter((m) => !section.includes(`\`${m}\``))).toEqual([])
+  })
+})
+
 describe('the published documents, in the docs', () => {
   type Json = Record<string, any>
   let sb: TestSandbox
@@ -228,6 +284,18 @@ describe('the published documents, in the docs', () => {
     docs.control = (await sb.request('GET', '/_sandbox/openapi.json')).body
   })
   afterAll(() => sb.close())
+
+  /** Every field of the contract's request bodies, as its document publishes them. */
+  const requestFields = () => {
+    const ref = (s: Json) => docs.contract!.components.schemas[s.$ref.split('/').pop()]
+    return Object.values<Json>(docs.contract!.paths).flatMap((ops) =>
+      Object.values<Json>(ops).flatMap((op) =>
+        op.requestBody
+          ? Object.keys(ref(op.requestBody.content['application/json'].schema).properties)
+          : [],
+      ),
+    )
+  }
 
   it("docs/CONTRACT.md#body-rules says what each field of the contract's request bodies must be", () => {
     const doc = read('docs/CONTRACT.md')
@@ -241,16 +309,35 @@ describe('the published documents, in the docs', () => {
         [...m[1]!.matchAll(/`(\w+)`/g)].map((f) => f[1]!),
       ),
     )
-    const ref = (s: Json) => docs.contract!.components.schemas[s.$ref.split('/').pop()]
-    const fields = Object.values<Json>(docs.contract!.paths).flatMap((ops) =>
-      Object.values<Json>(ops).flatMap((op) =>
-        op.requestBody
-          ? Object.keys(ref(op.requestBody.content['application/json'].schema).properties)
-          : [],
-      ),
-    )
+    const fields = requestFields()
     expect(fields.length).toBeGreaterThan(4)
     expect([...new Set(fields)].filter((f) => !ruled.has(f))).toEqual([])
+  })
+
+  it('CHANGELOG.md names every control route, contract request field and scenario setting', () => {
+    const changelog = read('CHANGELOG.md')
+    const fields = requestFields()
+    const escaped = (s: string) => s.replace(/[.*+?^$()|[\]\\]/g, '\\$&')
+    const surface: [string, RegExp][] = [
+      // A path with its ids however written ({company_id}, <company_id>, loja-exemplo), ending
+      // where the text does: `/companies/{company_id}/summary` names no `/companies/{company_id}`.
+      ...Object.keys(docs.control!.paths).map((route): [string, RegExp] => [
+        `route ${route}`,
+        new RegExp(
+          `${escaped(route).replace(/\{\w+\}/g, '[^/\\s`]+')}(?=[\\s\`'"),.;:?\\]]|$)`,
+          'm',
+        ),
+      ]),
+      ...[...new Set(fields)].map((f): [string, RegExp] => [`field ${f}`, new RegExp(`\`${f}\``)]),
+      ...Object.keys(DEFAULT_SETTINGS).map((s): [string, RegExp] => [
+        `setting ${s}`,
+        new RegExp(`\\b${s}\\b`),
+      ]),
+    ]
+    const unnamed = surface.filter(([, named]) => !named.test(changelog)).map(([name]) => name)
+    expect(unnamed.filter((name) => !NAMED_BEFORE.includes(name))).toEqual([])
+    // An entry named since, or gone, leaves the list.
+    expect(NAMED_BEFORE.filter((name) => !unnamed.includes(name))).toEqual([])
   })
 
   it('every control route is shown, with its path, in CONTROL-PLANE.md or WEBHOOKS.md', () => {
