@@ -48,5 +48,6 @@ export const SLOW = [
   'test/readiness/receiver-check.test.ts',
   'test/readiness/findings.test.ts',
   'test/readiness/in-flight.test.ts',
+  'test/readiness/receiver-slow.test.ts',
   'test/webhooks/fairness.test.ts',
 ]
