@@ -3,9 +3,11 @@
 // and its text is on the record's dashboard page and in its row of the dashboard's list (unless
 // named in NOT_LISTED, with the reason). The fields come from /openapi.json, so a new one is
 // covered without being named here: a use case or a mapper that drops it, or a page or a list
-// that does not show it, fails this test.
+// that does not show it, fails this test. And the dashboard's form for each (New charge, Send a
+// transfer) sends each field as the contract call (unless named in NOT_IN_FORM, with the reason).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { AUTH, dashboardCookie, startTestSandbox, type TestSandbox } from '../harness.js'
+import { signIn } from '../ui/forms.js'
 
 type Json = Record<string, any>
 
@@ -20,6 +22,16 @@ const NOT_LISTED: Record<string, string> = {
   'POST /hub/transactions/in payload': "a BR Code of up to 512 characters: the charge's page",
   'POST /hub/transactions/out description':
     "free text of up to 140 characters: the transfer's page",
+}
+/** The dashboard's form that makes each call, as QA people make it (docs/DASHBOARD.md). */
+const FORMS: Record<string, string> = {
+  'POST /hub/transactions/in': '/charges/new',
+  'POST /hub/transactions/out': '/transfers/new',
+}
+/** The fields a form does not send, and why. */
+const NOT_IN_FORM: Record<string, string> = {
+  'POST /hub/transactions/in payload':
+    "a BR Code the client brings: the form makes a new charge, and Pay a code pays a code's charge",
 }
 /** A request field the record keeps under another name. */
 const KEPT_AS: Record<string, string> = { payload: 'qr_code' }
@@ -106,6 +118,36 @@ describe('a contract request with every field set', () => {
           expect(row, `${operation}: ${field} in its row of the ${collection} list`).toContain(
             escaped(sent),
           )
+      }
+    },
+  )
+})
+
+describe("the dashboard's form for each call", () => {
+  it.each(Object.entries(FORMS))(
+    '%s: %s sends each field, as the contract call',
+    async (operation, action) => {
+      const [, path] = operation.split(' ') as [string, string]
+      const schema = schemaOf(doc.paths[path].post.requestBody.content['application/json'].schema)
+      const sent: Json = {}
+      for (const [field, property] of Object.entries<Json>(schema.properties))
+        if (!(`${operation} ${field}` in NOT_IN_FORM))
+          sent[field] = schema.example?.[field] ?? property.example
+      const form = Object.fromEntries(
+        Object.entries(sent).map(([field, value]) => [
+          field,
+          // The amount as a person types it (R$): 12,34.
+          field === 'amount' ? (value / 100).toFixed(2).replace('.', ',') : String(value),
+        ]),
+      )
+      const own = await startTestSandbox()
+      try {
+        const ui = await signIn(own, { token: own.adminToken })
+        await ui.post(action, { as: 'sandbox-client', ...form })
+        const journal = (await own.admin('GET', `/requests?path=/api/v1${path}`)).body.data
+        expect(journal.map((e: Json) => e.request.body)).toEqual([sent])
+      } finally {
+        await own.close()
       }
     },
   )
