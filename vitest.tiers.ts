@@ -31,6 +31,7 @@ export const SLOW = [
   'test/package/cli.test.ts',
   'test/package/embedded.test.ts',
   'test/http/banner.test.ts',
+  'test/ui/cjs-main.test.ts',
   'test/store/single-server.test.ts',
   'test/probe/command.test.ts',
   'test/readiness/exec.test.ts',

@@ -1,15 +1,8 @@
 // The dashboard over plain HTTP: kept out of both OpenAPI documents and the journal; its
 // session cookie's attributes; sign-in refusals; the live hub's scoping and coalescing.
 import { AsyncLocalStorage } from 'node:async_hooks'
-import { execFile } from 'node:child_process'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
-import { promisify } from 'node:util'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { createLiveHub } from '../../src/ui/live.js'
-import { HANG_MS } from '../hang.js'
 import { AUTH, startTestSandbox, type TestSandbox } from '../harness.js'
 
 describe('dashboard over HTTP', () => {
@@ -72,39 +65,6 @@ describe('dashboard over HTTP', () => {
       await fetch(`${s.url}/_sandbox/ui/requests`, { headers: { cookie } })
     ).text()
     expect(page.match(/dropped: not answered/g)).toHaveLength(1)
-  })
-
-  // A suite whose main module is CommonJS (Jest, mocha) gives hono/jsx a second way to the
-  // storage: the main module's require. Checked in a process of its own, as such a suite runs.
-  it('renders its pages without starting an AsyncLocalStorage under a CommonJS main module too', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'pix-cjs-'))
-    try {
-      const entry = fileURLToPath(new URL('../../src/index.ts', import.meta.url))
-      writeFileSync(
-        join(dir, 'suite.cjs'),
-        `const { AsyncLocalStorage } = require('node:async_hooks')
-let runs = 0
-const run = AsyncLocalStorage.prototype.run
-AsyncLocalStorage.prototype.run = function (...args) { runs++; return run.apply(this, args) }
-import(${JSON.stringify(entry)}).then(async ({ startSandbox }) => {
-  const sb = await startSandbox()
-  const page = await fetch(sb.url + '/_sandbox/ui/sign-in')
-  console.log(JSON.stringify({ mainModule: Boolean(process.mainModule), status: page.status, html: (await page.text()).startsWith('<!doctype html>'), runs }))
-  await sb.close()
-})
-`,
-      )
-      // From the project's folder: tsx reads the JSX settings from its tsconfig.json.
-      const root = fileURLToPath(new URL('../..', import.meta.url))
-      const { stdout } = await promisify(execFile)(
-        process.execPath,
-        ['--import', import.meta.resolve('tsx'), join(dir, 'suite.cjs')],
-        { cwd: root, timeout: HANG_MS },
-      )
-      expect(JSON.parse(stdout)).toEqual({ mainModule: true, status: 200, html: true, runs: 0 })
-    } finally {
-      rmSync(dir, { recursive: true, force: true })
-    }
   })
 
   it('sends people who are not signed in to the sign-in page', async () => {
