@@ -1,7 +1,8 @@
 // The magic values of the scenario in force (GET /_sandbox/scenario: its rules and inactive keys),
 // said as a person would ("stays pending, then succeeds 60 s later"), once for the cheat sheet,
 // the queued outcomes and the presets the New charge and Send a transfer forms offer by name.
-import { KEY_NOT_FOUND } from '../domain/transfer.js'
+import { MAX_AMOUNT } from '../domain/money.js'
+import { INSUFFICIENT_BALANCE, KEY_NOT_FOUND } from '../domain/transfer.js'
 import type { PixType } from '../domain/types.js'
 import { brl } from './format.js'
 import type { Answer } from './view.js'
@@ -87,7 +88,31 @@ export function chargeOutcome(then: ChargeRule['then']): string {
   return 'nothing special'
 }
 
-/** The inactive keys, then the rules in the order they apply, each a preset of the fields it names. */
+/**
+ * A key no scenario is expected to list: the unknown key a transfer fails on under
+ * `unknown_pix_keys: reject` (docs/CONTROL-PLANE.md#scenario-files).
+ */
+export const UNLISTED_KEY = 'not-in-the-directory@pix.example'
+
+/**
+ * What the settings make transfers do, as presets: more than the balance (the largest amount the
+ * contract takes, more than any company holds unless it was paid that much), and an unknown key
+ * when such keys are refused. test/sandbox/settings.test.ts: a setting that makes a transfer fail
+ * offers a new preset that fails that way.
+ */
+function settingPresets({ settings }: ScenarioInForce): Preset[] {
+  const overBalance = {
+    label: `${settings.insufficient_balance === 'reject' ? `is refused: 422 ${INSUFFICIENT_BALANCE}` : `fails: ${INSUFFICIENT_BALANCE} (recorded, no debit)`}, a transfer of ${cents(MAX_AMOUNT)}, more than the balance`,
+    fields: { amount: MAX_AMOUNT },
+  }
+  const unknown = {
+    label: `fails: ${KEY_NOT_FOUND}, to ${UNLISTED_KEY} (a key not in the scenario's key directory)`,
+    fields: { pix_key: UNLISTED_KEY, pix_type: 'EMAIL' },
+  }
+  return settings.unknown_pix_keys === 'reject' ? [overBalance, unknown] : [overBalance]
+}
+
+/** What the settings decide, the inactive keys, then the rules in the order they apply, each a preset of the fields it names. */
 export function transferPresets(scenario: ScenarioInForce): Preset[] {
   const inactive = scenario.inactive_keys.map((k) => ({
     label: `fails: ${KEY_NOT_FOUND}, to ${k.key} (an inactive key)`,
@@ -106,7 +131,7 @@ export function transferPresets(scenario: ScenarioInForce): Preset[] {
     }
     return { label: `${transferOutcome(then)}, ${transferCondition(when)}`, fields }
   })
-  return [...inactive, ...rules]
+  return [...settingPresets(scenario), ...inactive, ...rules]
 }
 
 export function chargePresets(scenario: ScenarioInForce): Preset[] {

@@ -5,11 +5,12 @@
 // `X-Sandbox-Outcome: pending` on its transfers (a rule placed after the outcome fails there).
 // A setting that changes a transfer's answer changes the dashboard's cheat sheet of what decides
 // transfers (src/ui/pages/outcomes.tsx) too, and a transfer it makes fail is said there in the
-// words the transfer answers.
+// words the transfer answers, and offered by name on the Send a transfer form (src/ui/magic.ts).
 import { describe, expect, it } from 'vitest'
 import type { Settings } from '../../src/domain/types.js'
 import { DEFAULT_SETTINGS } from '../../src/scenarios/settings.js'
 import { AUTH, dashboardCookie, startTestSandbox, type TestSandbox } from '../harness.js'
+import { signIn, textOf } from '../ui/forms.js'
 
 interface Demonstration {
   /** A value other than the default. */
@@ -88,8 +89,10 @@ const DEMONSTRATIONS: Record<keyof Settings, Demonstration> = {
   },
 }
 
-/** The cheat sheet of the Transfers page, as the admin sees it. */
-async function cheatSheet(sb: TestSandbox): Promise<string> {
+/** The Transfers page as the admin sees it: its cheat sheet, and the magic values Send a transfer offers (value to label). */
+async function transfersPage(
+  sb: TestSandbox,
+): Promise<{ sheet: string; magic: Map<string, string> }> {
   const cookie = await dashboardCookie(sb)
   const page = await (
     await fetch(`${sb.url}/_sandbox/ui/transfers`, { headers: { cookie } })
@@ -100,7 +103,47 @@ async function cheatSheet(sb: TestSandbox): Promise<string> {
   // A row says both when and then: an empty cell is a half-made row (a new setting's).
   for (const [, cell] of sheet.matchAll(/<td[^>]*>([\s\S]*?)<\/td>/g))
     expect(cell!.replace(/<[^>]*>/g, '').trim(), `a cell of the cheat sheet: ${sheet}`).not.toBe('')
-  return sheet
+  const form = page.slice(page.indexOf('id="send-transfer"'))
+  const select = /<select name="magic"[^>]*>([\s\S]*?)<\/select>/.exec(form)?.[1] ?? ''
+  const magic = new Map(
+    [...select.matchAll(/<option value="([^"]*)"[^>]*>([\s\S]*?)<\/option>/g)].map(
+      ([, value, label]) => [textOf(value!), textOf(label!)] as const,
+    ),
+  )
+  return { sheet, magic }
+}
+
+/**
+ * Send a transfer offers the failure a setting brings by name: a magic value new with the
+ * setting that says its message, and that makes a transfer sent from the form fail with it.
+ */
+async function offersTheFailure(
+  sb: TestSandbox,
+  name: string,
+  before: Map<string, string>,
+  after: Map<string, string>,
+  message: string,
+) {
+  const added = [...after].filter(
+    ([v, label]) => before.get(v) !== label && label.includes(message),
+  )
+  expect(
+    added,
+    `${name}: Send a transfer offers a new magic value that says "${message}"`,
+  ).not.toEqual([])
+  const dashboard = await signIn(sb, { token: sb.adminToken })
+  for (const [magic, label] of added) {
+    // As a browser sends the form with its key type left as it is; it goes on to the transfer's page.
+    const { location } = await dashboard.post('/transfers/new', {
+      as: 'sandbox-client',
+      magic,
+      pix_type: 'EMAIL',
+    })
+    const id = /\/transfers\/([^/?]+)$/.exec(location)?.[1]
+    expect(id, `${name}: the magic value "${label}" made a transfer`).toBeDefined()
+    const sent = (await sb.admin('GET', `/transfers/${id}`)).body
+    expect(sent, `${name}: the magic value "${label}"`).toMatchObject({ status: 'failed', message })
+  }
 }
 
 const transfersMade = async (sb: TestSandbox) =>
@@ -120,19 +163,21 @@ describe('every scenario setting', () => {
       for (const outcome of [undefined, 'pending']) {
         const sb = await startTestSandbox()
         try {
-          const sheet = await cheatSheet(sb)
+          const page = await transfersPage(sb)
           const before = await observe(sb, outcome)
           const decidesTransfers = (await transfersMade(sb)) > 0
           sb.apply({ settings: { [name]: value } })
           expect(await observe(sb, outcome), `${name} with outcome ${outcome}`).not.toEqual(before)
           if (decidesTransfers) {
-            const after = await cheatSheet(sb)
-            expect(after, `${name} on the cheat sheet`).not.toEqual(sheet)
+            const after = await transfersPage(sb)
+            expect(after.sheet, `${name} on the cheat sheet`).not.toEqual(page.sheet)
             const [last] = (await sb.admin('GET', '/transfers?limit=1')).body.data
-            if (last?.status === 'failed')
-              expect(after, `${name}: the cheat sheet says "${last.message}"`).toContain(
+            if (last?.status === 'failed') {
+              expect(after.sheet, `${name}: the cheat sheet says "${last.message}"`).toContain(
                 last.message,
               )
+              await offersTheFailure(sb, name, page.magic, after.magic, last.message)
+            }
           }
         } finally {
           await sb.close()

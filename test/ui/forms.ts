@@ -51,13 +51,15 @@ export function flashOf(page: string): string | undefined {
     /<div class="flash (?:ok|error)[^"]*"[^>]*>([\s\S]*?)<\/div>\s*(?:<h1|<\/section|<form)/.exec(
       page,
     )
-  return m?.[1]
-    ?.replace(/<[^>]+>/g, ' ')
-    .replace(/&#39;/g, "'")
-    .replace(/&gt;/g, '>')
-    .replace(/&lt;/g, '<')
-    .replace(/&quot;/g, '"')
-    .replace(/&amp;/g, '&')
-    .replace(/\s+/g, ' ')
-    .trim()
+  return m?.[1] === undefined
+    ? undefined
+    : textOf(m[1].replace(/<[^>]+>/g, ' '))
+        .replace(/\s+/g, ' ')
+        .trim()
 }
+
+const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'" }
+
+/** Text as hono/jsx escapes it in a page, unescaped. */
+export const textOf = (html: string) =>
+  html.replace(/&(amp|lt|gt|quot|#39);/g, (_, name: string) => ENTITIES[name]!)

@@ -47,6 +47,10 @@ describe('words', () => {
       expect(transferPresets(scenario).map((p) => [p.label, presetFields(presetValue(p))])).toEqual(
         [
           [
+            'is refused: 422 Insufficient balance, a transfer of R$ 9.999.999.999,99 (amount 999999999999), more than the balance',
+            { amount: 999_999_999_999 },
+          ],
+          [
             'fails: Pix key not found or inactive, to failed@pix.example (an inactive key)',
             { pix_key: 'failed@pix.example', pix_type: 'EMAIL' },
           ],

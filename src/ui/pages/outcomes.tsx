@@ -4,7 +4,13 @@ import { SETTLED_STATUSES, TRANSFER_STATUSES } from '../../domain/enums.js'
 import { INSUFFICIENT_BALANCE, KEY_NOT_FOUND } from '../../domain/transfer.js'
 import { Action, Badge, Card, Cell, ForCompany, Select, Table } from '../components.js'
 import { numberField as num, textField as text } from '../fields.js'
-import { chargeCondition, chargeOutcome, transferCondition, transferThen } from '../magic.js'
+import {
+  chargeCondition,
+  chargeOutcome,
+  transferCondition,
+  transferThen,
+  UNLISTED_KEY,
+} from '../magic.js'
 import type { Form, Ui } from '../router.js'
 import { UI_BASE } from '../session.js'
 import { read, type Answer, type View } from '../view.js'
@@ -48,7 +54,10 @@ export function CheatSheet({ scenario }: { scenario: Answer<'/scenario'> }) {
           ))}
           {rejectUnknown && (
             <tr>
-              <td>a transfer to a key not in the scenario's key directory</td>
+              <td>
+                a transfer to a key not in the scenario's key directory, such as{' '}
+                <code>{UNLISTED_KEY}</code>
+              </td>
               <td>
                 <Badge value="failed" /> {KEY_NOT_FOUND}
               </td>
