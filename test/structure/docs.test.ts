@@ -3,6 +3,7 @@
 //   "A3", "SANDBOX.md"): readers have docs/CONTRACT.md#..., docs/READINESS.md#... instead;
 // - every path docs/ARCHITECTURE.md, docs/DESIGN.md and docs/decisions/ name exists, and every
 //   function ARCHITECTURE.md names is defined (in the file it names beside it, where it does);
+// - DESIGN.md says why each file of src over 200 lines is not split, and names no shorter one;
 // - docs/CONTROL-PLANE.md#scenario-files lists every scenario setting with its default;
 // - docs/CONTRACT.md#where-the-contract-is-silent gives every message a transfer may answer with
 //   (each text src/domain/transfer.ts exports);
@@ -134,6 +135,29 @@ describe('the map of the code', () => {
     ).test(text)
   const sources = [...files('src'), ...files('test')].filter((f) => /\.tsx?$/.test(f))
   const architecture = read('docs/ARCHITECTURE.md')
+
+  it('DESIGN.md#files-over-200-lines names every file of src over 200 lines, and only those', () => {
+    const design = read('docs/DESIGN.md')
+    const section = design.slice(
+      design.indexOf('## Files over 200 lines'),
+      design.indexOf('\n## ', design.indexOf('## Files over 200 lines') + 3),
+    )
+    const GENERATED = 'src/client/openapi.ts'
+    const named = new Set(namedPaths(section).filter((p) => /^src\/.*\.tsx?$/.test(p)))
+    named.delete(GENERATED)
+    const long = [...files('src')]
+      .filter((f) => /\.tsx?$/.test(f) && f !== GENERATED)
+      .filter((f) => read(f).split('\n').length - 1 > 200)
+    expect(long.length, 'files over 200 lines').toBeGreaterThan(0)
+    expect(
+      long.filter((f) => !named.has(f)),
+      'over 200 lines, not said why',
+    ).toEqual([])
+    expect(
+      [...named].filter((f) => !long.includes(f)),
+      'named, but 200 lines or fewer',
+    ).toEqual([])
+  })
 
   it('ARCHITECTURE.md names only functions that exist', () => {
     const names = [
