@@ -278,7 +278,6 @@ const NAMED_BEFORE = [
   'setting charge_ttl_seconds',
   'setting timezone',
   'setting validation_errors',
-  'setting unknown_pix_keys',
   'setting webhook_retry_seconds',
 ]
 
