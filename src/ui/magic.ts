@@ -102,7 +102,7 @@ export const UNLISTED_KEY = 'not-in-the-directory@pix.example'
  */
 function settingPresets({ settings }: ScenarioInForce): Preset[] {
   const overBalance = {
-    label: `${settings.insufficient_balance === 'reject' ? `is refused: 422 ${INSUFFICIENT_BALANCE}` : `fails: ${INSUFFICIENT_BALANCE} (recorded, no debit)`}, a transfer of ${cents(MAX_AMOUNT)}, more than the balance`,
+    label: `${settings.insufficient_balance === 'reject' ? `is refused: 422 ${INSUFFICIENT_BALANCE}` : `fails: ${INSUFFICIENT_BALANCE} (recorded, no debit)`}, a transfer of more than the balance: ${cents(MAX_AMOUNT)}`,
     fields: { amount: MAX_AMOUNT },
   }
   const unknown = {

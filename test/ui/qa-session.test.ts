@@ -63,16 +63,17 @@ describe.skipIf(!CHROMIUM)(`a QA session${SKIP_REASON ? ` (${SKIP_REASON})` : ''
     await page.locator('#transfer .badge', { hasText: 'failed' }).waitFor()
     await page.locator('#transfer').getByText('Pix key not found or inactive').waitFor()
 
-    // An insufficient balance, as the user whose balance is 0: said in the form.
+    // An insufficient balance, by the magic value that sends more than the balance: said in the form.
     await page.goto(`${s.url}/_sandbox/ui/transfers`)
-    await send.locator('select[name="as"]').selectOption('empty-balance')
-    await send.getByLabel('Key', { exact: true }).fill('maria@example.com')
-    await send.getByLabel('Amount (R$)').fill('10')
+    const overBalance = magic.locator('option', { hasText: '422 Insufficient balance' })
+    await magic.selectOption((await overBalance.getAttribute('value'))!)
+    expect(await send.getByLabel('Amount (R$)').inputValue()).toBe('9999999999,99')
     await send.getByRole('button', { name: 'Send transfer' }).click()
     await send
       .getByRole('alert')
       .getByText('The contract answered 422: Insufficient balance')
       .waitFor()
+    await page.screenshot({ path: '/tmp/pix-sandbox-qa-insufficient.png', fullPage: true })
 
     // A charge, expired.
     await newCharge('5,00', 'Pedido que expira')

@@ -47,7 +47,7 @@ describe('words', () => {
       expect(transferPresets(scenario).map((p) => [p.label, presetFields(presetValue(p))])).toEqual(
         [
           [
-            'is refused: 422 Insufficient balance, a transfer of R$ 9.999.999.999,99 (amount 999999999999), more than the balance',
+            'is refused: 422 Insufficient balance, a transfer of more than the balance: R$ 9.999.999.999,99 (amount 999999999999)',
             { amount: 999_999_999_999 },
           ],
           [
