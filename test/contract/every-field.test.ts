@@ -4,7 +4,8 @@
 // named in NOT_LISTED, with the reason). The fields come from /openapi.json, so a new one is
 // covered without being named here: a use case or a mapper that drops it, or a page or a list
 // that does not show it, fails this test. And the dashboard's form for each (New charge, Send a
-// transfer) sends each field as the contract call (unless named in NOT_IN_FORM, with the reason).
+// transfer) has a control for each field and sends it as the contract call (unless named in
+// NOT_IN_FORM, with the reason).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { AUTH, dashboardCookie, startTestSandbox, type TestSandbox } from '../harness.js'
 import { signIn } from '../ui/forms.js'
@@ -140,6 +141,17 @@ describe("the dashboard's form for each call", () => {
           field === 'amount' ? (value / 100).toFixed(2).replace('.', ',') : String(value),
         ]),
       )
+      // The form a person fills has a control for each field it sends.
+      const page = await (
+        await fetch(`${sb.url}/_sandbox/ui/${RECORDS[operation]}`, { headers: { cookie } })
+      ).text()
+      const start = page.indexOf(`action="/_sandbox/ui${action}"`)
+      expect(start, `the form posting to ${action}`).toBeGreaterThan(0)
+      const html = page.slice(start, page.indexOf('</form>', start))
+      expect(
+        Object.keys(form).filter((field) => !html.includes(`name="${field}"`)),
+        `${action}: the fields its form has no control for`,
+      ).toEqual([])
       const own = await startTestSandbox()
       try {
         const ui = await signIn(own, { token: own.adminToken })

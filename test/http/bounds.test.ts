@@ -3,7 +3,9 @@
 // settings, so a new field is covered without being named here. A string or a list with no
 // published bound (or a path's id without one: `idParam()`) fails the first test (hostile input is normal: nothing stored grows without
 // limit); a bound published but not enforced (`.openapi({ maxLength })` without `.max()`) fails
-// the second; one enforced without pydantic's error for it (the `fastapi` style) fails the third.
+// the second (and a contract's string bound refused with another number than the published one);
+// one enforced without pydantic's error for it (the `fastapi` style) fails the third; a contract
+// string's length counted otherwise than in code points (as pydantic counts) fails the fourth.
 import { readFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { AUTH, startTestSandbox, storeSnapshot, type TestSandbox } from '../harness.js'
@@ -170,6 +172,12 @@ describe('what a client sends', () => {
           })
           expect(reply.status, `${op.name} ${bound.at.join('.')} ${bound.rule}`).toBe(422)
           expect(storeSnapshot(sb), `${op.name} ${bound.at.join('.')}`).toEqual(before)
+          // The contract's refusal says the bound its document publishes (docs/CONTRACT.md).
+          const [rule, n] = bound.rule.split(' ')
+          if (plane === 'contract' && rule === 'maxLength')
+            expect(reply.body.detail, `${op.name} ${bound.at.join('.')}`).toBe(
+              `${bound.at.join('.')}: must be at most ${n} characters`,
+            )
           checked++
         }
         // An empty path segment is another path, not a short id.
@@ -221,6 +229,10 @@ describe('what a client sends', () => {
             type: PYDANTIC[bound.rule.split(' ')[0]!],
             loc: ['body', ...bound.at],
           })
+          if (bound.rule.startsWith('maxLength '))
+            expect(error.ctx, `${op.name} ${bound.at.join('.')}: pydantic's ctx`).toEqual({
+              max_length: Number(bound.rule.split(' ')[1]),
+            })
           checked++
         }
       }
@@ -228,6 +240,25 @@ describe('what a client sends', () => {
     } finally {
       sb.apply({ settings: { validation_errors: 'simple' } })
     }
+  })
+
+  it("counts a contract string's length as pydantic does, in code points: an emoji is one", async () => {
+    let checked = 0
+    for (const op of operations('contract')) {
+      for (const bound of op.body.filter((b) => b.rule.startsWith('maxLength '))) {
+        const n = Number(bound.rule.split(' ')[1])
+        const at = (value: string) =>
+          sb.request(op.method, op.url(), {
+            auth: op.auth,
+            json: withValue(op.example, bound.at, value),
+          })
+        const where = `${op.name} ${bound.at.join('.')}`
+        expect((await at('😀'.repeat(n))).status, `${where}: ${n} emoji`).toBe(200)
+        expect((await at('😀'.repeat(n + 1))).status, `${where}: ${n + 1} emoji`).toBe(422)
+        checked++
+      }
+    }
+    expect(checked).toBeGreaterThan(1)
   })
 
   it('is refused past each bound of the scenario settings, applied inline', async () => {

@@ -190,6 +190,10 @@ describe("every route of the control document, walked with another company's cre
       expect(owner.status, `${operation} as its owner: ${owner.text}`).not.toBe(404)
       if (HELPERS.some((h) => 'operation' in h && h.operation === operation && !h.admin))
         expect(owner.status, `${operation}: a company's control has a helper for it`).not.toBe(403)
+      // A route its owner may call answers another company's ids as unknown ones: a 403 there
+      // would tell that the id exists and is someone else's.
+      if (owner.status !== 403)
+        expect(refused.status, `${operation} as another company: ${refused.text}`).toBe(404)
     }
   })
 

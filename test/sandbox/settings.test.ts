@@ -8,6 +8,8 @@
 // words the transfer answers, and offered by name on the Send a transfer form (src/ui/magic.ts).
 import { describe, expect, it } from 'vitest'
 import type { Settings } from '../../src/domain/types.js'
+import { MAX_AMOUNT } from '../../src/domain/money.js'
+import { INSUFFICIENT_BALANCE } from '../../src/domain/transfer.js'
 import { DEFAULT_SETTINGS } from '../../src/scenarios/settings.js'
 import { AUTH, dashboardCookie, startTestSandbox, type TestSandbox } from '../harness.js'
 import { signIn, textOf } from '../ui/forms.js'
@@ -146,6 +148,11 @@ async function offersTheFailure(
   }
 }
 
+const TRANSFERS_PATH = '/api/v1/hub/transactions/out'
+/** Every company's users and their balances. */
+const balances = async (sb: TestSandbox) =>
+  (await sb.admin('GET', '/companies?limit=100')).body.data
+
 const transfersMade = async (sb: TestSandbox) =>
   (await sb.admin('GET', '/requests/count?path=/api/v1/hub/transactions/out')).body.count
 
@@ -167,6 +174,7 @@ describe('every scenario setting', () => {
           const before = await observe(sb, outcome)
           const decidesTransfers = (await transfersMade(sb)) > 0
           sb.apply({ settings: { [name]: value } })
+          const money = await balances(sb)
           expect(await observe(sb, outcome), `${name} with outcome ${outcome}`).not.toEqual(before)
           if (decidesTransfers) {
             const after = await transfersPage(sb)
@@ -176,8 +184,23 @@ describe('every scenario setting', () => {
               expect(after.sheet, `${name}: the cheat sheet says "${last.message}"`).toContain(
                 last.message,
               )
+              // A failed transfer is recorded without a debit (docs/CONTRACT.md, money).
+              expect(await balances(sb), `${name}: a failed transfer moves no money`).toEqual(money)
               await offersTheFailure(sb, name, page.magic, after.magic, last.message)
             }
+            // The balance is decided first (docs/CONTRACT.md, business order): the same transfer,
+            // beyond its sender's balance, is answered for the balance whatever the setting says.
+            const [sent] = (await sb.admin('GET', `/requests?path=${TRANSFERS_PATH}&limit=1`)).body
+              .data
+            const beyond = await transfer(
+              sb,
+              { ...sent.request.body, amount: MAX_AMOUNT },
+              outcome,
+              AUTH.emptyBalance,
+            )
+            expect(beyond.body.detail ?? beyond.body.message, `${name}: the balance first`).toBe(
+              INSUFFICIENT_BALANCE,
+            )
           }
         } finally {
           await sb.close()
