@@ -1,6 +1,7 @@
 // Every scenario setting changes what docs/CONTROL-PLANE.md#scenario-files says it changes: each
 // has a demonstration here (typed by the settings, so a new setting fails the typecheck until it
-// has one), a call whose answer differs once a value other than the default is applied. And a
+// has one), a call whose answer differs once a value other than the default is applied (and is
+// the same when made twice before: what differs on every call, an id, demonstrates nothing). And a
 // rule of the scenario holds whatever outcome a test picks: each demonstration is also made with
 // `X-Sandbox-Outcome: pending` on its transfers (a rule placed after the outcome fails there).
 // A setting that changes a transfer's answer changes the dashboard's cheat sheet of what decides
@@ -86,7 +87,9 @@ const DEMONSTRATIONS: Record<keyof Settings, Demonstration> = {
       await sb.admin('POST', `/charges/${(await charge(sb)).body.transaction_id}/pay`, {})
       const attempted = await firstAttempted(sb)
       await sb.admin('DELETE', `/webhooks/${hook.body.id}`)
-      return attempted.next_attempt_at
+      // The delay after the first attempt, in seconds (its instant is the clock's, which moves).
+      const first = attempted.attempts[0].at
+      return Math.round((Date.parse(attempted.next_attempt_at) - Date.parse(first)) / 1000)
     },
   },
 }
@@ -173,6 +176,8 @@ describe('every scenario setting', () => {
           const page = await transfersPage(sb)
           const before = await observe(sb, outcome)
           const decidesTransfers = (await transfersMade(sb)) > 0
+          // What it observes is what the setting decides, not what differs on every call (an id).
+          expect(await observe(sb, outcome), `${name}: observed twice, unchanged`).toEqual(before)
           sb.apply({ settings: { [name]: value } })
           const money = await balances(sb)
           expect(await observe(sb, outcome), `${name} with outcome ${outcome}`).not.toEqual(before)
