@@ -152,6 +152,8 @@ async function offersTheFailure(
 }
 
 const TRANSFERS_PATH = '/api/v1/hub/transactions/out'
+/** The settings about keys missing from the key directory: listing the key undoes what they do. */
+const ABOUT_UNLISTED_KEYS: (keyof Settings)[] = ['unknown_pix_keys']
 /** Every company's users and their balances. */
 const balances = async (sb: TestSandbox) =>
   (await sb.admin('GET', '/companies?limit=100')).body.data
@@ -193,10 +195,20 @@ describe('every scenario setting', () => {
               expect(await balances(sb), `${name}: a failed transfer moves no money`).toEqual(money)
               await offersTheFailure(sb, name, page.magic, after.magic, last.message)
             }
-            // The balance is decided first (docs/CONTRACT.md, business order): the same transfer,
-            // beyond its sender's balance, is answered for the balance whatever the setting says.
             const [sent] = (await sb.admin('GET', `/requests?path=${TRANSFERS_PATH}&limit=1`)).body
               .data
+            // It decides whether or not the key is in the key directory (but the setting that is
+            // about keys not there): with the key listed, active, the answer still differs.
+            if (!ABOUT_UNLISTED_KEYS.includes(name)) {
+              const { pix_key: key, pix_type: type } = sent.request.body
+              sb.apply({ pix_keys: [{ key, type, active: true }] })
+              expect(
+                await observe(sb, outcome),
+                `${name}, ${key} in the key directory`,
+              ).not.toEqual(before)
+            }
+            // The balance is decided first (docs/CONTRACT.md, business order): the same transfer,
+            // beyond its sender's balance, is answered for the balance whatever the setting says.
             const beyond = await transfer(
               sb,
               { ...sent.request.body, amount: MAX_AMOUNT },
