@@ -13,7 +13,7 @@ import { MAX_AMOUNT } from '../../src/domain/money.js'
 import { INSUFFICIENT_BALANCE } from '../../src/domain/transfer.js'
 import { DEFAULT_SETTINGS } from '../../src/scenarios/settings.js'
 import { AUTH, dashboardCookie, startTestSandbox, type TestSandbox } from '../harness.js'
-import { signIn, textOf } from '../ui/forms.js'
+import { optionsOf, signIn } from '../ui/forms.js'
 
 interface Demonstration {
   /** A value other than the default. */
@@ -108,14 +108,7 @@ async function transfersPage(
   // A row says both when and then: an empty cell is a half-made row (a new setting's).
   for (const [, cell] of sheet.matchAll(/<td[^>]*>([\s\S]*?)<\/td>/g))
     expect(cell!.replace(/<[^>]*>/g, '').trim(), `a cell of the cheat sheet: ${sheet}`).not.toBe('')
-  const form = page.slice(page.indexOf('id="send-transfer"'))
-  const select = /<select name="magic"[^>]*>([\s\S]*?)<\/select>/.exec(form)?.[1] ?? ''
-  const magic = new Map(
-    [...select.matchAll(/<option value="([^"]*)"[^>]*>([\s\S]*?)<\/option>/g)].map(
-      ([, value, label]) => [textOf(value!), textOf(label!)] as const,
-    ),
-  )
-  return { sheet, magic }
+  return { sheet, magic: new Map(optionsOf(page, 'magic', 'id="send-transfer"')) }
 }
 
 /**

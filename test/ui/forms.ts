@@ -58,6 +58,16 @@ export function flashOf(page: string): string | undefined {
         .trim()
 }
 
+/** The options of a page's `select[name]` (the first one, or the first after `after` in the page): value and text, unescaped. */
+export function optionsOf(page: string, name: string, after = ''): [value: string, text: string][] {
+  const from = page.slice(Math.max(0, page.indexOf(after)))
+  const select =
+    new RegExp(`<select name="${name}"[^>]*>([\\s\\S]*?)</select>`).exec(from)?.[1] ?? ''
+  return [...select.matchAll(/<option value="([^"]*)"[^>]*>([\s\S]*?)<\/option>/g)].map(
+    ([, value, text]) => [textOf(value!), textOf(text!)],
+  )
+}
+
 const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'" }
 
 /** Text as hono/jsx escapes it in a page, unescaped. */

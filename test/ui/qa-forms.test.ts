@@ -3,8 +3,10 @@
 // scenario's magic values by name; a refusal is said in the form. The browser drives the same
 // forms in qa-session.test.ts.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { DEFAULT_SETTINGS } from '../../src/scenarios/settings.js'
+import { validateScenario } from '../../src/scenarios/loader.js'
 import { startTestSandbox, type TestSandbox } from '../harness.js'
-import { type Dashboard, flashOf, signIn } from './forms.js'
+import { type Dashboard, flashOf, optionsOf, signIn } from './forms.js'
 
 describe('the QA forms', () => {
   let s: TestSandbox
@@ -24,12 +26,9 @@ describe('the QA forms', () => {
     }[]
   /** The value of the option of `select[name]` whose text starts with `text`, as the page offers it. */
   const option = (page: string, name: string, text: string) => {
-    const select = new RegExp(`<select name="${name}"[^>]*>([\\s\\S]*?)</select>`).exec(page)![1]!
-    const found = [...select.matchAll(/<option value="([^"]*)"[^>]*>([^<]*)</g)].find(([, , t]) =>
-      t!.startsWith(text),
-    )
+    const found = optionsOf(page, name).find(([, t]) => t.startsWith(text))
     if (!found) throw new Error(`no option "${text}" in ${name}`)
-    return found[1]!.replace(/&amp;/g, '&')
+    return found[0]
   }
 
   it('creates a charge as the credential chosen, journaled as the contract call, and opens it', async () => {
@@ -99,6 +98,65 @@ describe('the QA forms', () => {
       pix_key: 'joao@example.com',
       pix_type: 'EMAIL',
     })
+  })
+
+  it('offers only magic values the contract takes, whatever keys the scenario and its settings hold', async () => {
+    // A key of each type wherever a scenario holds keys: inactive in the key directory, in the
+    // rules, and in each setting that takes a list of them.
+    const keys = {
+      CPF: '52998224725',
+      CNPJ: '11222333000181',
+      PHONE: '+5511987654321',
+      EMAIL: 'ana@example.com',
+    }
+    const inactive = {
+      CPF: '11144477735',
+      CNPJ: '11444777000161',
+      PHONE: '+5521987654321',
+      EMAIL: 'bia@example.com',
+    }
+    const takesKeys = (name: string) => {
+      try {
+        validateScenario({ settings: { [name]: Object.values(keys) } }, 'test')
+        return true
+      } catch {
+        return false
+      }
+    }
+    const settings = Object.fromEntries(
+      Object.keys(DEFAULT_SETTINGS)
+        .filter(takesKeys)
+        .map((name) => [name, Object.values(keys)]),
+    )
+    const entries = Object.entries(keys)
+    s.apply({
+      settings,
+      pix_keys: Object.entries(inactive).map(([type, key]) => ({ key, type, active: false })),
+      rules: {
+        transfers: [
+          ...entries.map(([, key]) => ({ when: { pix_key: key }, then: { status: 'failed' } })),
+          ...entries.map(([type]) => ({ when: { pix_type: type }, then: { status: 'pending' } })),
+        ],
+      },
+    })
+    const offered = optionsOf(await ui.get('/_sandbox/ui/transfers'), 'magic').filter(([v]) => v)
+    expect(offered.length).toBeGreaterThanOrEqual(entries.length * 3)
+    const refused: string[] = []
+    for (const [magic, label] of offered) {
+      // As a browser sends the form, its key type left as it is.
+      const { location, page } = await ui.post('/transfers/new', {
+        as: 'sandbox-client',
+        magic,
+        pix_type: 'EMAIL',
+      })
+      const flash = flashOf(page)
+      if (
+        !/\/transfers\/\w+$/.test(location) &&
+        flash !== 'The contract answered 422: Insufficient balance'
+      )
+        refused.push(`${label}: ${flash}`)
+    }
+    expect(refused).toEqual([])
   })
 
   it("says the contract's refusal in the form it came from: an insufficient balance", async () => {
