@@ -70,7 +70,7 @@ func (r *Receiver) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	}
 	ev.ID = id
 	if Bug("slow_receiver") {
-		time.Sleep(6 * time.Second) // does the order's work (books, mails) before answering
+		time.Sleep(9 * time.Second) // does the order's work (books, mails) before answering
 	}
 	w.WriteHeader(r.process(ev))
 }
