@@ -450,7 +450,9 @@ const CASES: Partial<Record<FindingId, Case>> = {
     company: 'loja-exemplo',
   },
   receiver_slow: {
-    wrong: () => withReceiver('correct', (id) => control('POST', `/webhooks/${id}/test`), 5200),
+    // Well past the 5 s threshold: the time the sandbox's own event loop was held up is not the
+    // receiver's (docs/READINESS.md), and on a loaded machine that was more than 0.2 s of 5.2.
+    wrong: () => withReceiver('correct', (id) => control('POST', `/webhooks/${id}/test`), 8000),
     correct: () => withReceiver('correct', (id) => control('POST', `/webhooks/${id}/test`), 200),
     company: null,
   },
