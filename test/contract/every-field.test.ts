@@ -1,6 +1,6 @@
 // Every field of a contract request travels end to end: sent with every optional field set (each
 // at its documented example), it is in the record the control plane answers, under its own name,
-// and its text is on the record's dashboard page and in its row of the dashboard's list (unless
+// and its text (a number's digits, an amount in reais) is on the record's dashboard page and in its row of the dashboard's list (unless
 // named in NOT_LISTED, with the reason). The fields come from /openapi.json, so a new one is
 // covered without being named here: a use case or a mapper that drops it, or a page or a list
 // that does not show it, fails this test. And the dashboard's form for each (New charge, Send a
@@ -9,6 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { AUTH, dashboardCookie, startTestSandbox, type TestSandbox } from '../harness.js'
 import { signIn } from '../ui/forms.js'
+import { brl } from '../../src/ui/format.js'
 
 type Json = Record<string, any>
 
@@ -34,6 +35,16 @@ const NOT_IN_FORM: Record<string, string> = {
   'POST /hub/transactions/in payload':
     "a BR Code the client brings: the form makes a new charge, and Pay a code pays a code's charge",
 }
+/** The number fields in cents, which the dashboard shows in reais ("R$ 10,00"); other numbers as their digits. */
+const CENTS = new Set(['amount'])
+/** What the dashboard shows of a value sent, escaped as in its HTML. */
+const shown = (field: string, sent: unknown): string =>
+  typeof sent === 'number'
+    ? CENTS.has(field)
+      ? escaped(brl(sent))
+      : String(sent)
+    : escaped(String(sent))
+
 /** A request field the record keeps under another name. */
 const KEPT_AS: Record<string, string> = { payload: 'qr_code' }
 
@@ -113,12 +124,10 @@ describe('a contract request with every field set', () => {
       for (const [field, sent] of Object.entries(body)) {
         const kept = KEPT_AS[field] ?? field
         expect(record[kept], `${operation}: the record's ${kept}`).toEqual(sent)
-        if (typeof sent !== 'string') continue
-        expect(page, `${operation}: ${field} on the ${collection} page`).toContain(escaped(sent))
+        const text = shown(field, sent)
+        expect(page, `${operation}: ${field} on the ${collection} page`).toContain(text)
         if (!(`${operation} ${field}` in NOT_LISTED))
-          expect(row, `${operation}: ${field} in its row of the ${collection} list`).toContain(
-            escaped(sent),
-          )
+          expect(row, `${operation}: ${field} in its row of the ${collection} list`).toContain(text)
       }
     },
   )
