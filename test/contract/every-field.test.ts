@@ -5,7 +5,9 @@
 // covered without being named here: a use case or a mapper that drops it, or a page or a list
 // that does not show it, fails this test. And the dashboard's form for each (New charge, Send a
 // transfer) has a control for each field and sends it as the contract call (unless named in
-// NOT_IN_FORM, with the reason).
+// NOT_IN_FORM, with the reason). And an optional field does what it is for: sent at its example,
+// it changes the record beyond itself (an override whose example is the default's value shows
+// nothing), unless ECHOED says it is only kept as sent.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { AUTH, dashboardCookie, startTestSandbox, type TestSandbox } from '../harness.js'
 import { signIn } from '../ui/forms.js'
@@ -24,6 +26,12 @@ const NOT_LISTED: Record<string, string> = {
   'POST /hub/transactions/in payload': "a BR Code of up to 512 characters: the charge's page",
   'POST /hub/transactions/out description':
     "free text of up to 140 characters: the transfer's page",
+}
+/** The optional fields that are only kept and shown (they change nothing else in the record), and why. */
+const ECHOED: Record<string, string> = {
+  'POST /hub/transactions/in description': "the merchant's text, kept and shown",
+  'POST /hub/transactions/in payload': "a BR Code reused: it becomes the record's qr_code, as sent",
+  'POST /hub/transactions/out description': "the merchant's text, kept and shown",
 }
 /** The dashboard's form that makes each call, as QA people make it (docs/DASHBOARD.md). */
 const FORMS: Record<string, string> = {
@@ -75,6 +83,24 @@ const madeFor: Record<string, (body: Json) => Promise<unknown>> = {
 const escaped = (text: string) =>
   text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;')
 
+/** The request body of `operation` (`POST /path`) with every field set, each at its example. */
+async function everyField(operation: string): Promise<Json> {
+  const [, path] = operation.split(' ') as [string, string]
+  const schema = requestSchema(path)
+  const body: Json = { ...schema.example }
+  for (const [field, property] of Object.entries<Json>(schema.properties)) {
+    if (field in body) continue
+    const example = property.example ?? (await madeFor[field]?.(body))
+    expect(example, `${operation}: ${field} has no example to send`).toBeDefined()
+    body[field] = example
+  }
+  expect(Object.keys(body).sort()).toEqual(Object.keys(schema.properties).sort())
+  return body
+}
+
+const requestSchema = (path: string): Json =>
+  schemaOf(doc.paths[path].post.requestBody.content['application/json'].schema)
+
 describe('a contract request with every field set', () => {
   it('names where each operation that creates something keeps its record', () => {
     const creating = Object.entries<Json>(doc.paths).flatMap(([path, ops]) =>
@@ -83,8 +109,8 @@ describe('a contract request with every field set', () => {
         .map((m) => `${m.toUpperCase()} ${path}`),
     )
     expect(creating.sort()).toEqual(Object.keys(RECORDS).sort())
-    // And NOT_LISTED names fields that exist.
-    for (const entry of Object.keys(NOT_LISTED)) {
+    // And NOT_LISTED and ECHOED name fields that exist.
+    for (const entry of [...Object.keys(NOT_LISTED), ...Object.keys(ECHOED)]) {
       const [method, path, field] = entry.split(' ') as [string, string, string]
       const body = doc.paths[path]?.[method.toLowerCase()]?.requestBody
       const schema = body && schemaOf(body.content['application/json'].schema)
@@ -96,16 +122,7 @@ describe('a contract request with every field set', () => {
     '%s: each field is in the record, under its own name, and its text on the record page and in its row of the list',
     async (operation, collection) => {
       const [, path] = operation.split(' ') as [string, string]
-      const schema = schemaOf(doc.paths[path].post.requestBody.content['application/json'].schema)
-      const body: Json = { ...schema.example }
-      for (const [field, property] of Object.entries<Json>(schema.properties)) {
-        if (field in body) continue
-        const example = property.example ?? (await madeFor[field]?.(body))
-        expect(example, `${operation}: ${field} has no example to send`).toBeDefined()
-        body[field] = example
-      }
-      expect(Object.keys(body).sort()).toEqual(Object.keys(schema.properties).sort())
-
+      const body = await everyField(operation)
       const answer = await sb.request('POST', `/api/v1${path}`, { auth: AUTH.main, json: body })
       expect(answer.status, answer.text).toBe(200)
       const id = answer.body.transaction_id
@@ -128,6 +145,37 @@ describe('a contract request with every field set', () => {
         expect(page, `${operation}: ${field} on the ${collection} page`).toContain(text)
         if (!(`${operation} ${field}` in NOT_LISTED))
           expect(row, `${operation}: ${field} in its row of the ${collection} list`).toContain(text)
+      }
+    },
+  )
+
+  it.each(Object.entries(RECORDS))(
+    '%s: each optional field changes the record beyond itself, or ECHOED says why not',
+    async (operation, collection) => {
+      const [, path] = operation.split(' ') as [string, string]
+      const full = await everyField(operation)
+      const required = new Set<string>(requestSchema(path).required ?? [])
+      const minimal = Object.fromEntries(Object.entries(full).filter(([f]) => required.has(f)))
+      const recordOf = async (json: Json): Promise<Json> => {
+        const answer = await sb.request('POST', `/api/v1${path}`, { auth: AUTH.main, json })
+        expect(answer.status, answer.text).toBe(200)
+        return (await sb.admin('GET', `/${collection}/${answer.body.transaction_id}`)).body
+      }
+      const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
+      const [one, two] = [await recordOf(minimal), await recordOf(minimal)]
+      // What differs between two calls alike (the id, and what carries it) tells nothing.
+      const noisy = new Set(Object.keys(one).filter((k) => !same(one[k], two[k])))
+      for (const field of Object.keys(full).filter((f) => !required.has(f))) {
+        if (`${operation} ${field}` in ECHOED) continue
+        const withField = await recordOf({ ...minimal, [field]: full[field] })
+        const changed = Object.keys(withField).filter(
+          (k) =>
+            !noisy.has(k) && k !== field && k !== KEPT_AS[field] && !same(withField[k], one[k]),
+        )
+        expect(
+          changed,
+          `${operation}: ${field} at its example changes nothing in the record but itself: give it an example that does what it is for (not a default's value), or say in ECHOED that it is kept as sent only`,
+        ).not.toEqual([])
       }
     },
   )
