@@ -58,6 +58,23 @@ export function flashOf(page: string): string | undefined {
         .trim()
 }
 
+/**
+ * Sends a transfer with a magic value of Send a transfer, as a browser sends the form (as
+ * sandbox-client, the key type left as it is): the id of the transfer made (the form goes on to
+ * its page), or none, and the message the page then shows.
+ */
+export async function sendByMagic(
+  ui: Dashboard,
+  magic: string,
+): Promise<{ id: string | undefined; flash: string | undefined }> {
+  const { location, page } = await ui.post('/transfers/new', {
+    as: 'sandbox-client',
+    magic,
+    pix_type: 'EMAIL',
+  })
+  return { id: /\/transfers\/([^/?]+)$/.exec(location)?.[1], flash: flashOf(page) }
+}
+
 /** The options of a page's `select[name]` (the first one, or the first after `after` in the page): value and text, unescaped. */
 export function optionsOf(page: string, name: string, after = ''): [value: string, text: string][] {
   const from = page.slice(Math.max(0, page.indexOf(after)))
