@@ -1,0 +1,183 @@
+// Every read of the control plane that shows a kind of record shows each status that record can
+// be left in, and tells the statuses apart: a count, a list or a total that shows a transfer that
+// went through shows a pending one and a failed one too, differently (docs/ARCHITECTURE.md, a
+// read-only query). Routes are taken from the control document, so a read added later is walked
+// too. What a write changes in a read is measured against the same change of balance made alone
+// (`PUT /users/{user_id}/balance`), so that a read showing only the money (a balance) is not taken
+// for one showing the records.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { CANCEL_REASONS, CHARGE_STATUSES, TRANSFER_STATUSES } from '../../src/domain/enums.js'
+import { AUTH, startTestSandbox, type TestSandbox } from '../harness.js'
+
+type Json = Record<string, any>
+/** A read's answer as its leaves: `data.0.status` → `"paid"`. */
+type Leaves = Map<string, unknown>
+
+/** Reads that show something else than records, with the reason. */
+const NOT_OF_RECORDS: Record<string, string> = {
+  '/requests': 'the journal: every call, whatever it wrote',
+  '/requests/count': 'the journal: every call, whatever it wrote',
+  '/readiness':
+    "the integration's calls and their answers: a charge the sandbox pays is not a call of the integration's",
+  '/users/{user_id}/balance':
+    'the ledger: a record that moved no money (a failed transfer, a charge not paid) is not in it, by design (docs/DESIGN.md: every balance change is a ledger entry, and only those)',
+}
+
+const IDS: Record<string, string> = { company_id: 'loja-exemplo', user_id: 'loja-exemplo-user' }
+const USER = IDS.user_id!
+
+let sb: TestSandbox
+let reads: string[]
+beforeAll(async () => {
+  sb = await startTestSandbox()
+  const doc: Json = (await sb.request('GET', '/_sandbox/openapi.json')).body
+  // Every GET whose path names no record but a company or a user: a read of many records.
+  reads = Object.entries<Json>(doc.paths)
+    .filter(([template, ops]) => ops.get && !(template in NOT_OF_RECORDS))
+    .filter(([template]) => [...template.matchAll(/\{(\w+)\}/g)].every(([, id]) => id! in IDS))
+    .map(([template]) => template)
+})
+afterAll(() => sb.close())
+
+function leavesOf(value: unknown, at = '', into: Leaves = new Map()): Leaves {
+  if (value !== null && typeof value === 'object')
+    for (const [key, inner] of Object.entries(value))
+      leavesOf(inner, at ? `${at}.${key}` : key, into)
+  else into.set(at, value)
+  return into
+}
+
+async function readAll(): Promise<Map<string, Leaves>> {
+  const answers = new Map<string, Leaves>()
+  for (const template of reads) {
+    const path = template.replace(/\{(\w+)\}/g, (_, id: string) => IDS[id]!)
+    const answer = await sb.admin('GET', path)
+    expect(answer.status, `GET ${path}: ${answer.text}`).toBe(200)
+    answers.set(template, leavesOf(answer.body))
+  }
+  return answers
+}
+
+/** The leaves that differ between two answers, or that one of them lacks. */
+function changed(before: Leaves, after: Leaves): Set<string> {
+  const paths = new Set([...before.keys(), ...after.keys()])
+  return new Set([...paths].filter((p) => before.get(p) !== after.get(p)))
+}
+
+interface Seen {
+  /** Per read: the leaves the write changed. */
+  changed: Map<string, Set<string>>
+  after: Map<string, Leaves>
+  balance: number | undefined
+}
+
+/** On a fresh default scenario: every read, the write, every read again. */
+async function around(write: () => Promise<unknown>): Promise<Seen> {
+  expect((await sb.admin('POST', '/reset')).status).toBe(200)
+  const before = await readAll()
+  await write()
+  const after = await readAll()
+  return {
+    changed: new Map(reads.map((r) => [r, changed(before.get(r)!, after.get(r)!)])),
+    after,
+    balance: sb.sandbox.store.ledger.balance(USER),
+  }
+}
+
+const contract = (direction: 'in' | 'out', json: object, headers?: Record<string, string>) =>
+  sb.request('POST', `/api/v1/hub/transactions/${direction}`, { auth: AUTH.main, json, headers })
+
+/** A write for each state a transfer or a charge can be left in, by the state's name. */
+const TRANSFERS = Object.fromEntries(
+  TRANSFER_STATUSES.map((status) => [
+    status,
+    async () => {
+      const sent = await contract(
+        'out',
+        { amount: 1234, pix_key: 'maria@example.com', pix_type: 'EMAIL' },
+        { 'x-sandbox-outcome': status },
+      )
+      expect(sb.sandbox.store.transfers.byId(sent.body.transaction_id)?.status).toBe(status)
+    },
+  ]),
+)
+const newCharge = async () => (await contract('in', { amount: 1500 })).body.transaction_id as string
+const CHARGES: Record<string, () => Promise<void>> = {
+  pending: async () => {
+    await newCharge()
+  },
+  paid: async () => {
+    await sb.admin('POST', `/charges/${await newCharge()}/pay`)
+  },
+  'cancelled (expired)': async () => {
+    await sb.admin('POST', `/charges/${await newCharge()}/expire`)
+  },
+  'cancelled (cancelled)': async () => {
+    await sb.admin('POST', `/charges/${await newCharge()}/cancel`)
+  },
+}
+
+/** A state's status: the two ways a charge is cancelled need not be told apart. */
+const statusOf = (state: string) => state.split(' ')[0]
+
+describe('a read that shows a kind of record shows each of its states, each its own way', () => {
+  it('the writes below leave a charge and a transfer in every state the domain has', () => {
+    expect(Object.keys(TRANSFERS)).toEqual([...TRANSFER_STATUSES])
+    expect(Object.keys(CHARGES)).toEqual([
+      ...CHARGE_STATUSES.filter((s) => s !== 'cancelled'),
+      ...CANCEL_REASONS.map((r) => `cancelled (${r})`),
+    ])
+  })
+
+  it.each([
+    ['transfer', TRANSFERS],
+    ['charge', CHARGES],
+  ])(
+    'a read showing a %s shows it in every state, and no two states alike',
+    async (kind, writes) => {
+      expect(reads.length).toBeGreaterThan(8)
+      /** Per state: per read, the leaves the write changed beyond what its money alone changes. */
+      const beyond = new Map<string, Map<string, Set<string>>>()
+      const afters = new Map<string, Map<string, Leaves>>()
+      for (const [state, write] of Object.entries(writes)) {
+        const seen = await around(write)
+        const money = await around(async () => {
+          if (seen.balance !== sb.sandbox.store.ledger.balance(USER))
+            await sb.admin('PUT', `/users/${USER}/balance`, { amount: seen.balance })
+        })
+        const more = new Map<string, Set<string>>()
+        for (const read of reads) {
+          const alone = money.changed.get(read)!
+          const [w, m] = [seen.after.get(read)!, money.after.get(read)!]
+          more.set(
+            read,
+            new Set(
+              [...seen.changed.get(read)!].filter((p) => !alone.has(p) || w.get(p) !== m.get(p)),
+            ),
+          )
+        }
+        beyond.set(state, more)
+        afters.set(state, seen.after)
+      }
+      const states = [...beyond.keys()]
+      for (const read of reads) {
+        const showing = states.filter((s) => beyond.get(s)!.get(read)!.size > 0)
+        if (showing.length === 0) continue
+        for (const state of states)
+          expect(
+            beyond.get(state)!.get(read)!.size,
+            `GET ${read} shows a ${kind} left ${showing.join(', ')}, but not one left ${state} (beyond its money)`,
+          ).toBeGreaterThan(0)
+        for (const [i, a] of states.entries())
+          for (const b of states.slice(i + 1).filter((b) => statusOf(b) !== statusOf(a))) {
+            const paths = [...beyond.get(a)!.get(read)!, ...beyond.get(b)!.get(read)!]
+            const [la, lb] = [afters.get(a)!.get(read)!, afters.get(b)!.get(read)!]
+            expect(
+              paths.some((p) => la.get(p) !== lb.get(p)),
+              `GET ${read} answers a ${kind} left ${a} as one left ${b}`,
+            ).toBe(true)
+          }
+      }
+    },
+  )
+})
