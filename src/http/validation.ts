@@ -137,21 +137,8 @@ function toPydantic(
       }
     }
     case 'too_small':
-      return {
-        type: 'greater_than',
-        loc,
-        msg: `Input should be greater than ${issue.minimum}`,
-        input: value,
-        ctx: { gt: Number(issue.minimum) },
-      }
     case 'too_big':
-      return {
-        type: 'less_than_equal',
-        loc,
-        msg: `Input should be less than or equal to ${issue.maximum}`,
-        input: value,
-        ctx: { le: Number(issue.maximum) },
-      }
+      return { ...boundError(issue), loc, input: value }
     default:
       return {
         type: 'value_error',
@@ -161,6 +148,26 @@ function toPydantic(
         ctx: { error: {} },
       }
   }
+}
+
+/** Pydantic's words for each numeric bound (Field(gt=), ge=, lt=, le=), exclusive or not. */
+const BOUNDS = {
+  too_small: {
+    exclusive: ['greater_than', 'greater than', 'gt'],
+    inclusive: ['greater_than_equal', 'greater than or equal to', 'ge'],
+  },
+  too_big: {
+    exclusive: ['less_than', 'less than', 'lt'],
+    inclusive: ['less_than_equal', 'less than or equal to', 'le'],
+  },
+} as const
+
+function boundError(
+  issue: z.core.$ZodIssueTooSmall | z.core.$ZodIssueTooBig,
+): Pick<PydanticError, 'type' | 'msg' | 'ctx'> {
+  const bound = Number(issue.code === 'too_small' ? issue.minimum : issue.maximum)
+  const [type, words, key] = BOUNDS[issue.code][issue.inclusive ? 'inclusive' : 'exclusive']
+  return { type, msg: `Input should be ${words} ${bound}`, ctx: { [key]: bound } }
 }
 
 function simpleMessage(issue: z.core.$ZodIssue, input: unknown): string {

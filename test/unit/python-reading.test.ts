@@ -9,6 +9,9 @@ import { parsePython, PyFloat, PyInt } from '../../src/http/python-json.js'
 import { decodeJsonBytes } from '../../src/http/python-text.js'
 import { pydanticInt } from '../../src/http/pydantic-int.js'
 import { unquote } from '../../src/http/uvicorn/path.js'
+import { ValidationErrorList } from '../../src/http/errors.js'
+import { validateBody } from '../../src/http/validation.js'
+import { z } from 'zod'
 
 describe("json.loads' errors: message and position (in code points)", () => {
   it.each([
@@ -212,5 +215,56 @@ describe('how the body and the path are read', () => {
     ['/a%2', '/a%2'],
   ])("unquote(%j) is Python's %j", (path, decoded) => {
     expect(unquote(path)).toBe(decoded)
+  })
+})
+
+describe("pydantic's errors for a number's bounds, exclusive and inclusive", () => {
+  // What pydantic 2.13 answers for Field(ge=1), lt=5, gt=0, le=9 sent 0, 5, 0, 10: a field added
+  // to the contract with an inclusive minimum is refused in FastAPI's words, not the amount's.
+  it('names each bound as pydantic does', () => {
+    const schema = z.object({
+      a: z.int().min(1),
+      b: z.int().lt(5),
+      c: z.int().positive(),
+      d: z.int().max(9),
+    })
+    const body = { kind: 'json', value: { a: 0, b: 5, c: 0, d: 10 } } as const
+    let thrown: unknown
+    try {
+      validateBody(schema, body, 'fastapi')
+    } catch (e) {
+      thrown = e
+    }
+    expect(thrown).toBeInstanceOf(ValidationErrorList)
+    expect((thrown as ValidationErrorList).errors).toEqual([
+      {
+        type: 'greater_than_equal',
+        loc: ['body', 'a'],
+        msg: 'Input should be greater than or equal to 1',
+        input: 0,
+        ctx: { ge: 1 },
+      },
+      {
+        type: 'less_than',
+        loc: ['body', 'b'],
+        msg: 'Input should be less than 5',
+        input: 5,
+        ctx: { lt: 5 },
+      },
+      {
+        type: 'greater_than',
+        loc: ['body', 'c'],
+        msg: 'Input should be greater than 0',
+        input: 0,
+        ctx: { gt: 0 },
+      },
+      {
+        type: 'less_than_equal',
+        loc: ['body', 'd'],
+        msg: 'Input should be less than or equal to 9',
+        input: 10,
+        ctx: { le: 9 },
+      },
+    ])
   })
 })
