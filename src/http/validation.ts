@@ -138,7 +138,7 @@ function toPydantic(
     }
     case 'too_small':
     case 'too_big':
-      return { ...boundError(issue), loc, input: value }
+      return boundError(issue, loc, value)
     default:
       return {
         type: 'value_error',
@@ -164,10 +164,13 @@ const BOUNDS = {
 
 function boundError(
   issue: z.core.$ZodIssueTooSmall | z.core.$ZodIssueTooBig,
-): Pick<PydanticError, 'type' | 'msg' | 'ctx'> {
+  loc: PydanticError['loc'],
+  input: unknown,
+): PydanticError {
   const bound = Number(issue.code === 'too_small' ? issue.minimum : issue.maximum)
   const [type, words, key] = BOUNDS[issue.code][issue.inclusive ? 'inclusive' : 'exclusive']
-  return { type, msg: `Input should be ${words} ${bound}`, ctx: { [key]: bound } }
+  // In pydantic's order: the bytes of a 422 are compared with FastAPI's (test/fidelity).
+  return { type, loc, msg: `Input should be ${words} ${bound}`, input, ctx: { [key]: bound } }
 }
 
 function simpleMessage(issue: z.core.$ZodIssue, input: unknown): string {
