@@ -20,7 +20,7 @@ const NOT_OF_RECORDS: Record<string, string> = {
   '/readiness':
     "the integration's calls and their answers: a charge the sandbox pays is not a call of the integration's",
   '/users/{user_id}/balance':
-    'the ledger: a record that moved no money (a failed transfer, a charge not paid) is not in it, by design (docs/DESIGN.md: every balance change is a ledger entry, and only those)',
+    'the ledger: its entries are balance changes (docs/DESIGN.md#invariants), so a record that moved no money (a failed transfer, a charge not paid) is not in it',
 }
 
 const IDS: Record<string, string> = { company_id: 'loja-exemplo', user_id: 'loja-exemplo-user' }
