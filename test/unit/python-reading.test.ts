@@ -238,36 +238,20 @@ describe("pydantic's errors for a number's bounds, exclusive and inclusive", () 
     expect(thrown).toBeInstanceOf(ValidationErrorList)
     // As JSON: the keys' order is part of the bytes FastAPI answers.
     expect(JSON.stringify((thrown as ValidationErrorList).errors)).toBe(
-      JSON.stringify([
-        {
-          type: 'greater_than_equal',
-          loc: ['body', 'a'],
-          msg: 'Input should be greater than or equal to 1',
-          input: 0,
-          ctx: { ge: 1 },
-        },
-        {
-          type: 'less_than',
-          loc: ['body', 'b'],
-          msg: 'Input should be less than 5',
-          input: 5,
-          ctx: { lt: 5 },
-        },
-        {
-          type: 'greater_than',
-          loc: ['body', 'c'],
-          msg: 'Input should be greater than 0',
-          input: 0,
-          ctx: { gt: 0 },
-        },
-        {
-          type: 'less_than_equal',
-          loc: ['body', 'd'],
-          msg: 'Input should be less than or equal to 9',
-          input: 10,
-          ctx: { le: 9 },
-        },
-      ]),
+      JSON.stringify(
+        [
+          ['a', 'greater_than_equal', 'greater than or equal to 1', 0, { ge: 1 }],
+          ['b', 'less_than', 'less than 5', 5, { lt: 5 }],
+          ['c', 'greater_than', 'greater than 0', 0, { gt: 0 }],
+          ['d', 'less_than_equal', 'less than or equal to 9', 10, { le: 9 }],
+        ].map(([field, type, words, input, ctx]) => ({
+          type,
+          loc: ['body', field],
+          msg: `Input should be ${words}`,
+          input,
+          ctx,
+        })),
+      ),
     )
   })
 })
