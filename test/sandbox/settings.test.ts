@@ -7,6 +7,7 @@
 // A setting that changes a transfer's answer changes the dashboard's cheat sheet of what decides
 // transfers (src/ui/pages/outcomes.tsx) too, and a transfer it makes fail is said there in the
 // words the transfer answers, and offered by name on the Send a transfer form (src/ui/magic.ts).
+// A setting that lists keys decides the keys it lists, no other.
 import { describe, expect, it } from 'vitest'
 import type { Settings } from '../../src/domain/types.js'
 import { MAX_AMOUNT } from '../../src/domain/money.js'
@@ -138,6 +139,24 @@ async function offersTheFailure(
   }
 }
 
+/** A transfer's answer without what differs on every call (its id). */
+const outcomeOf = (r: { status: number; body: any }) => ({
+  status: r.status,
+  outcome: r.body.status,
+  message: r.body.message ?? r.body.detail,
+})
+/** Another key of a key's type: an address holding it, or another valid number. */
+const keyBeside = ({ pix_key: key, pix_type: type }: { pix_key: string; pix_type: string }) =>
+  type === 'EMAIL'
+    ? `x${key}`
+    : (
+        {
+          CPF: ['52998224725', '11144477735'],
+          CNPJ: ['11222333000181', '11444777000161'],
+          PHONE: ['+5511987654321', '+5521987654321'],
+        }[type] ?? []
+      ).find((k) => k !== key)!
+
 const TRANSFERS_PATH = '/api/v1/hub/transactions/out'
 /** The settings about keys missing from the key directory: listing the key undoes what they do. */
 const ABOUT_UNLISTED_KEYS: (keyof Settings)[] = ['unknown_pix_keys']
@@ -206,6 +225,16 @@ describe('every scenario setting', () => {
             expect(beyond.body.detail ?? beyond.body.message, `${name}: the balance first`).toBe(
               INSUFFICIENT_BALANCE,
             )
+            // A setting that lists keys decides those keys and no other: a key that contains a
+            // listed one (a longer address) is answered as it is without the setting.
+            if (Array.isArray(value) && value.includes(sent.request.body.pix_key)) {
+              const near = { ...sent.request.body, pix_key: keyBeside(sent.request.body) }
+              const under = outcomeOf(await transfer(sb, near, outcome))
+              sb.apply({ settings: { [name]: DEFAULT_SETTINGS[name] } })
+              expect(under, `${name} decides ${near.pix_key}, a key it does not list`).toEqual(
+                outcomeOf(await transfer(sb, near, outcome)),
+              )
+            }
           }
         } finally {
           await sb.close()
