@@ -28,6 +28,8 @@ const USER = IDS.user_id!
 
 let sb: TestSandbox
 let reads: string[]
+/** The most a list of the control plane answers at once (its largest `limit`). */
+let longestPage: number
 beforeAll(async () => {
   sb = await startTestSandbox()
   const doc: Json = (await sb.request('GET', '/_sandbox/openapi.json')).body
@@ -36,6 +38,15 @@ beforeAll(async () => {
     .filter(([template, ops]) => ops.get && !(template in NOT_OF_RECORDS))
     .filter(([template]) => [...template.matchAll(/\{(\w+)\}/g)].every(([, id]) => id! in IDS))
     .map(([template]) => template)
+  longestPage = Math.max(
+    ...Object.values<Json>(doc.paths).flatMap((ops) =>
+      Object.values<Json>(ops).flatMap((op) =>
+        (op.parameters ?? [])
+          .filter((p: Json) => p.name === 'limit')
+          .map((p: Json) => p.schema.maximum as number),
+      ),
+    ),
+  )
 })
 afterAll(() => sb.close())
 
@@ -178,6 +189,33 @@ describe('a read that shows a kind of record shows each of its states, each its 
             ).toBe(true)
           }
       }
+    },
+  )
+
+  it.each([
+    ['a charge left pending', CHARGES.pending!],
+    ['a transfer left failed', TRANSFERS.failed!],
+  ])(
+    'a read showing %s still moves with one more past the longest page: no count stops at a page',
+    async (what, write) => {
+      expect(longestPage).toBeGreaterThanOrEqual(100)
+      // Neither moves money: whatever a read shows of them is the records.
+      const first = await around(write)
+      const showing = reads.filter((r) => first.changed.get(r)!.size > 0)
+      expect(showing.length).toBeGreaterThan(0)
+      for (let made = 1; made < longestPage; made += 50)
+        await Promise.all(Array.from({ length: Math.min(50, longestPage - made) }, write))
+      const before = await readAll()
+      await write()
+      const after = await readAll()
+      // A list with a page after this one shows a page of them (oldest first, it stays put).
+      const paged = (read: string) =>
+        ![undefined, null].includes(before.get(read)!.get('next_cursor') as null)
+      for (const read of showing.filter((r) => !paged(r)))
+        expect(
+          changed(before.get(read)!, after.get(read)!).size,
+          `GET ${read} shows ${what}, but not the ${longestPage + 1}th`,
+        ).toBeGreaterThan(0)
     },
   )
 })
