@@ -43,8 +43,9 @@ export type Model = CallModel | { helper: ByHand }
 export const isCall = (m: Model): m is CallModel => 'operation' in m.helper
 export const snake = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)
 export const camel = (name: string) => name.replace(/_(\w)/g, (_, c: string) => c.toUpperCase())
-/** The Python class of a group: `charges` → `ChargeHelpers`. */
-export const groupClass = (group: string) => `${pascal(group).replace(/s$/, '')}Helpers`
+/** The Python class of a group: `charges` → `ChargeHelpers`, `companies` → `CompanyHelpers`. */
+export const groupClass = (group: string) =>
+  `${pascal(group).replace(/ies$/, 'y').replace(/s$/, '')}Helpers`
 
 const refName = (s: Schema | undefined) => s?.$ref?.replace('#/components/schemas/', '')
 

@@ -3,7 +3,7 @@
 // writing a helper that calls nothing or cannot send what its operation requires.
 import { beforeAll, describe, expect, it } from 'vitest'
 import { controlDocument } from '../../scripts/control-types.js'
-import { helperModel } from '../../scripts/helpers/model.js'
+import { groupClass, helperModel } from '../../scripts/helpers/model.js'
 import { type Document, pythonModel } from '../../scripts/python-types.js'
 import { type Call, HELPERS } from '../../src/client/helpers.js'
 
@@ -17,6 +17,15 @@ const model = (row: Partial<Call>) =>
   helperModel([{ ...settle, ...row } as Call], doc, pythonModel(doc))
 
 describe('the table of helpers', () => {
+  it("names a group's Python class by its singular, in English", () => {
+    expect(['charges', 'companies', 'webhooks', 'deliveries'].map(groupClass)).toEqual([
+      'ChargeHelpers',
+      'CompanyHelpers',
+      'WebhookHelpers',
+      'DeliveryHelpers',
+    ])
+  })
+
   it('is what the document bears out, every row', () => {
     expect(helperModel(HELPERS, doc, pythonModel(doc))).toHaveLength(HELPERS.length)
   })
