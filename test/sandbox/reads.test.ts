@@ -78,19 +78,25 @@ function changed(before: Leaves, after: Leaves): Set<string> {
 interface Seen {
   /** Per read: the leaves the write changed. */
   changed: Map<string, Set<string>>
+  before: Map<string, Leaves>
   after: Map<string, Leaves>
+  /** The user's balance before the write and after it. */
+  start: number | undefined
   balance: number | undefined
 }
 
 /** On a fresh default scenario: every read, the write, every read again. */
 async function around(write: () => Promise<unknown>): Promise<Seen> {
   expect((await sb.admin('POST', '/reset')).status).toBe(200)
+  const start = sb.sandbox.store.ledger.balance(USER)
   const before = await readAll()
   await write()
   const after = await readAll()
   return {
     changed: new Map(reads.map((r) => [r, changed(before.get(r)!, after.get(r)!)])),
+    before,
     after,
+    start,
     balance: sb.sandbox.store.ledger.balance(USER),
   }
 }
@@ -160,6 +166,11 @@ describe('a read that shows a kind of record shows each of its states, each its 
         for (const read of reads) {
           const alone = money.changed.get(read)!
           const [w, m] = [seen.after.get(read)!, money.after.get(read)!]
+          // A balance it shows is the balance, whatever moved the money: a leaf that showed it and
+          // moved with the money alone shows, after the write, the balance the write left.
+          for (const p of alone)
+            if (seen.before.get(read)!.get(p) === seen.start && m.get(p) === seen.balance)
+              expect(w.get(p), `GET ${read}: ${p} after a ${kind} left ${state}`).toBe(seen.balance)
           more.set(
             read,
             new Set(
