@@ -91,7 +91,7 @@ const LISTING =
 const CHAOS = 'chaos for one subscription, from the dashboard or `api`/`call`'
 const CLOCK =
   'a sandbox starts with its clock frozen (`startTime`, `--start-time`) and a test moves it with `clock.advance()`; `reset()` takes it back'
-/** The control operations with no helper of their own, and why: a new one gets a helper or a line here. */
+/** The control operations with no helper of their own, and why: a new one gets a helper or a line here (never a read of a tenant's own: below). */
 const NO_HELPER: Record<string, string> = {
   'GET /whoami': 'what credentials are: a tenant knows its ids already',
   'GET /scenarios': SETUP,
@@ -162,6 +162,12 @@ describe('the control helpers', () => {
       expect(operations.filter((o) => !helped.includes(o) && !(o in NO_HELPER))).toEqual([])
       expect(
         Object.keys(NO_HELPER).filter((o) => !operations.includes(o) || helped.includes(o)),
+      ).toEqual([])
+      // What a test reads of its own tenant (a GET naming its company or its user) is what a
+      // helper is for: no reason waives one.
+      expect(
+        Object.keys(NO_HELPER).filter((o) => /^GET .*\{(company_id|user_id)\}/.test(o)),
+        "a read of a tenant's own, waived in NO_HELPER",
       ).toEqual([])
     } finally {
       await sb.close()
