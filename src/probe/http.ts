@@ -55,7 +55,6 @@ export function createSide(o: SideOptions): Side {
   const send = async (req: ProbeRequest): Promise<Exchange> => {
     const wait = nextSlot - Date.now()
     if (wait > 0) await new Promise((r) => setTimeout(r, wait))
-    nextSlot = Math.max(Date.now(), nextSlot) + gap
     const url = req.absolute ? req.path : o.base + req.path
     const headers: Record<string, string> = { 'user-agent': o.userAgent }
     const auth = authorization(req.auth)
@@ -65,9 +64,13 @@ export function createSide(o: SideOptions): Side {
       ...headers,
       ...(auth !== undefined && { authorization: redactAuthorization(req.auth, auth) }),
     }
+    // The next request waits a whole gap from the moment this one is recorded as sent, so a
+    // process descheduled between the two (a loaded machine) cannot bring them closer.
+    const sentAt = Date.now()
+    nextSlot = Math.max(sentAt, nextSlot) + gap
     const exchange: Exchange = {
       side: o.name,
-      sent_at: Date.now(),
+      sent_at: sentAt,
       request: {
         method: req.method,
         url,
