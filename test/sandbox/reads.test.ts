@@ -4,7 +4,8 @@
 // read-only query). Routes are taken from the control document, so a read added later is walked
 // too. What a write changes in a read is measured against the same change of balance made alone
 // (`PUT /users/{user_id}/balance`), so that a read showing only the money (a balance) is not taken
-// for one showing the records.
+// for one showing the records; money a read shows moves as the money does, whatever moved it.
+// And no count stops at a page: one record more than the longest page still moves a read.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { CANCEL_REASONS, CHARGE_STATUSES, TRANSFER_STATUSES } from '../../src/domain/enums.js'
 import { AUTH, startTestSandbox, type TestSandbox } from '../harness.js'
@@ -134,6 +135,37 @@ const CHARGES: Record<string, () => Promise<void>> = {
   },
 }
 
+/** The same change of the user's balance as the write made, made alone from the same start. */
+const sameMoneyAlone = (seen: Seen) =>
+  around(async () => {
+    if (seen.balance !== sb.sandbox.store.ledger.balance(USER))
+      await sb.admin('PUT', `/users/${USER}/balance`, { amount: seen.balance })
+  })
+
+/**
+ * Per read, the leaves a write changed beyond what its money alone changes (`money`). And money
+ * a read shows (a balance, a sum of balances) moves with the money, whatever moved it: a number
+ * the money alone moved by the change moves by as much with the write.
+ */
+function beyondItsMoney(seen: Seen, money: Seen, what: string): Map<string, Set<string>> {
+  const moved = seen.balance! - seen.start!
+  return new Map(
+    reads.map((read) => {
+      const alone = money.changed.get(read)!
+      const [w, m] = [seen.after.get(read)!, money.after.get(read)!]
+      const by = (l: Leaves, p: string) =>
+        (l.get(p) as number) - (seen.before.get(read)!.get(p) as number)
+      for (const p of alone)
+        if (typeof m.get(p) === 'number' && by(m, p) === moved)
+          expect(by(w, p), `GET ${read}: ${p} after ${what}`).toBe(moved)
+      return [
+        read,
+        new Set([...seen.changed.get(read)!].filter((p) => !alone.has(p) || w.get(p) !== m.get(p))),
+      ]
+    }),
+  )
+}
+
 /** A state's status: the two ways a charge is cancelled need not be told apart. */
 const statusOf = (state: string) => state.split(' ')[0]
 
@@ -158,30 +190,10 @@ describe('a read that shows a kind of record shows each of its states, each its 
       const afters = new Map<string, Map<string, Leaves>>()
       for (const [state, write] of Object.entries(writes)) {
         const seen = await around(write)
-        const money = await around(async () => {
-          if (seen.balance !== sb.sandbox.store.ledger.balance(USER))
-            await sb.admin('PUT', `/users/${USER}/balance`, { amount: seen.balance })
-        })
-        const more = new Map<string, Set<string>>()
-        for (const read of reads) {
-          const alone = money.changed.get(read)!
-          const [w, m] = [seen.after.get(read)!, money.after.get(read)!]
-          // Money it shows (a balance, a sum of balances) moves with the money, whatever moved
-          // it: a number the money alone moved by the change moves by as much with the write.
-          const moved = seen.balance! - seen.start!
-          const by = (l: Leaves, p: string) =>
-            (l.get(p) as number) - (seen.before.get(read)!.get(p) as number)
-          for (const p of alone)
-            if (typeof m.get(p) === 'number' && by(m, p) === moved)
-              expect(by(w, p), `GET ${read}: ${p} after a ${kind} left ${state}`).toBe(moved)
-          more.set(
-            read,
-            new Set(
-              [...seen.changed.get(read)!].filter((p) => !alone.has(p) || w.get(p) !== m.get(p)),
-            ),
-          )
-        }
-        beyond.set(state, more)
+        beyond.set(
+          state,
+          beyondItsMoney(seen, await sameMoneyAlone(seen), `a ${kind} left ${state}`),
+        )
         afters.set(state, seen.after)
       }
       const states = [...beyond.keys()]
