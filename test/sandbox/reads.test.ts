@@ -240,7 +240,7 @@ describe('a read that shows a kind of record shows each of its states, each its 
       for (const read of showing.filter((r) => !paged(r)))
         expect(
           changed(before.get(read)!, after.get(read)!).size,
-          `GET ${read} shows ${what}, but not the ${longestPage + 1}th`,
+          `GET ${read} shows ${what}, but not one more past ${longestPage}`,
         ).toBeGreaterThan(0)
     },
   )
