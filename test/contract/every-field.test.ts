@@ -33,6 +33,8 @@ const ECHOED: Record<string, string> = {
   'POST /hub/transactions/in payload': "a BR Code reused: it becomes the record's qr_code, as sent",
   'POST /hub/transactions/out description': "the merchant's text, kept and shown",
 }
+/** Texts a record keeps exactly as sent. */
+const AS_SENT = ['  Pedido Nº 42: Ação  ', '']
 /** The dashboard's form that makes each call, as QA people make it (docs/DASHBOARD.md). */
 const FORMS: Record<string, string> = {
   'POST /hub/transactions/in': '/charges/new',
@@ -173,6 +175,22 @@ describe('a contract request with every field set', () => {
           without(await recordOf({ ...minimal, [field]: null })),
           `${operation}: ${field} sent as null is kept as if absent`,
         ).toBe(without(one))
+        // Text is kept as sent, byte for byte: its case, its spaces, an empty string (a value
+        // the contract refuses, a BR Code's say, tells nothing here).
+        if (typeof full[field] === 'string')
+          for (const text of AS_SENT) {
+            const answer = await sb.request('POST', `/api/v1${path}`, {
+              auth: AUTH.main,
+              json: { ...minimal, [field]: text },
+            })
+            if (answer.status !== 200) continue
+            const kept = (await sb.admin('GET', `/${collection}/${answer.body.transaction_id}`))
+              .body
+            expect(
+              kept[KEPT_AS[field] ?? field],
+              `${operation}: ${field} sent as ${JSON.stringify(text)}`,
+            ).toBe(text)
+          }
         if (`${operation} ${field}` in ECHOED) continue
         const withField = await recordOf({ ...minimal, [field]: full[field] })
         const changed = Object.keys(withField).filter(

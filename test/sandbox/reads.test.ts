@@ -166,6 +166,15 @@ function beyondItsMoney(seen: Seen, money: Seen, what: string): Map<string, Set<
   )
 }
 
+/**
+ * A value that says a status: the status, or an event's type ending with it (`charge.paid`); a
+ * record's first state, pending, is also said by the event of its creation (`charge.created`).
+ */
+const namesStatus = (value: unknown, status: string) =>
+  value === status ||
+  (typeof value === 'string' &&
+    (value.endsWith(`.${status}`) || (status === 'pending' && value.endsWith('.created'))))
+
 /** A state's status: the two ways a charge is cancelled need not be told apart. */
 const statusOf = (state: string) => state.split(' ')[0]
 
@@ -200,11 +209,20 @@ describe('a read that shows a kind of record shows each of its states, each its 
       for (const read of reads) {
         const showing = states.filter((s) => beyond.get(s)!.get(read)!.size > 0)
         if (showing.length === 0) continue
-        for (const state of states)
+        for (const state of states) {
+          const leaves = [...beyond.get(state)!.get(read)!]
           expect(
-            beyond.get(state)!.get(read)!.size,
+            leaves.length,
             `GET ${read} shows a ${kind} left ${showing.join(', ')}, but not one left ${state} (beyond its money)`,
           ).toBeGreaterThan(0)
+          // And shows it under its status's name: a key (a count by status) or a value (a record's).
+          const status = statusOf(state)!
+          const after = afters.get(state)!.get(read)!
+          expect(
+            leaves.some((p) => p.split('.').includes(status) || namesStatus(after.get(p), status)),
+            `GET ${read} shows a ${kind} left ${state} where nothing says ${status}: ${leaves.join(', ')}`,
+          ).toBe(true)
+        }
         for (const [i, a] of states.entries())
           for (const b of states.slice(i + 1).filter((b) => statusOf(b) !== statusOf(a))) {
             const paths = [...beyond.get(a)!.get(read)!, ...beyond.get(b)!.get(read)!]

@@ -145,17 +145,20 @@ const outcomeOf = (r: { status: number; body: any }) => ({
   outcome: r.body.status,
   message: r.body.message ?? r.body.detail,
 })
-/** Another key of a key's type: an address holding it, or another valid number. */
-const keyBeside = ({ pix_key: key, pix_type: type }: { pix_key: string; pix_type: string }) =>
+/**
+ * Other keys of a key's type: for an address, one holding it and the same in capitals (the key
+ * directory matches a key exactly, so a setting listing keys does too); else another valid number.
+ */
+const keysBeside = ({ pix_key: key, pix_type: type }: { pix_key: string; pix_type: string }) =>
   type === 'EMAIL'
-    ? `x${key}`
+    ? [`x${key}`, key.toUpperCase()].filter((k) => k !== key)
     : (
         {
           CPF: ['52998224725', '11144477735'],
           CNPJ: ['11222333000181', '11444777000161'],
           PHONE: ['+5511987654321', '+5521987654321'],
         }[type] ?? []
-      ).find((k) => k !== key)!
+      ).filter((k) => k !== key)
 
 const TRANSFERS_PATH = '/api/v1/hub/transactions/out'
 /** The settings about keys missing from the key directory: listing the key undoes what they do. */
@@ -226,14 +229,20 @@ describe('every scenario setting', () => {
               INSUFFICIENT_BALANCE,
             )
             // A setting that lists keys decides those keys and no other: a key that contains a
-            // listed one (a longer address) is answered as it is without the setting.
+            // listed one (a longer address), or the same in capitals, is answered as it is
+            // without the setting.
             if (Array.isArray(value) && value.includes(sent.request.body.pix_key)) {
-              const near = { ...sent.request.body, pix_key: keyBeside(sent.request.body) }
-              const under = outcomeOf(await transfer(sb, near, outcome))
+              const near = keysBeside(sent.request.body).map((pix_key) => ({
+                ...sent.request.body,
+                pix_key,
+              }))
+              const under = []
+              for (const body of near) under.push(outcomeOf(await transfer(sb, body, outcome)))
               sb.apply({ settings: { [name]: DEFAULT_SETTINGS[name] } })
-              expect(under, `${name} decides ${near.pix_key}, a key it does not list`).toEqual(
-                outcomeOf(await transfer(sb, near, outcome)),
-              )
+              for (const [i, body] of near.entries())
+                expect(under[i], `${name} decides ${body.pix_key}, a key it does not list`).toEqual(
+                  outcomeOf(await transfer(sb, body, outcome)),
+                )
             }
           }
         } finally {
