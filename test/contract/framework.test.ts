@@ -244,7 +244,13 @@ describe('limits and failures', () => {
       })
       expect(res).toMatchObject({ status: 500, body: { detail: 'Internal server error' } })
       expect(res.text).not.toMatch(/disk on fire|secret|\.ts/)
-      expect(storeSnapshot(fileSb)).toEqual(before)
+      // Readiness stores what it saw of the calls (this 500 among them) once a second on a file,
+      // whenever its timer runs (a loaded machine ran it here): that is no part of the use case.
+      const written = (snapshot: ReturnType<typeof storeSnapshot>) => {
+        const { readiness: _seen, ...tables } = snapshot.tables as Record<string, unknown>
+        return { ...snapshot, tables }
+      }
+      expect(written(storeSnapshot(fileSb))).toEqual(written(before))
     } finally {
       await fileSb.close()
       rmSync(dir, { recursive: true, force: true })
