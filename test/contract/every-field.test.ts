@@ -234,6 +234,17 @@ describe("the dashboard's form for each call", () => {
         Object.keys(form).filter((field) => !html.includes(`name="${field}"`)),
         `${action}: the fields its form has no control for`,
       ).toEqual([])
+      // A control takes as many characters as the contract does: its maxlength is the published bound.
+      for (const [field, property] of Object.entries<Json>(schema.properties)) {
+        const bound = [property, ...(property.anyOf ?? [])].find(
+          (p: Json) => p.maxLength,
+        )?.maxLength
+        const control = html.match(new RegExp(`<(?:input|textarea)[^>]*name="${field}"[^>]*>`))?.[0]
+        if (bound === undefined || control === undefined) continue
+        expect(control.match(/maxlength="(\d+)"/)?.[1], `${action}: ${field}'s maxlength`).toBe(
+          String(bound),
+        )
+      }
       const own = await startTestSandbox()
       try {
         const ui = await signIn(own, { token: own.adminToken })

@@ -11,7 +11,7 @@
 import { describe, expect, it } from 'vitest'
 import type { Settings } from '../../src/domain/types.js'
 import { MAX_AMOUNT } from '../../src/domain/money.js'
-import { INSUFFICIENT_BALANCE } from '../../src/domain/transfer.js'
+import { INSUFFICIENT_BALANCE, KEY_NOT_FOUND } from '../../src/domain/transfer.js'
 import { DEFAULT_SETTINGS } from '../../src/scenarios/settings.js'
 import { AUTH, dashboardCookie, startTestSandbox, type TestSandbox } from '../harness.js'
 import { optionsOf, sendByMagic, signIn } from '../ui/forms.js'
@@ -190,6 +190,18 @@ describe('every scenario setting', () => {
           // What it observes is what the setting decides, not what differs on every call (an id).
           expect(await observe(sb, outcome), `${name}: observed twice, unchanged`).toEqual(before)
           sb.apply({ settings: { [name]: value } })
+          // Kept as written: the scenario in force answers the value applied (a list of keys
+          // with capitals among them too: a key is matched exactly, never folded).
+          for (const written of Array.isArray(value) &&
+          value.some((v) => typeof v === 'string' && v.includes('@'))
+            ? [[...value, 'Ana.Souza@Example.com'], value]
+            : [value]) {
+            sb.apply({ settings: { [name]: written } })
+            expect(
+              (await sb.admin('GET', '/scenario')).body.settings[name],
+              `${name} kept as written`,
+            ).toEqual(written)
+          }
           const money = await balances(sb)
           expect(await observe(sb, outcome), `${name} with outcome ${outcome}`).not.toEqual(before)
           if (decidesTransfers) {
@@ -216,6 +228,20 @@ describe('every scenario setting', () => {
                 await observe(sb, outcome),
                 `${name}, ${key} in the key directory`,
               ).not.toEqual(before)
+            }
+            // Then the key directory (docs/CONTRACT.md, business order): with the key listed
+            // inactive, the transfer fails for the key, whatever the setting says; but a setting
+            // the balance decides first, or one about keys not listed.
+            if (!ABOUT_UNLISTED_KEYS.includes(name) && answer.message !== INSUFFICIENT_BALANCE) {
+              const { pix_key: key, pix_type: type } = sent.request.body
+              sb.apply({ pix_keys: [{ key, type, active: false }] })
+              await observe(sb, outcome)
+              const [last] = (await sb.admin('GET', `/requests?path=${TRANSFERS_PATH}&limit=1`))
+                .body.data
+              expect(
+                last.response.body,
+                `${name}, ${key} inactive in the key directory`,
+              ).toMatchObject({ status: 'failed', message: KEY_NOT_FOUND })
             }
             // The balance is decided first (docs/CONTRACT.md, business order): the same transfer,
             // beyond its sender's balance, is answered for the balance whatever the setting says.
