@@ -213,6 +213,44 @@ describe("every route of the control document, walked with another company's cre
     }
   })
 
+  it("answers a query naming another company's id as one naming an id that does not exist", async () => {
+    // loja-exemplo's ids, by the query parameter that would name them.
+    const hers: Record<string, string> = {
+      company_id: 'loja-exemplo',
+      user_id: 'loja-exemplo-user',
+      transaction_id: mine,
+    }
+    // The caller's own ids, for the path.
+    const own: Record<string, string> = {
+      'companies/company_id': 'other',
+      'users/user_id': 'other-user',
+      'charges/transaction_id': theirs,
+    }
+    const JOURNAL = ['GET /requests', 'GET /requests/count']
+    let asked = 0
+    for (const { operation, op } of operations().filter(
+      (o) => o.method === 'GET' && !JOURNAL.includes(o.operation),
+    )) {
+      const template = operation.slice('GET '.length)
+      const ids = [...template.matchAll(/([\w-]+)\/\{(\w+)\}/g)].map(([, c, n]) => own[`${c}/${n}`])
+      if (ids.some((id) => id === undefined)) continue
+      const path = template.replace(/([\w-]+)\/\{(\w+)\}/g, (_, c, n) => `${c}/${own[`${c}/${n}`]}`)
+      for (const { name } of (op.parameters ?? []).filter(
+        (p: Json) => p.in === 'query' && p.name in hers,
+      )) {
+        const answer = async (id: string) => {
+          const r = await as(OTHER, 'GET', `${path}?${name}=${encodeURIComponent(id)}`)
+          return { status: r.status, body: r.body }
+        }
+        expect(await answer(hers[name]!), `${operation}?${name}= another company's`).toEqual(
+          await answer(`no-such-${name}`),
+        )
+        asked++
+      }
+    }
+    expect(asked).toBeGreaterThan(2)
+  })
+
   it("answers each of a company's reads the same, whatever another company does meanwhile", async () => {
     // The journal lists the reads themselves: each round's are in the next one's answer.
     const JOURNAL = ['GET /requests', 'GET /requests/count']
