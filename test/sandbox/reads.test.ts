@@ -5,10 +5,11 @@
 // too. What a write changes in a read is measured against the same change of balance made alone
 // (`PUT /users/{user_id}/balance`), so that a read showing only the money (a balance) is not taken
 // for one showing the records; money a read shows moves as the money does, whatever moved it.
-// And no count stops at a page: one record more than the longest page still moves a read.
+// And no count stops at a page: one record more than the longest page still moves a read. The
+// company read has two users, the second not named after it: what either does is the company's.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { CANCEL_REASONS, CHARGE_STATUSES, TRANSFER_STATUSES } from '../../src/domain/enums.js'
-import { AUTH, startTestSandbox, type TestSandbox } from '../harness.js'
+import { basic, startTestSandbox, type TestSandbox } from '../harness.js'
 
 type Json = Record<string, any>
 /** A read's answer as its leaves: `data.0.status` → `"paid"`. */
@@ -24,7 +25,25 @@ const NOT_OF_RECORDS: Record<string, string> = {
     'the ledger: its entries are balance changes (docs/DESIGN.md#invariants), so a record that moved no money (a failed transfer, a charge not paid) is not in it',
 }
 
-const IDS: Record<string, string> = { company_id: 'loja-exemplo', user_id: 'loja-exemplo-user' }
+/** A company of two users, the second not named after it: a read of the company shows both. */
+const ACME = {
+  id: 'acme',
+  name: 'Acme Ltda',
+  users: [
+    ['acme-user', 'acme'],
+    ['vendedora-2', 'vendedora'],
+  ].map(([id, client]) => ({
+    id,
+    balance: 1_000_000,
+    providers: {
+      in: { name: 'B', operations: ['charge'] },
+      out: { name: 'B', operations: ['transfer'] },
+    },
+    credentials: [{ client_id: client, client_secret: `${client}-secret` }],
+  })),
+}
+const [FIRST, SECOND] = [basic('acme', 'acme-secret'), basic('vendedora', 'vendedora-secret')]
+const IDS: Record<string, string> = { company_id: 'acme', user_id: 'acme-user' }
 const USER = IDS.user_id!
 
 let sb: TestSandbox
@@ -89,6 +108,7 @@ interface Seen {
 /** On a fresh default scenario: every read, the write, every read again. */
 async function around(write: () => Promise<unknown>): Promise<Seen> {
   expect((await sb.admin('POST', '/reset')).status).toBe(200)
+  sb.apply({ companies: [ACME] })
   const start = sb.sandbox.store.ledger.balance(USER)
   const before = await readAll()
   await write()
@@ -102,8 +122,12 @@ async function around(write: () => Promise<unknown>): Promise<Seen> {
   }
 }
 
-const contract = (direction: 'in' | 'out', json: object, headers?: Record<string, string>) =>
-  sb.request('POST', `/api/v1/hub/transactions/${direction}`, { auth: AUTH.main, json, headers })
+const contract = (
+  direction: 'in' | 'out',
+  json: object,
+  headers?: Record<string, string>,
+  auth = FIRST,
+) => sb.request('POST', `/api/v1/hub/transactions/${direction}`, { auth, json, headers })
 
 /** A write for each state a transfer or a charge can be left in, by the state's name. */
 const TRANSFERS = Object.fromEntries(
@@ -119,6 +143,15 @@ const TRANSFERS = Object.fromEntries(
     },
   ]),
 )
+TRANSFERS["failed (by the company's other user)"] = async () => {
+  const sent = await contract(
+    'out',
+    { amount: 1234, pix_key: 'maria@example.com', pix_type: 'EMAIL' },
+    { 'x-sandbox-outcome': 'failed' },
+    SECOND,
+  )
+  expect(sent.body.status).toBe('failed')
+}
 const newCharge = async () => (await contract('in', { amount: 1500 })).body.transaction_id as string
 const CHARGES: Record<string, () => Promise<void>> = {
   pending: async () => {
@@ -132,6 +165,9 @@ const CHARGES: Record<string, () => Promise<void>> = {
   },
   'cancelled (cancelled)': async () => {
     await sb.admin('POST', `/charges/${await newCharge()}/cancel`)
+  },
+  "pending (by the company's other user)": async () => {
+    expect((await contract('in', { amount: 1500 }, undefined, SECOND)).status).toBe(200)
   },
 }
 
@@ -180,10 +216,12 @@ const statusOf = (state: string) => state.split(' ')[0]
 
 describe('a read that shows a kind of record shows each of its states, each its own way', () => {
   it('the writes below leave a charge and a transfer in every state the domain has', () => {
-    expect(Object.keys(TRANSFERS)).toEqual([...TRANSFER_STATUSES])
+    const other = " (by the company's other user)"
+    expect(Object.keys(TRANSFERS)).toEqual([...TRANSFER_STATUSES, `failed${other}`])
     expect(Object.keys(CHARGES)).toEqual([
       ...CHARGE_STATUSES.filter((s) => s !== 'cancelled'),
       ...CANCEL_REASONS.map((r) => `cancelled (${r})`),
+      `pending${other}`,
     ])
   })
 
