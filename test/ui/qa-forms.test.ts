@@ -100,6 +100,39 @@ describe('the QA forms', () => {
     })
   })
 
+  it('sends, with a magic value and the fields left empty, the fields the value names and the required ones, no other', async () => {
+    s.apply({
+      rules: {
+        charges: [{ when: { description_contains: '[pay]' }, then: { auto_pay_after_seconds: 5 } }],
+      },
+    })
+    const forms = [
+      ['/charges/new', '/api/v1/hub/transactions/in', ['amount'], 'id="new-charge"'],
+      [
+        '/transfers/new',
+        '/api/v1/hub/transactions/out',
+        ['amount', 'pix_key', 'pix_type'],
+        'id="send-transfer"',
+      ],
+    ] as const
+    for (const [action, path, required, form] of forms) {
+      const page = await ui.get(`/_sandbox/ui/${action.split('/')[1]}`)
+      const offered = optionsOf(page, 'magic', form).filter(([v]) => v)
+      expect(offered.length, action).toBeGreaterThan(0)
+      for (const [magic, label] of offered) {
+        await ui.post(action, { as: 'sandbox-client', magic, pix_type: 'EMAIL' })
+        const [last] = await journal(path)
+        const named = [...new URLSearchParams(magic).keys()]
+        expect(
+          Object.keys(last!.request.body as object).filter(
+            (f) => !named.includes(f) && !required.includes(f as never),
+          ),
+          `${action} with "${label}" and nothing typed`,
+        ).toEqual([])
+      }
+    }
+  })
+
   it('offers only magic values the contract takes, whatever keys the scenario and its settings hold', async () => {
     // A key of each type wherever a scenario holds keys: inactive in the key directory, in the
     // rules, and in each setting that takes a list of them.
