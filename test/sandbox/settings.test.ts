@@ -218,6 +218,16 @@ describe('every scenario setting', () => {
               // A failed transfer is recorded without a debit (docs/CONTRACT.md, money).
               expect(await balances(sb), `${name}: a failed transfer moves no money`).toEqual(money)
               await offersTheFailure(sb, name, page.magic, after.magic, answer.message)
+              // A queued outcome is used up only by a transfer it decides: not by one a setting
+              // failed before the outcome was looked at (docs/CONTRACT.md, business order).
+              await sb.admin('POST', '/outcomes', { status: 'pending', times: 1 })
+              const queued = (await sb.admin('GET', '/outcomes')).body
+              await observe(sb, outcome)
+              expect(
+                (await sb.admin('GET', '/outcomes')).body,
+                `${name}: a queued outcome left as it was`,
+              ).toEqual(queued)
+              await sb.admin('DELETE', '/outcomes')
             }
             // It decides whether or not the key is in the key directory (but the setting that is
             // about keys not there): with the key listed, active, the answer still differs.
