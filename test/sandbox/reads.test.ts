@@ -106,9 +106,10 @@ interface Seen {
 }
 
 /** On a fresh default scenario: every read, the write, every read again. */
-async function around(write: () => Promise<unknown>): Promise<Seen> {
+async function around(write: Write): Promise<Seen> {
   expect((await sb.admin('POST', '/reset')).status).toBe(200)
   sb.apply({ companies: [ACME] })
+  await write.prepare?.()
   const start = sb.sandbox.store.ledger.balance(USER)
   const before = await readAll()
   await write()
@@ -152,8 +153,11 @@ TRANSFERS["failed (by the company's other user)"] = async () => {
   )
   expect(sent.body.status).toBe('failed')
 }
+/** A write, and what must be there before the reads it is measured by. */
+type Write = (() => Promise<unknown>) & { prepare?: () => Promise<unknown> }
+let code: string
 const newCharge = async () => (await contract('in', { amount: 1500 })).body.transaction_id as string
-const CHARGES: Record<string, () => Promise<void>> = {
+const CHARGES: Record<string, Write> = {
   pending: async () => {
     await newCharge()
   },
@@ -169,14 +173,34 @@ const CHARGES: Record<string, () => Promise<void>> = {
   "pending (by the company's other user)": async () => {
     expect((await contract('in', { amount: 1500 }, undefined, SECOND)).status).toBe(200)
   },
+  'pending (made with a payload: a code reused)': Object.assign(
+    async () => {
+      const reused = await contract('in', { amount: 1500, payload: code })
+      expect(reused.body.qr_code).toBe(code)
+    },
+    {
+      // The code is another charge's, made before the reads: a paid one, so the write adds one
+      // pending charge.
+      prepare: async () => {
+        const first = await contract('in', { amount: 1500 })
+        code = first.body.qr_code
+        await sb.admin('POST', `/charges/${first.body.transaction_id}/pay`)
+      },
+    },
+  ),
 }
 
-/** The same change of the user's balance as the write made, made alone from the same start. */
-const sameMoneyAlone = (seen: Seen) =>
-  around(async () => {
-    if (seen.balance !== sb.sandbox.store.ledger.balance(USER))
-      await sb.admin('PUT', `/users/${USER}/balance`, { amount: seen.balance })
-  })
+/** The same change of the user's balance as the write made, made alone from the same start (prepared alike). */
+const sameMoneyAlone = (seen: Seen, prepare: Write['prepare']) =>
+  around(
+    Object.assign(
+      async () => {
+        if (seen.balance !== sb.sandbox.store.ledger.balance(USER))
+          await sb.admin('PUT', `/users/${USER}/balance`, { amount: seen.balance })
+      },
+      { prepare },
+    ),
+  )
 
 /**
  * Per read, the leaves a write changed beyond what its money alone changes (`money`). And money
@@ -222,6 +246,7 @@ describe('a read that shows a kind of record shows each of its states, each its 
       ...CHARGE_STATUSES.filter((s) => s !== 'cancelled'),
       ...CANCEL_REASONS.map((r) => `cancelled (${r})`),
       `pending${other}`,
+      'pending (made with a payload: a code reused)',
     ])
   })
 
@@ -239,7 +264,11 @@ describe('a read that shows a kind of record shows each of its states, each its 
         const seen = await around(write)
         beyond.set(
           state,
-          beyondItsMoney(seen, await sameMoneyAlone(seen), `a ${kind} left ${state}`),
+          beyondItsMoney(
+            seen,
+            await sameMoneyAlone(seen, write.prepare),
+            `a ${kind} left ${state}`,
+          ),
         )
         afters.set(state, seen.after)
       }
