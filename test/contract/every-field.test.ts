@@ -121,32 +121,56 @@ describe('a contract request with every field set', () => {
   })
 
   it.each(Object.entries(RECORDS))(
-    '%s: each field is in the record, under its own name, and its text on the record page and in its row of the list',
+    '%s: each field is in the record, under its own name, and its text on the record page and in its row of the list, sent with the others or alone',
     async (operation, collection) => {
       const [, path] = operation.split(' ') as [string, string]
-      const body = await everyField(operation)
-      const answer = await sb.request('POST', `/api/v1${path}`, { auth: AUTH.main, json: body })
-      expect(answer.status, answer.text).toBe(200)
-      const id = answer.body.transaction_id
-      const record = (await sb.admin('GET', `/${collection}/${id}`)).body
-      const page = await (
-        await fetch(`${sb.url}/_sandbox/ui/${collection}/${encodeURIComponent(id)}`, {
-          headers: { cookie },
-        })
-      ).text()
-      const list = await (
-        await fetch(`${sb.url}/_sandbox/ui/${collection}`, { headers: { cookie } })
-      ).text()
-      const rowStart = list.indexOf(`data-id="${id}"`)
-      expect(rowStart, `${operation}: its row in the ${collection} list`).toBeGreaterThan(0)
-      const row = list.slice(rowStart, list.indexOf('</tr>', rowStart))
-      for (const [field, sent] of Object.entries(body)) {
-        const kept = KEPT_AS[field] ?? field
-        expect(record[kept], `${operation}: the record's ${kept}`).toEqual(sent)
-        const text = shown(field, sent)
-        expect(page, `${operation}: ${field} on the ${collection} page`).toContain(text)
-        if (!(`${operation} ${field}` in NOT_LISTED))
-          expect(row, `${operation}: ${field} in its row of the ${collection} list`).toContain(text)
+      const full = await everyField(operation)
+      /** Sends `body`: each field in the record, on its page and in its row; the page and the row. */
+      const shownOf = async (body: Json) => {
+        const answer = await sb.request('POST', `/api/v1${path}`, { auth: AUTH.main, json: body })
+        expect(answer.status, answer.text).toBe(200)
+        const id = answer.body.transaction_id
+        const record = (await sb.admin('GET', `/${collection}/${id}`)).body
+        const page = await (
+          await fetch(`${sb.url}/_sandbox/ui/${collection}/${encodeURIComponent(id)}`, {
+            headers: { cookie },
+          })
+        ).text()
+        const list = await (
+          await fetch(`${sb.url}/_sandbox/ui/${collection}`, { headers: { cookie } })
+        ).text()
+        const rowStart = list.indexOf(`data-id="${id}"`)
+        expect(rowStart, `${operation}: its row in the ${collection} list`).toBeGreaterThan(0)
+        const row = list.slice(rowStart, list.indexOf('</tr>', rowStart))
+        const sent = Object.keys(body).join(', ')
+        for (const [field, value] of Object.entries(body)) {
+          const kept = KEPT_AS[field] ?? field
+          expect(record[kept], `${operation} (${sent}): the record's ${kept}`).toEqual(value)
+          const text = shown(field, value)
+          expect(page, `${operation} (${sent}): ${field} on the ${collection} page`).toContain(text)
+          if (!(`${operation} ${field}` in NOT_LISTED))
+            expect(row, `${operation} (${sent}): ${field} in its row`).toContain(text)
+        }
+        return { page, row }
+      }
+      const all = await shownOf(full)
+      const required = new Set<string>(requestSchema(path).required ?? [])
+      const times = (html: string, text: string) => html.split(text).length - 1
+      for (const field of Object.keys(full).filter((f) => !required.has(f))) {
+        // Alone (with the required ones), it is shown all the same; left out, its place shows
+        // no other field's text in its stead.
+        const minimal = Object.fromEntries(Object.entries(full).filter(([f]) => required.has(f)))
+        await shownOf({ ...minimal, [field]: full[field] })
+        const { [field]: _left, ...others } = full
+        const without = await shownOf(others)
+        for (const [other, value] of Object.entries(others)) {
+          const text = shown(other, value)
+          for (const part of ['page', 'row'] as const)
+            expect(
+              times(without[part], text),
+              `${operation} without ${field}: ${other}'s text on the ${part === 'row' ? "list's row" : 'page'}`,
+            ).toBe(times(all[part], text))
+        }
       }
     },
   )
