@@ -275,10 +275,24 @@ describe('every scenario setting', () => {
               const under = []
               for (const body of near) under.push(outcomeOf(await transfer(sb, body, outcome)))
               sb.apply({ settings: { [name]: DEFAULT_SETTINGS[name] } })
+              const without = outcomeOf(await transfer(sb, sent.request.body, outcome))
               for (const [i, body] of near.entries())
                 expect(under[i], `${name} decides ${body.pix_key}, a key it does not list`).toEqual(
                   outcomeOf(await transfer(sb, body, outcome)),
                 )
+              // Listed with spaces around it, it is another key (or refused as written).
+              const spaced = ` ${sent.request.body.pix_key} `
+              let taken = true
+              try {
+                sb.apply({ settings: { [name]: [spaced] } })
+              } catch {
+                taken = false
+              }
+              if (taken)
+                expect(
+                  outcomeOf(await transfer(sb, sent.request.body, outcome)),
+                  `${name} listing "${spaced}" decides ${sent.request.body.pix_key}`,
+                ).toEqual(without)
             }
           }
         } finally {
