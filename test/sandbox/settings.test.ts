@@ -252,6 +252,7 @@ describe('every scenario setting', () => {
                 last.response.body,
                 `${name}, ${key} inactive in the key directory`,
               ).toMatchObject({ status: 'failed', message: KEY_NOT_FOUND })
+              sb.apply({ pix_keys: [{ key, type, active: true }] })
             }
             // The balance is decided first (docs/CONTRACT.md, business order): the same transfer,
             // beyond its sender's balance, is answered for the balance whatever the setting says.
