@@ -149,6 +149,9 @@ describe("every route of the control document, walked with another company's cre
     })
   })
 
+  /** The journal lists the reads themselves: each read's answer holds the reads before it. */
+  const JOURNAL = ['GET /requests', 'GET /requests/count']
+
   /** Each operation with loja-exemplo's ids in its path and its request example as its body; deletions last, the deepest first. */
   const operations = () =>
     Object.entries<Json>(doc.paths)
@@ -221,20 +224,24 @@ describe("every route of the control document, walked with another company's cre
       transaction_id: mine,
     }
     // The caller's own ids, for the path.
-    const own: Record<string, string> = {
+    const callers: Record<string, string> = {
       'companies/company_id': 'other',
       'users/user_id': 'other-user',
       'charges/transaction_id': theirs,
     }
-    const JOURNAL = ['GET /requests', 'GET /requests/count']
     let asked = 0
     for (const { operation, op } of operations().filter(
       (o) => o.method === 'GET' && !JOURNAL.includes(o.operation),
     )) {
       const template = operation.slice('GET '.length)
-      const ids = [...template.matchAll(/([\w-]+)\/\{(\w+)\}/g)].map(([, c, n]) => own[`${c}/${n}`])
+      const ids = [...template.matchAll(/([\w-]+)\/\{(\w+)\}/g)].map(
+        ([, c, n]) => callers[`${c}/${n}`],
+      )
       if (ids.some((id) => id === undefined)) continue
-      const path = template.replace(/([\w-]+)\/\{(\w+)\}/g, (_, c, n) => `${c}/${own[`${c}/${n}`]}`)
+      const path = template.replace(
+        /([\w-]+)\/\{(\w+)\}/g,
+        (_, c, n) => `${c}/${callers[`${c}/${n}`]}`,
+      )
       for (const { name } of (op.parameters ?? []).filter(
         (p: Json) => p.in === 'query' && p.name in hers,
       )) {
@@ -252,8 +259,6 @@ describe("every route of the control document, walked with another company's cre
   })
 
   it("answers each of a company's reads the same, whatever another company does meanwhile", async () => {
-    // The journal lists the reads themselves: each round's are in the next one's answer.
-    const JOURNAL = ['GET /requests', 'GET /requests/count']
     const reads = operations().filter((o) => o.method === 'GET' && !JOURNAL.includes(o.operation))
     expect(reads.length).toBeGreaterThan(15)
     const round = async () => {
