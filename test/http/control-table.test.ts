@@ -4,7 +4,8 @@
 // each placeholder filled with a record made for it; it must answer 2xx. Its `who` column is a
 // claim too: `admin` rows answer 403 to a company's own credentials put in the admin token's
 // place, `admin or own company` rows 2xx, `none` rows carry no credentials. A row that says who
-// may call it wrongly, or an example that does not work, fails here.
+// may call it wrongly, or an example that does not work, fails here; so does an example whose
+// prose says who may call it (a 403, "admin only"): that is said once, in `who`, where it is tested.
 import { execFile } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -19,6 +20,7 @@ type Who = (typeof WHO)[number]
 interface Row {
   endpoint: string
   who: string
+  example: string
   commands: string[]
 }
 
@@ -39,7 +41,7 @@ function tableRows(): Row[] {
       else if (before && code!.startsWith('$SB/')) commands.push(`curl -s ${auth} "${code}"`)
       else if (before && code!.startsWith('-X ')) commands.push(`curl -s ${auth} ${code}`)
     }
-    return { endpoint: endpoint!, who: who!, commands }
+    return { endpoint: endpoint!, who: who!, example: example!, commands }
   })
 }
 
@@ -111,6 +113,10 @@ describe('docs/CONTROL-PLANE.md: every control endpoint', () => {
     for (const row of rows) {
       expect(row.commands.length, row.endpoint).toBeGreaterThan(0)
       expect(WHO, `${row.endpoint}: who is one of ${WHO.join(', ')}`).toContain(row.who)
+      // Said once, where it is tested: an example's prose that says who may call contradicts it.
+      expect(row.example, `${row.endpoint}: who may call it is said in \`who\``).not.toMatch(
+        /\b40[13]\b|admin[- ](token )?only|only (with )?the admin/i,
+      )
     }
   })
 
