@@ -7,7 +7,8 @@
 // - docs/CONTROL-PLANE.md#scenario-files lists every scenario setting with its default;
 // - docs/CONTRACT.md#where-the-contract-is-silent gives every message a transfer may answer with
 //   (each text src/domain/transfer.ts exports);
-// - docs/CONTRACT.md#body-rules names every field of the contract's request bodies, and every
+// - docs/CONTRACT.md#body-rules names every field of the contract's request bodies (and each
+//   bound the document publishes for one is the number its rule gives), and every
 //   control route is shown with an example in CONTROL-PLANE.md or WEBHOOKS.md (both read from the
 //   published documents, so a new field or route is covered without being named here);
 // - CHANGELOG.md names every control route, contract request field and scenario setting, but
@@ -320,6 +321,28 @@ describe('the published documents, in the docs', () => {
     )
   }
 
+  /** Each number the document publishes as a bound of a request field (a length, a minimum...). */
+  const requestBounds = () => {
+    const ref = (s: Json) => docs.contract!.components.schemas[s.$ref.split('/').pop()]
+    const BOUNDS = ['maxLength', 'minLength', 'maximum', 'minimum', 'maxItems', 'minItems']
+    return Object.values<Json>(docs.contract!.paths).flatMap((ops) =>
+      Object.values<Json>(ops).flatMap((op) =>
+        op.requestBody
+          ? Object.entries<Json>(
+              ref(op.requestBody.content['application/json'].schema).properties,
+            ).flatMap(([field, schema]) =>
+              [schema, ...(schema.anyOf ?? [])].flatMap((s: Json) =>
+                BOUNDS.filter((b) => typeof s[b] === 'number').map((b) => ({
+                  field,
+                  bound: s[b] as number,
+                })),
+              ),
+            )
+          : [],
+      ),
+    )
+  }
+
   it("docs/CONTRACT.md#body-rules says what each field of the contract's request bodies must be", () => {
     const doc = read('docs/CONTRACT.md')
     const section = doc.slice(
@@ -335,6 +358,13 @@ describe('the published documents, in the docs', () => {
     const fields = requestFields()
     expect(fields.length).toBeGreaterThan(4)
     expect([...new Set(fields)].filter((f) => !ruled.has(f))).toEqual([])
+    // And each bound the document publishes for a field is the number its rule gives.
+    const rules = section.split(/\n(?=- )/)
+    const wrong = requestBounds().filter(({ field, bound }) => {
+      const rule = rules.find((r) => new RegExp(`^- [^:]*\`${field}\``).test(r)) ?? ''
+      return !new RegExp(`\\b${bound}\\b`).test(rule.replace(/\s+/g, ' '))
+    })
+    expect(wrong).toEqual([])
   })
 
   it('CHANGELOG.md names every control route, contract request field and scenario setting', () => {
