@@ -102,14 +102,14 @@ it("docs/CONTRACT.md's business order names the steps in the order the settings 
     .find((line) => line.startsWith('| business order |'))
   expect(row, 'docs/CONTRACT.md has a business order row').toBeDefined()
   const at = (words: string) => row!.indexOf(words)
-  const [balance, directory, outcome] = ['balance', 'key directory', 'outcome'].map(at)
+  const [balance, directory, outcome] = [at('balance'), at('key directory'), at('outcome')]
   expect([balance, directory, outcome].every((i) => i > 0)).toBe(true)
-  expect(balance).toBeLessThan(directory!)
-  expect(directory).toBeLessThan(outcome!)
+  expect(balance).toBeLessThan(directory)
+  expect(directory).toBeLessThan(outcome)
   // A setting that decides a transfer comes after the key directory and before the outcome.
   const misplaced = Object.keys(DEFAULT_SETTINGS).filter((name) => {
     const i = at(`\`${name}\``)
-    return i > 0 && !(i > directory! && i < outcome!)
+    return i > 0 && !(i > directory && i < outcome)
   })
   expect(misplaced).toEqual([])
 })
