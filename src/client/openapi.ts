@@ -36,12 +36,6 @@ export interface paths {
             "application/json": components["schemas"]["SandboxError"];
           };
         };
-        /** @description A global operation called with company credentials. */
-        403: {
-          content: {
-            "application/json": components["schemas"]["SandboxError"];
-          };
-        };
         /** @description Unknown id, or an id of another company. */
         404: {
           content: {
@@ -100,12 +94,6 @@ export interface paths {
             "application/json": components["schemas"]["SandboxError"];
           };
         };
-        /** @description A global operation called with company credentials. */
-        403: {
-          content: {
-            "application/json": components["schemas"]["SandboxError"];
-          };
-        };
         /** @description Unknown id, or an id of another company. */
         404: {
           content: {
@@ -160,12 +148,6 @@ export interface paths {
             "application/json": components["schemas"]["SandboxError"];
           };
         };
-        /** @description A global operation called with company credentials. */
-        403: {
-          content: {
-            "application/json": components["schemas"]["SandboxError"];
-          };
-        };
         /** @description Unknown id, or an id of another company. */
         404: {
           content: {
@@ -195,12 +177,6 @@ export interface paths {
         };
         /** @description Missing or wrong credentials. */
         401: {
-          content: {
-            "application/json": components["schemas"]["SandboxError"];
-          };
-        };
-        /** @description A global operation called with company credentials. */
-        403: {
           content: {
             "application/json": components["schemas"]["SandboxError"];
           };
@@ -250,12 +226,6 @@ export interface paths {
         };
         /** @description Missing or wrong credentials. */
         401: {
-          content: {
-            "application/json": components["schemas"]["SandboxError"];
-          };
-        };
-        /** @description A global operation called with company credentials. */
-        403: {
           content: {
             "application/json": components["schemas"]["SandboxError"];
           };
@@ -450,12 +420,6 @@ export interface paths {
             "application/json": components["schemas"]["SandboxError"];
           };
         };
-        /** @description A global operation called with company credentials. */
-        403: {
-          content: {
-            "application/json": components["schemas"]["SandboxError"];
-          };
-        };
         /** @description Unknown id, or an id of another company. */
         404: {
           content: {
@@ -505,12 +469,6 @@ export interface paths {
         };
         /** @description Missing or wrong credentials. */
         401: {
-          content: {
-            "application/json": components["schemas"]["SandboxError"];
-          };
-        };
-        /** @description A global operation called with company credentials. */
-        403: {
           content: {
             "application/json": components["schemas"]["SandboxError"];
           };
@@ -769,12 +727,6 @@ export interface paths {
             "application/json": components["schemas"]["SandboxError"];
           };
         };
-        /** @description A global operation called with company credentials. */
-        403: {
-          content: {
-            "application/json": components["schemas"]["SandboxError"];
-          };
-        };
         /** @description Unknown id, or an id of another company. */
         404: {
           content: {
@@ -819,12 +771,6 @@ export interface paths {
         };
         /** @description Missing or wrong credentials. */
         401: {
-          content: {
-            "application/json": components["schemas"]["SandboxError"];
-          };
-        };
-        /** @description A global operation called with company credentials. */
-        403: {
           content: {
             "application/json": components["schemas"]["SandboxError"];
           };
@@ -879,12 +825,6 @@ export interface paths {
             "application/json": components["schemas"]["SandboxError"];
           };
         };
-        /** @description A global operation called with company credentials. */
-        403: {
-          content: {
-            "application/json": components["schemas"]["SandboxError"];
-          };
-        };
         /** @description Unknown id, or an id of another company. */
         404: {
           content: {
@@ -923,12 +863,6 @@ export interface paths {
         };
         /** @description Missing or wrong credentials. */
         401: {
-          content: {
-            "application/json": components["schemas"]["SandboxError"];
-          };
-        };
-        /** @description A global operation called with company credentials. */
-        403: {
           content: {
             "application/json": components["schemas"]["SandboxError"];
           };
@@ -985,12 +919,6 @@ export interface paths {
             "application/json": components["schemas"]["SandboxError"];
           };
         };
-        /** @description A global operation called with company credentials. */
-        403: {
-          content: {
-            "application/json": components["schemas"]["SandboxError"];
-          };
-        };
         /** @description Unknown id, or an id of another company. */
         404: {
           content: {
@@ -1036,12 +964,6 @@ export interface paths {
             "application/json": components["schemas"]["SandboxError"];
           };
         };
-        /** @description A global operation called with company credentials. */
-        403: {
-          content: {
-            "application/json": components["schemas"]["SandboxError"];
-          };
-        };
         /** @description Unknown id, or an id of another company. */
         404: {
           content: {
@@ -1083,12 +1005,6 @@ export interface paths {
         };
         /** @description Missing or wrong credentials. */
         401: {
-          content: {
-            "application/json": components["schemas"]["SandboxError"];
-          };
-        };
-        /** @description A global operation called with company credentials. */
-        403: {
           content: {
             "application/json": components["schemas"]["SandboxError"];
           };
@@ -1144,12 +1060,6 @@ export interface paths {
             "application/json": components["schemas"]["SandboxError"];
           };
         };
-        /** @description A global operation called with company credentials. */
-        403: {
-          content: {
-            "application/json": components["schemas"]["SandboxError"];
-          };
-        };
         /** @description Unknown id, or an id of another company. */
         404: {
           content: {
@@ -1191,12 +1101,6 @@ export interface paths {
         };
         /** @description Missing or wrong credentials. */
         401: {
-          content: {
-            "application/json": components["schemas"]["SandboxError"];
-          };
-        };
-        /** @description A global operation called with company credentials. */
-        403: {
           content: {
             "application/json": components["schemas"]["SandboxError"];
           };
@@ -1251,12 +1155,6 @@ export interface paths {
             "application/json": components["schemas"]["SandboxError"];
           };
         };
-        /** @description A global operation called with company credentials. */
-        403: {
-          content: {
-            "application/json": components["schemas"]["SandboxError"];
-          };
-        };
         /** @description Unknown id, or an id of another company. */
         404: {
           content: {
@@ -1295,12 +1193,6 @@ export interface paths {
         };
         /** @description Missing or wrong credentials. */
         401: {
-          content: {
-            "application/json": components["schemas"]["SandboxError"];
-          };
-        };
-        /** @description A global operation called with company credentials. */
-        403: {
           content: {
             "application/json": components["schemas"]["SandboxError"];
           };
@@ -1363,12 +1255,6 @@ export interface paths {
             "application/json": components["schemas"]["SandboxError"];
           };
         };
-        /** @description A global operation called with company credentials. */
-        403: {
-          content: {
-            "application/json": components["schemas"]["SandboxError"];
-          };
-        };
         /** @description Unknown id, or an id of another company. */
         404: {
           content: {
@@ -1418,12 +1304,6 @@ export interface paths {
             "application/json": components["schemas"]["SandboxError"];
           };
         };
-        /** @description A global operation called with company credentials. */
-        403: {
-          content: {
-            "application/json": components["schemas"]["SandboxError"];
-          };
-        };
         /** @description Unknown id, or an id of another company. */
         404: {
           content: {
@@ -1467,12 +1347,6 @@ export interface paths {
             "application/json": components["schemas"]["SandboxError"];
           };
         };
-        /** @description A global operation called with company credentials. */
-        403: {
-          content: {
-            "application/json": components["schemas"]["SandboxError"];
-          };
-        };
         /** @description Unknown id, or an id of another company. */
         404: {
           content: {
@@ -1508,12 +1382,6 @@ export interface paths {
         };
         /** @description Missing or wrong credentials. */
         401: {
-          content: {
-            "application/json": components["schemas"]["SandboxError"];
-          };
-        };
-        /** @description A global operation called with company credentials. */
-        403: {
           content: {
             "application/json": components["schemas"]["SandboxError"];
           };
@@ -1567,12 +1435,6 @@ export interface paths {
             "application/json": components["schemas"]["SandboxError"];
           };
         };
-        /** @description A global operation called with company credentials. */
-        403: {
-          content: {
-            "application/json": components["schemas"]["SandboxError"];
-          };
-        };
         /** @description Unknown id, or an id of another company. */
         404: {
           content: {
@@ -1616,12 +1478,6 @@ export interface paths {
             "application/json": components["schemas"]["SandboxError"];
           };
         };
-        /** @description A global operation called with company credentials. */
-        403: {
-          content: {
-            "application/json": components["schemas"]["SandboxError"];
-          };
-        };
         /** @description Unknown id, or an id of another company. */
         404: {
           content: {
@@ -1657,12 +1513,6 @@ export interface paths {
         };
         /** @description Missing or wrong credentials. */
         401: {
-          content: {
-            "application/json": components["schemas"]["SandboxError"];
-          };
-        };
-        /** @description A global operation called with company credentials. */
-        403: {
           content: {
             "application/json": components["schemas"]["SandboxError"];
           };
@@ -1944,12 +1794,6 @@ export interface paths {
             "application/json": components["schemas"]["SandboxError"];
           };
         };
-        /** @description A global operation called with company credentials. */
-        403: {
-          content: {
-            "application/json": components["schemas"]["SandboxError"];
-          };
-        };
         /** @description Unknown id, or an id of another company. */
         404: {
           content: {
@@ -1989,12 +1833,6 @@ export interface paths {
         };
         /** @description Missing or wrong credentials. */
         401: {
-          content: {
-            "application/json": components["schemas"]["SandboxError"];
-          };
-        };
-        /** @description A global operation called with company credentials. */
-        403: {
           content: {
             "application/json": components["schemas"]["SandboxError"];
           };
@@ -2051,12 +1889,6 @@ export interface paths {
             "application/json": components["schemas"]["SandboxError"];
           };
         };
-        /** @description A global operation called with company credentials. */
-        403: {
-          content: {
-            "application/json": components["schemas"]["SandboxError"];
-          };
-        };
         /** @description Unknown id, or an id of another company. */
         404: {
           content: {
@@ -2095,12 +1927,6 @@ export interface paths {
         };
         /** @description Missing or wrong credentials. */
         401: {
-          content: {
-            "application/json": components["schemas"]["SandboxError"];
-          };
-        };
-        /** @description A global operation called with company credentials. */
-        403: {
           content: {
             "application/json": components["schemas"]["SandboxError"];
           };
@@ -2147,12 +1973,6 @@ export interface paths {
             "application/json": components["schemas"]["SandboxError"];
           };
         };
-        /** @description A global operation called with company credentials. */
-        403: {
-          content: {
-            "application/json": components["schemas"]["SandboxError"];
-          };
-        };
         /** @description Unknown id, or an id of another company. */
         404: {
           content: {
@@ -2187,12 +2007,6 @@ export interface paths {
         };
         /** @description Missing or wrong credentials. */
         401: {
-          content: {
-            "application/json": components["schemas"]["SandboxError"];
-          };
-        };
-        /** @description A global operation called with company credentials. */
-        403: {
           content: {
             "application/json": components["schemas"]["SandboxError"];
           };
@@ -2239,12 +2053,6 @@ export interface paths {
             "application/json": components["schemas"]["SandboxError"];
           };
         };
-        /** @description A global operation called with company credentials. */
-        403: {
-          content: {
-            "application/json": components["schemas"]["SandboxError"];
-          };
-        };
         /** @description Unknown id, or an id of another company. */
         404: {
           content: {
@@ -2286,12 +2094,6 @@ export interface paths {
         };
         /** @description Missing or wrong credentials. */
         401: {
-          content: {
-            "application/json": components["schemas"]["SandboxError"];
-          };
-        };
-        /** @description A global operation called with company credentials. */
-        403: {
           content: {
             "application/json": components["schemas"]["SandboxError"];
           };
@@ -2346,12 +2148,6 @@ export interface paths {
             "application/json": components["schemas"]["SandboxError"];
           };
         };
-        /** @description A global operation called with company credentials. */
-        403: {
-          content: {
-            "application/json": components["schemas"]["SandboxError"];
-          };
-        };
         /** @description Unknown id, or an id of another company. */
         404: {
           content: {
@@ -2386,12 +2182,6 @@ export interface paths {
         };
         /** @description Missing or wrong credentials. */
         401: {
-          content: {
-            "application/json": components["schemas"]["SandboxError"];
-          };
-        };
-        /** @description A global operation called with company credentials. */
-        403: {
           content: {
             "application/json": components["schemas"]["SandboxError"];
           };
@@ -2438,12 +2228,6 @@ export interface paths {
         };
         /** @description Missing or wrong credentials. */
         401: {
-          content: {
-            "application/json": components["schemas"]["SandboxError"];
-          };
-        };
-        /** @description A global operation called with company credentials. */
-        403: {
           content: {
             "application/json": components["schemas"]["SandboxError"];
           };

@@ -285,4 +285,17 @@ describe("every route of the control document, walked with another company's cre
     expect(sent.status).toBe(200)
     expect(await round()).toEqual(before)
   })
+
+  // Last: its owner's calls go through (a webhook deleted, the journal cleared).
+  it('publishes who may call each operation as it answers: a 403 to a company only where the admin token alone is declared', async () => {
+    for (const { operation, method, path, op, json } of operations()) {
+      // No security declared: anyone may call it (health).
+      const adminOnly = !(op.security ?? [{ none: [] }]).some((s: Json) => !('adminToken' in s))
+      const owner = await as(AUTH.main, method, path, json)
+      expect(owner.status === 403, `${operation}: ${owner.text}`).toBe(adminOnly)
+      expect('403' in op.responses, `${operation} declares its 403 only where it answers one`).toBe(
+        adminOnly,
+      )
+    }
+  })
 })

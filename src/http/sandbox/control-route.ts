@@ -69,13 +69,25 @@ const ERRORS = {
   ),
 }
 
-/** Adds the shared error responses and the security schemes to a declaration. */
-export function declare<R extends RouteConfig>(route: R): R {
+/**
+ * Adds the shared error responses and the security schemes to a declaration: who may call it is
+ * published as it is enforced (a global operation takes the admin token only and is the one that
+ * answers 403 to a company's credentials), so /docs and generated clients show it per operation.
+ */
+export function declare<R extends RouteConfig>(route: R, access: 'admin' | 'scoped'): R {
+  const { 403: adminOnly, ...errors } = ERRORS
   return {
     ...route,
     tags: route.tags ?? ['Sandbox'],
-    security: route.security ?? [{ adminToken: [] }, { basicAuth: [] }],
-    responses: { ...ERRORS, 404: notFoundAnswer(route.path), ...route.responses },
+    security:
+      route.security ??
+      (access === 'admin' ? [{ adminToken: [] }] : [{ adminToken: [] }, { basicAuth: [] }]),
+    responses: {
+      ...errors,
+      ...(access === 'admin' && { 403: adminOnly }),
+      404: notFoundAnswer(route.path),
+      ...route.responses,
+    },
   }
 }
 
@@ -112,7 +124,7 @@ export function controlRoute<R extends RouteConfig>(
   access: 'admin' | 'scoped',
   handler: ControlHandler<R>,
 ): void {
-  const declared = declare(route)
+  const declared = declare(route, access)
   const authorize = controlScope(deps, access)
   const validate = inputValidator(declared, credentialsOwner(deps))
   // One handler rather than a middleware per step: each layer of async middleware costs every
