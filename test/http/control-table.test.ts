@@ -6,6 +6,8 @@
 // place, `admin or own company` rows 2xx, `none` rows carry no credentials. A row that says who
 // may call it wrongly, or an example that does not work, fails here; so does an example whose
 // prose says who may call it (a 403, "admin only"): that is said once, in `who`, where it is tested.
+// docs/WEBHOOKS.md's table of endpoints has a `who` column too, held to what the control
+// document declares for each operation (which access.test.ts holds to the answers).
 import { execFile } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -145,6 +147,34 @@ describe('docs/CONTROL-PLANE.md: every control endpoint', () => {
       const where = `${command} with a company's credentials\n${asCompany.body}`
       if (who === 'admin') expect(asCompany.status, where).toBe(403)
       else expect(asCompany.status >= 200 && asCompany.status < 300, where).toBe(true)
+    }
+  })
+})
+
+describe("docs/WEBHOOKS.md's table of endpoints", () => {
+  const WEBHOOKS = readFileSync(new URL('../../docs/WEBHOOKS.md', import.meta.url), 'utf8')
+
+  it('says who may call each as /_sandbox/openapi.json declares it (as access.test.ts holds it)', async () => {
+    const doc = (await sb.request('GET', '/_sandbox/openapi.json')).body
+    const table = WEBHOOKS.split('\n| endpoint | who | what it does |\n')[1]!.split('\n\n')[0]!
+    const lines = table.split('\n').filter((l) => l.startsWith('| `'))
+    expect(lines.length).toBeGreaterThan(4)
+    for (const line of lines) {
+      const [, endpoints, who] = line.split('|').map((c) => c.trim())
+      expect(WHO, line).toContain(who)
+      let path = ''
+      for (const [, method, url] of endpoints!.matchAll(/`([A-Z]+)(?: \$SB([^\s?`]+))?/g)) {
+        path = url ?? path
+        // Matched whatever its ids are called (the doc's `{id}`, the document's `{webhook_id}`).
+        const shape = (p: string) => p.replace(/\{\w+\}/g, '{}')
+        const template = Object.keys(doc.paths).find((p) => shape(p) === shape(path))
+        const operation = template && doc.paths[template][method!.toLowerCase()]
+        expect(operation, `${method} ${path} is an operation of the control plane`).toBeDefined()
+        const adminOnly = !operation.security.some(
+          (s: object) => !('adminToken' in s) || 'basicAuth' in s,
+        )
+        expect(adminOnly ? 'admin' : 'admin or own company', `${method} ${path}`).toBe(who)
+      }
     }
   })
 })
