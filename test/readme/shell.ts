@@ -11,6 +11,8 @@ import type { Block } from './readme.js'
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 /** Commands a doc shows that these tests do not run: installing, testing, building images. */
 const NOT_RUN = /^([A-Z_]+=\S+ )*(npm|npx|docker)\b/
+/** How long a doc's commands may take together before they are taken as hung. */
+const SHELL_MS = 40_000
 /** Fields whose values differ at every run. */
 const VOLATILE = new Set([
   'transaction_id',
@@ -137,14 +139,20 @@ export async function runDocShell(
           `${s.command.replaceAll('127.0.0.1:8080', `127.0.0.1:${port}`)}\nprintf '\\n@@step ${n} %s@@\\n' "$?"`,
       )
       .join('\n')
+    // Its own process group, ended whole if a step never returns (a server started in the
+    // foreground would outlive the test and hold its port).
     const shell = spawn('bash', ['-c', script], {
       cwd: ROOT,
       env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' },
+      detached: true,
     })
+    const hung = setTimeout(() => process.kill(-shell.pid!, 'SIGKILL'), SHELL_MS)
     let output = ''
     shell.stdout.on('data', (d) => (output += d))
     shell.stderr.on('data', (d) => (output += d))
-    expect(await new Promise((resolve) => shell.once('exit', resolve))).toBe(0)
+    const exit = await new Promise((resolve) => shell.once('exit', (code) => resolve(code)))
+    clearTimeout(hung)
+    expect(exit, `the doc's commands, ended after ${SHELL_MS} ms:\n${output}`).toBe(0)
 
     const answers = output.split(/\n?@@step \d+ (\d+)@@\n/)
     for (const [n, step] of run.entries()) {
