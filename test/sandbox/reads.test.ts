@@ -4,7 +4,8 @@
 // read-only query). Routes are taken from the control document, so a read added later is walked
 // too. What a write changes in a read is measured against the same change of balance made alone
 // (`PUT /users/{user_id}/balance`), so that a read showing only the money (a balance) is not taken
-// for one showing the records; money a read shows moves as the money does, whatever moved it.
+// for one showing the records; money a read shows moves as the money does, whatever moved it
+// (a payment, a debit, a debit refunded: nothing in all).
 // And no count stops at a page: one record more than the longest page still moves a read. The
 // company read has two users, the second not named after it: what either does is the company's.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -153,6 +154,18 @@ TRANSFERS["failed (by the company's other user)"] = async () => {
   )
   expect(sent.body.status).toBe('failed')
 }
+// Left failed the other way, through the money: debited while pending, then refunded.
+TRANSFERS['failed (settled from pending: its debit refunded)'] = async () => {
+  const sent = await contract(
+    'out',
+    { amount: 1234, pix_key: 'maria@example.com', pix_type: 'EMAIL' },
+    { 'x-sandbox-outcome': 'pending' },
+  )
+  const settled = await sb.admin('POST', `/transfers/${sent.body.transaction_id}/settle`, {
+    status: 'failed',
+  })
+  expect(settled.body.status).toBe('failed')
+}
 /** A write, and what must be there before the reads it is measured by. */
 type Write = (() => Promise<unknown>) & { prepare?: () => Promise<unknown> }
 let code: string
@@ -202,12 +215,39 @@ const sameMoneyAlone = (seen: Seen, prepare: Write['prepare']) =>
     ),
   )
 
+/** Per read, the leaves that show money: those a change of the user's balance alone moves by as much. */
+let moneyLeaves: Map<string, string[]> | undefined
+async function shownMoney(): Promise<Map<string, string[]>> {
+  if (moneyLeaves) return moneyLeaves
+  const probe = 777_777
+  const seen = await around(async () => {
+    const at = sb.sandbox.store.ledger.balance(USER)!
+    await sb.admin('PUT', `/users/${USER}/balance`, { amount: at + probe })
+  })
+  moneyLeaves = new Map(
+    reads.map((read) => {
+      const [before, after] = [seen.before.get(read)!, seen.after.get(read)!]
+      const moved = [...seen.changed.get(read)!].filter(
+        (p) => (after.get(p) as number) - (before.get(p) as number) === probe,
+      )
+      return [read, moved]
+    }),
+  )
+  return moneyLeaves
+}
+
 /**
  * Per read, the leaves a write changed beyond what its money alone changes (`money`). And money
  * a read shows (a balance, a sum of balances) moves with the money, whatever moved it: a number
- * the money alone moved by the change moves by as much with the write.
+ * the money alone moves by as much as the balance moves by as much with the write, and one that
+ * shows money moves by what the write moved in all (nothing, for a debit refunded).
  */
-function beyondItsMoney(seen: Seen, money: Seen, what: string): Map<string, Set<string>> {
+function beyondItsMoney(
+  seen: Seen,
+  money: Seen,
+  what: string,
+  shown: Map<string, string[]>,
+): Map<string, Set<string>> {
   const moved = seen.balance! - seen.start!
   return new Map(
     reads.map((read) => {
@@ -218,6 +258,8 @@ function beyondItsMoney(seen: Seen, money: Seen, what: string): Map<string, Set<
       for (const p of alone)
         if (typeof m.get(p) === 'number' && by(m, p) === moved)
           expect(by(w, p), `GET ${read}: ${p} after ${what}`).toBe(moved)
+      for (const p of shown.get(read)!)
+        expect(by(w, p), `GET ${read}: ${p}, which shows money, after ${what}`).toBe(moved)
       return [
         read,
         new Set([...seen.changed.get(read)!].filter((p) => !alone.has(p) || w.get(p) !== m.get(p))),
@@ -241,7 +283,11 @@ const statusOf = (state: string) => state.split(' ')[0]
 describe('a read that shows a kind of record shows each of its states, each its own way', () => {
   it('the writes below leave a charge and a transfer in every state the domain has', () => {
     const other = " (by the company's other user)"
-    expect(Object.keys(TRANSFERS)).toEqual([...TRANSFER_STATUSES, `failed${other}`])
+    expect(Object.keys(TRANSFERS)).toEqual([
+      ...TRANSFER_STATUSES,
+      `failed${other}`,
+      'failed (settled from pending: its debit refunded)',
+    ])
     expect(Object.keys(CHARGES)).toEqual([
       ...CHARGE_STATUSES.filter((s) => s !== 'cancelled'),
       ...CANCEL_REASONS.map((r) => `cancelled (${r})`),
@@ -257,6 +303,8 @@ describe('a read that shows a kind of record shows each of its states, each its 
     'a read showing a %s shows it in every state, and no two states alike',
     async (kind, writes) => {
       expect(reads.length).toBeGreaterThan(8)
+      const shown = await shownMoney()
+      expect([...shown.values()].flat().length, 'some read shows money').toBeGreaterThan(0)
       /** Per state: per read, the leaves the write changed beyond what its money alone changes. */
       const beyond = new Map<string, Map<string, Set<string>>>()
       const afters = new Map<string, Map<string, Leaves>>()
@@ -268,6 +316,7 @@ describe('a read that shows a kind of record shows each of its states, each its 
             seen,
             await sameMoneyAlone(seen, write.prepare),
             `a ${kind} left ${state}`,
+            shown,
           ),
         )
         afters.set(state, seen.after)
