@@ -7,7 +7,10 @@
 // A setting that changes a transfer's answer changes the dashboard's cheat sheet of what decides
 // transfers (src/ui/pages/outcomes.tsx) too, and a transfer it makes fail is said there in the
 // words the transfer answers, and offered by name on the Send a transfer form (src/ui/magic.ts).
+// A setting that fails a transfer is named in docs/CONTRACT.md's business order, after the steps
+// that decide before it (the balance; the key directory, for one the directory decides first).
 // A setting that lists keys decides the keys it lists, no other.
+import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import type { Settings } from '../../src/domain/types.js'
 import { MAX_AMOUNT } from '../../src/domain/money.js'
@@ -161,6 +164,15 @@ const keysBeside = ({ pix_key: key, pix_type: type }: { pix_key: string; pix_typ
       ).filter((k) => k !== key)
 
 const TRANSFERS_PATH = '/api/v1/hub/transactions/out'
+/** docs/CONTRACT.md's business order: where a reader looks for what decides a transfer first. */
+const BUSINESS_ORDER =
+  readFileSync(new URL('../../docs/CONTRACT.md', import.meta.url), 'utf8')
+    .split('\n')
+    .find((line) => line.startsWith('| business order |')) ?? ''
+/** Where the business order says `words` (-1: nowhere). */
+const inOrder = (words: string) => BUSINESS_ORDER.indexOf(words)
+/** Where it names a setting, in code: `name` or `name: value` (-1: nowhere). */
+const settingInOrder = (name: string) => BUSINESS_ORDER.search(new RegExp(`\`${name}\\b`))
 /** The settings about keys missing from the key directory: listing the key undoes what they do. */
 const ABOUT_UNLISTED_KEYS: (keyof Settings)[] = ['unknown_pix_keys']
 /** Every company's users and their balances. */
@@ -215,6 +227,12 @@ describe('every scenario setting', () => {
               expect(after.sheet, `${name}: the cheat sheet says "${answer.message}"`).toContain(
                 answer.message,
               )
+              // Named in the business order (docs/CONTRACT.md), after the balance, before the outcome.
+              const named = settingInOrder(name)
+              expect(named, `${name} in CONTRACT.md's business order`).toBeGreaterThan(
+                inOrder('balance'),
+              )
+              expect(named, `${name} before the outcome there`).toBeLessThan(inOrder('the outcome'))
               // A failed transfer is recorded without a debit (docs/CONTRACT.md, money).
               expect(await balances(sb), `${name}: a failed transfer moves no money`).toEqual(money)
               await offersTheFailure(sb, name, page.magic, after.magic, answer.message)
@@ -253,6 +271,11 @@ describe('every scenario setting', () => {
                 `${name}, ${key} inactive in the key directory`,
               ).toMatchObject({ status: 'failed', message: KEY_NOT_FOUND })
               sb.apply({ pix_keys: [{ key, type, active: true }] })
+              if (answer.status === 'failed')
+                expect(
+                  settingInOrder(name),
+                  `${name} after the key directory in CONTRACT.md's business order`,
+                ).toBeGreaterThan(inOrder('key directory'))
             }
             // The balance is decided first (docs/CONTRACT.md, business order): the same transfer,
             // beyond its sender's balance, is answered for the balance whatever the setting says.
