@@ -142,6 +142,18 @@ async function offersTheFailure(
   }
 }
 
+/** The PIX keys a setting's value lists (an address, a phone, a CPF or CNPJ), or none. */
+const listedKeys = (value: unknown): string[] =>
+  Array.isArray(value) &&
+  value.length > 0 &&
+  value.every((v) => typeof v === 'string') &&
+  value.some((v) => v.includes('@') || /^\+?\d{11,14}$/.test(v))
+    ? value
+    : []
+/** A key's type, as the contract names it. */
+const typeOfKey = (key: string) =>
+  key.includes('@') ? 'EMAIL' : key.startsWith('+') ? 'PHONE' : key.length === 11 ? 'CPF' : 'CNPJ'
+
 /** A transfer's answer without what differs on every call (its id). */
 const outcomeOf = (r: { status: number; body: any }) => ({
   status: r.status,
@@ -185,8 +197,12 @@ const transfersMade = async (sb: TestSandbox) =>
 describe('every scenario setting', () => {
   it('has a demonstration, and its value there is not the default', () => {
     expect(Object.keys(DEMONSTRATIONS).sort()).toEqual(Object.keys(DEFAULT_SETTINGS).sort())
-    for (const [name, { value }] of Object.entries(DEMONSTRATIONS))
+    for (const [name, { value }] of Object.entries(DEMONSTRATIONS)) {
       expect(value, name).not.toEqual(DEFAULT_SETTINGS[name as keyof Settings])
+      // A list of keys lists two, so that what it does is seen done for each, not the first only.
+      if (listedKeys(value).length > 0)
+        expect(listedKeys(value).length, `${name} lists two keys or more`).toBeGreaterThan(1)
+    }
   })
 
   it.each(Object.keys(DEMONSTRATIONS) as (keyof Settings)[])(
@@ -204,9 +220,8 @@ describe('every scenario setting', () => {
           sb.apply({ settings: { [name]: value } })
           // Kept as written: the scenario in force answers the value applied (a list of keys
           // with capitals among them too: a key is matched exactly, never folded).
-          for (const written of Array.isArray(value) &&
-          value.some((v) => typeof v === 'string' && v.includes('@'))
-            ? [[...value, 'Ana.Souza@Example.com'], value]
+          for (const written of listedKeys(value).length > 0
+            ? [[...listedKeys(value), 'Ana.Souza@Example.com'], value]
             : [value]) {
             sb.apply({ settings: { [name]: written } })
             expect(
@@ -236,6 +251,19 @@ describe('every scenario setting', () => {
               // A failed transfer is recorded without a debit (docs/CONTRACT.md, money).
               expect(await balances(sb), `${name}: a failed transfer moves no money`).toEqual(money)
               await offersTheFailure(sb, name, page.magic, after.magic, answer.message)
+              // Each key it lists is decided so, and offered by its own magic value.
+              for (const key of listedKeys(value)) {
+                const body = { ...sent.request.body, pix_key: key, pix_type: typeOfKey(key) }
+                expect(outcomeOf(await transfer(sb, body, outcome)), `${name}: ${key}`).toEqual(
+                  outcomeOf({ status: 200, body: answer }),
+                )
+                expect(
+                  [...after.magic.keys()].some(
+                    (v) => new URLSearchParams(v).get('pix_key') === key,
+                  ),
+                  `${name}: Send a transfer offers ${key}, a key it lists`,
+                ).toBe(true)
+              }
               // A queued outcome is used up only by a transfer it decides: not by one a setting
               // failed before the outcome was looked at (docs/CONTRACT.md, business order).
               await sb.admin('POST', '/outcomes', { status: 'pending', times: 1 })
