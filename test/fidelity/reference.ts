@@ -109,7 +109,9 @@ export function startReference(
         port: Number(m[1]),
         close: () =>
           new Promise<void>((done) => {
-            if (child.exitCode !== null) return done()
+            // Gone already: by its own exit, or by a signal (then exitCode stays null, and 'exit'
+            // will not come again).
+            if (child.exitCode !== null || child.signalCode !== null) return done()
             child.once('exit', () => done())
             // uvicorn waits for connections a malformed request left open; nothing of it matters here.
             child.kill('SIGKILL')
