@@ -142,6 +142,13 @@ async function offersTheFailure(
   }
 }
 
+/** The cheat sheet's rows that name `key`, as text. */
+const rowsNaming = (sheet: string, key: string) =>
+  sheet
+    .split('<tr')
+    .filter((row) => row.includes(`<code>${key}</code>`))
+    .map((row) => row.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' '))
+
 /** The PIX keys a setting's value lists (an address, a phone, a CPF or CNPJ), or none. */
 const listedKeys = (value: unknown): string[] =>
   Array.isArray(value) &&
@@ -298,6 +305,9 @@ describe('every scenario setting', () => {
                 last.response.body,
                 `${name}, ${key} inactive in the key directory`,
               ).toMatchObject({ status: 'failed', message: KEY_NOT_FOUND })
+              // And the cheat sheet says of the key what a transfer to it answers, nothing else.
+              for (const row of rowsNaming((await transfersPage(sb)).sheet, key))
+                expect(row, `${name}: the cheat sheet on ${key}, inactive`).toContain(KEY_NOT_FOUND)
               sb.apply({ pix_keys: [{ key, type, active: true }] })
               if (answer.status === 'failed')
                 expect(
