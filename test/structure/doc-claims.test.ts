@@ -1,8 +1,9 @@
 // The sandbox keeps and compares what a client sends exactly as sent: its case, its spaces
 // (docs/ARCHITECTURE.md, the every-field and settings tests hold each field and setting to it).
-// A user doc that says something is compared ignoring case, trimmed, normalised or folded claims
-// an exception to that rule, and a claim nothing shows is how a doc comes to say what the code
-// does not. So each such claim is listed here with the test that shows it (a text that test
+// A user doc that says something is compared ignoring case, trimmed, normalised or folded, or
+// that a length is counted otherwise than in characters (code points), claims an exception to
+// that rule, and a claim nothing shows is how a doc comes to say what the code does not. So
+// each such claim is listed here with the test that shows it (a text that test
 // holds, the claim's example); a new one fails until it is listed, and a claim gone leaves the list.
 // And docs/CONTRACT.md's business order names its steps in their order.
 import { readdirSync, readFileSync } from 'node:fs'
@@ -23,9 +24,12 @@ const USER_DOCS = [
     .map((name) => `docs/${name}`),
 ]
 
-/** Words that say the sandbox reads a value other than as it was sent. */
+/**
+ * Words that say the sandbox reads a value other than as it was sent, or counts its length
+ * otherwise than in characters (code points: docs/CONTRACT.md, test/http/bounds.test.ts).
+ */
 const NORMALISES =
-  /ignor\w* (the )?case|case[- ]?insensitiv\w*|regardless of (case|capitali\w+)|\bin any case\b|\btrim(med|s|ming)?\b|surrounding (spaces|whitespace)|\bnormali[sz]\w*|folded to\b|\b(lower|upper)[- ]?cased\b|\bstripped\b/gi
+  /\bcode units?\b|\bcounts? (as )?two\b|\b(counted|measured) in bytes\b|ignor\w* (the )?case|case[- ]?insensitiv\w*|regardless of (case|capitali\w+)|\bin any case\b|\btrim(med|s|ming)?\b|surrounding (spaces|whitespace)|\bnormali[sz]\w*|folded to\b|\b(lower|upper)[- ]?cased\b|\bstripped\b/gi
 
 /** Each claim a user doc makes (a text of its sentence), the test that shows it and what that test holds. */
 const CLAIMS: { says: string; shownBy: string; holding: string }[] = [
@@ -89,6 +93,8 @@ it('sees the words it looks for (it cannot pass by matching nothing)', () => {
     'with surrounding spaces removed',
     'normalised first',
     'lower-cased when loaded',
+    '64 UTF-16 code units (an emoji counts two)',
+    'its length counted in bytes',
   ]
   expect(words.filter((w) => !w.match(NORMALISES))).toEqual([])
   expect('kept exactly as sent, in lower case or upper case'.match(NORMALISES)).toBeNull()
