@@ -119,8 +119,14 @@ describe('the QA forms', () => {
       const page = await ui.get(`/_sandbox/ui/${action.split('/')[1]}`)
       const offered = optionsOf(page, 'magic', form).filter(([v]) => v)
       expect(offered.length, action).toBeGreaterThan(0)
+      // As a browser posts the form: every text control, left empty, sent as "".
+      const inForm = page.slice(page.indexOf(form), page.indexOf('</form>', page.indexOf(form)))
+      const blank = Object.fromEntries(
+        [...inForm.matchAll(/<(?:input|textarea)\b[^>]*\bname="(\w+)"/g)].map(([, n]) => [n!, '']),
+      )
+      expect(Object.keys(blank).length, `${action}'s text controls`).toBeGreaterThan(0)
       for (const [magic, label] of offered) {
-        await ui.post(action, { as: 'sandbox-client', magic, pix_type: 'EMAIL' })
+        await ui.post(action, { ...blank, as: 'sandbox-client', magic, pix_type: 'EMAIL' })
         const [last] = await journal(path)
         const named = [...new URLSearchParams(magic).keys()]
         expect(
