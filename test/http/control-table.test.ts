@@ -1,6 +1,6 @@
 // docs/CONTROL-PLANE.md#every-control-endpoint, run as written: each command of the table (its
 // shorthands, `.../cancel` or `-X DELETE $SB/requests`, completed from the command before them)
-// runs in bash with curl on a freshly reset sandbox, the variables of the doc's setup exported and
+// runs in bash with curl on a freshly reset sandbox, after the doc's own `export` lines, and
 // each placeholder filled with a record made for it; it must answer 2xx. Its `who` column is a
 // claim too: `admin` rows answer 403 to a company's own credentials put in the admin token's
 // place, `admin or own company` rows 2xx, `none` rows carry no credentials. A row that says who
@@ -11,7 +11,9 @@
 import { execFile } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { readmeBlocks } from '../readme/readme.js'
 import { AUTH, startTestSandbox, type TestSandbox } from '../harness.js'
+import { adminOnly } from './documented.js'
 
 const DOC = readFileSync(new URL('../../docs/CONTROL-PLANE.md', import.meta.url), 'utf8')
 const ADMIN_FLAG = '-H "$ADMIN"'
@@ -49,7 +51,7 @@ function tableRows(): Row[] {
 
 let sb: TestSandbox
 beforeAll(async () => {
-  sb = await startTestSandbox()
+  sb = await startTestSandbox({ adminToken: TOKEN })
 })
 afterAll(() => sb.close())
 
@@ -78,19 +80,24 @@ async function filled(command: string): Promise<string> {
   return out
 }
 
-/** Runs a command in bash with the doc's variables, answering its HTTP status and body. */
+/**
+ * The doc's own `export` lines (Before you start), as a reader runs them before the table: the
+ * sandbox they name is this one, started with the token they export.
+ */
+const EXPORTS = readmeBlocks(DOC)
+  .filter((b) => b.lang === 'sh')
+  .flatMap((b) => b.code.split('\n'))
+  .filter((line) => line.startsWith('export '))
+const TOKEN = /^export SANDBOX_ADMIN_TOKEN=(\S+)/m.exec(EXPORTS.join('\n'))![1]!
+
+/** Runs a command in bash after the doc's exports, answering its HTTP status and body. */
 function run(command: string): Promise<{ status: number; body: string }> {
-  const base = sb.url
-  const env = {
-    ...process.env,
-    SANDBOX_ADMIN_TOKEN: sb.adminToken,
-    BASE: base,
-    API: `${base}/api/v1`,
-    SB: `${base}/_sandbox`,
-    ADMIN: `Authorization: Bearer ${sb.adminToken}`,
-  }
+  const script = [
+    ...EXPORTS.map((line) => line.replaceAll('http://127.0.0.1:8080', sb.url)),
+    `${command} -w '\n@@%{http_code}'`,
+  ].join('\n')
   return new Promise((resolve, reject) =>
-    execFile('bash', ['-c', `${command} -w '\n@@%{http_code}'`], { env }, (error, stdout) => {
+    execFile('bash', ['-c', script], (error, stdout) => {
       if (error) return reject(new Error(`${command}: ${error.message}`))
       const at = stdout.lastIndexOf('\n@@')
       resolve({ status: Number(stdout.slice(at + 3)), body: stdout.slice(0, at) })
@@ -170,10 +177,9 @@ describe("docs/WEBHOOKS.md's table of endpoints", () => {
         const template = Object.keys(doc.paths).find((p) => shape(p) === shape(path))
         const operation = template && doc.paths[template][method!.toLowerCase()]
         expect(operation, `${method} ${path} is an operation of the control plane`).toBeDefined()
-        const adminOnly = !operation.security.some(
-          (s: object) => !('adminToken' in s) || 'basicAuth' in s,
+        expect(adminOnly(operation) ? 'admin' : 'admin or own company', `${method} ${path}`).toBe(
+          who,
         )
-        expect(adminOnly ? 'admin' : 'admin or own company', `${method} ${path}`).toBe(who)
       }
     }
   })

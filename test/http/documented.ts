@@ -103,3 +103,10 @@ export function operations(doc: Json): Called[] {
     }),
   )
 }
+
+/**
+ * Whether an operation of the control document takes the admin token only, as its `security`
+ * declares (none declared: anyone may call it).
+ */
+export const adminOnly = (op: Json): boolean =>
+  !((op.security as Json[] | undefined) ?? [{}]).some((s) => !('adminToken' in s))

@@ -16,6 +16,7 @@ import type { Settings } from '../../src/domain/types.js'
 import { MAX_AMOUNT } from '../../src/domain/money.js'
 import { INSUFFICIENT_BALANCE, KEY_NOT_FOUND } from '../../src/domain/transfer.js'
 import { DEFAULT_SETTINGS } from '../../src/scenarios/settings.js'
+import { keyType } from '../../src/ui/magic.js'
 import { AUTH, dashboardCookie, startTestSandbox, type TestSandbox } from '../harness.js'
 import { optionsOf, sendByMagic, signIn } from '../ui/forms.js'
 
@@ -157,10 +158,6 @@ const listedKeys = (value: unknown): string[] =>
   value.some((v) => v.includes('@') || /^\+?\d{11,14}$/.test(v))
     ? value
     : []
-/** A key's type, as the contract names it. */
-const typeOfKey = (key: string) =>
-  key.includes('@') ? 'EMAIL' : key.startsWith('+') ? 'PHONE' : key.length === 11 ? 'CPF' : 'CNPJ'
-
 /** A transfer's answer without what differs on every call (its id). */
 const outcomeOf = (r: { status: number; body: any }) => ({
   status: r.status,
@@ -260,7 +257,7 @@ describe('every scenario setting', () => {
               await offersTheFailure(sb, name, page.magic, after.magic, answer.message)
               // Each key it lists is decided so, and offered by its own magic value.
               for (const key of listedKeys(value)) {
-                const body = { ...sent.request.body, pix_key: key, pix_type: typeOfKey(key) }
+                const body = { ...sent.request.body, pix_key: key, pix_type: keyType(key) }
                 expect(outcomeOf(await transfer(sb, body, outcome)), `${name}: ${key}`).toEqual(
                   outcomeOf({ status: 200, body: answer }),
                 )

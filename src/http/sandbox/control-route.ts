@@ -69,13 +69,15 @@ const ERRORS = {
   ),
 }
 
+/** The 403 only a global operation answers, apart from the errors any route may answer. */
+const { 403: ADMIN_ONLY_ANSWER, ...SHARED_ERRORS } = ERRORS
+
 /**
  * Adds the shared error responses and the security schemes to a declaration: who may call it is
  * published as it is enforced (a global operation takes the admin token only and is the one that
  * answers 403 to a company's credentials), so /docs and generated clients show it per operation.
  */
 export function declare<R extends RouteConfig>(route: R, access: 'admin' | 'scoped'): R {
-  const { 403: adminOnly, ...errors } = ERRORS
   return {
     ...route,
     tags: route.tags ?? ['Sandbox'],
@@ -83,8 +85,8 @@ export function declare<R extends RouteConfig>(route: R, access: 'admin' | 'scop
       route.security ??
       (access === 'admin' ? [{ adminToken: [] }] : [{ adminToken: [] }, { basicAuth: [] }]),
     responses: {
-      ...errors,
-      ...(access === 'admin' && { 403: adminOnly }),
+      ...SHARED_ERRORS,
+      ...(access === 'admin' && { 403: ADMIN_ONLY_ANSWER }),
       404: notFoundAnswer(route.path),
       ...route.responses,
     },
