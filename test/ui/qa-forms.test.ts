@@ -126,8 +126,11 @@ describe('the QA forms', () => {
       )
       expect(Object.keys(blank).length, `${action}'s text controls`).toBeGreaterThan(0)
       for (const [magic, label] of offered) {
+        const [before] = await journal(path)
         await ui.post(action, { ...blank, as: 'sandbox-client', magic, pix_type: 'EMAIL' })
         const [last] = await journal(path)
+        // The form made the call: what is read below is this post's, not an earlier one.
+        expect(last, `${action} with "${label}" made a contract call`).not.toEqual(before)
         const named = [...new URLSearchParams(magic).keys()]
         expect(
           Object.keys(last!.request.body as object).filter(
