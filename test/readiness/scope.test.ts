@@ -204,44 +204,52 @@ describe('readiness scope', () => {
     sb.clock.set(T0)
   })
 
-  it("a receiver URL that took a tenant's deliveries refuses another tenant's (a secret it does not hold): no finding, for any company", async () => {
-    const [a, b] = [await tenant(), await tenant()]
-    const rx = await startHookReceiver('correct')
-    /** Subscribes `rx` as `t`; answers the subscription's id and secret. */
-    const subscribe = async (t: Tenant) =>
-      (
-        await request(sb.url, 'POST', '/_sandbox/webhooks', {
-          auth: auth(t),
-          json: { url: rx.url },
-        })
-      ).body as { id: string; secret: string }
-    /** A charge of `t`'s paid, and its delivery answered `status` and recorded. */
-    const paid = async (t: Tenant, hookId: string, status: number) => {
-      const tx = (await charge(auth(t))).body.transaction_id
-      await sb.admin('POST', `/charges/${tx}/pay`)
-      let codes: unknown[] = []
-      await eventually(
-        async () => {
-          const page = (await sb.admin('GET', `/webhooks/deliveries?webhook_id=${hookId}`)).body
-          codes = page.data.flatMap((d: any) => d.attempts.map((x: any) => x.status_code))
-          return codes.includes(status)
-        },
-        () => `no ${status} recorded: ${JSON.stringify(codes)}`,
-      )
-    }
-    try {
-      const hookA = await subscribe(a)
-      rx.secret = hookA.secret
-      await paid(a, hookA.id, 204)
-      // b subscribes the same URL; the receiver still holds a's secret, and refuses b's deliveries.
-      const hookB = await subscribe(b)
-      await paid(b, hookB.id, 400)
-      expect(findings((await own(auth(b))).body)).toEqual([])
-      expect(findings((await sb.admin('GET', '/readiness')).body)).toEqual([])
-    } finally {
-      await rx.close()
-    }
-  })
+  it.each([
+    ['a tenant', false],
+    ["a company deleted since (a deleted company's included)", true],
+  ])(
+    "a receiver URL that took the deliveries of %s refuses another tenant's (a secret it does not hold): no finding, for any company",
+    async (_, deleted) => {
+      const [a, b] = [await tenant(), await tenant()]
+      const rx = await startHookReceiver('correct')
+      /** Subscribes `rx` as `t`; answers the subscription's id and secret. */
+      const subscribe = async (t: Tenant) =>
+        (
+          await request(sb.url, 'POST', '/_sandbox/webhooks', {
+            auth: auth(t),
+            json: { url: rx.url },
+          })
+        ).body as { id: string; secret: string }
+      /** A charge of `t`'s paid, and its delivery answered `status` and recorded. */
+      const paid = async (t: Tenant, hookId: string, status: number) => {
+        const tx = (await charge(auth(t))).body.transaction_id
+        await sb.admin('POST', `/charges/${tx}/pay`)
+        let codes: unknown[] = []
+        await eventually(
+          async () => {
+            const page = (await sb.admin('GET', `/webhooks/deliveries?webhook_id=${hookId}`)).body
+            codes = page.data.flatMap((d: any) => d.attempts.map((x: any) => x.status_code))
+            return codes.includes(status)
+          },
+          () => `no ${status} recorded: ${JSON.stringify(codes)}`,
+        )
+      }
+      try {
+        const hookA = await subscribe(a)
+        rx.secret = hookA.secret
+        await paid(a, hookA.id, 204)
+        if (deleted)
+          expect((await sb.admin('DELETE', `/companies/${a.company_id}`)).status).toBe(204)
+        // b subscribes the same URL; the receiver still holds a's secret, and refuses b's deliveries.
+        const hookB = await subscribe(b)
+        await paid(b, hookB.id, 400)
+        expect(findings((await own(auth(b))).body)).toEqual([])
+        expect(findings((await sb.admin('GET', '/readiness')).body)).toEqual([])
+      } finally {
+        await rx.close()
+      }
+    },
+  )
 
   it("a deleted company's part stays in the admin's report (the run's); reset clears every report", async () => {
     const [a, b] = [await tenant(), await tenant()]

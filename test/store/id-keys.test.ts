@@ -1,6 +1,6 @@
 // A charge's and a transfer's ids carry their row's key through a permutation keyed by the
 // store's own secret (store/keyed-rows.ts, store/speck.ts): no id the store ever gave comes back,
-// after a reset, a company's deletion and a restart included, and an id tells a tenant nothing
+// after a reset, a company's deletion, a scenario replacing a company and a restart included, and an id tells a tenant nothing
 // of how many rows other tenants made. SEED still makes a fresh store's ids the same run after run.
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -9,7 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { silentLog } from '../../src/log.js'
 import { startSandbox, type RunningSandbox } from '../../src/server.js'
 import { speck32 } from '../../src/store/speck.js'
-import { AUTH, basic, request, T0, testConfig } from '../harness.js'
+import { AUTH, basic, request, T0, tenantDoc, testConfig } from '../harness.js'
 
 let dir: string
 beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'pix-sandbox-id-keys-'))))
@@ -71,6 +71,28 @@ describe('ids never given twice', () => {
     } finally {
       await sb.close()
     }
+  })
+
+  it('after a scenario replaces a company and a restart, with the clock frozen at one instant', async () => {
+    const shop = tenantDoc('shop', { balance: 1000 })
+    const applied = (sb: RunningSandbox) =>
+      admin(sb, 'POST', '/scenarios', { document: { companies: [shop] } })
+    let sb = await onFile()
+    expect((await applied(sb)).status).toBe(200)
+    const before = await transfer(sb, basic('shop', 'shop-secret'))
+    expect((await applied(sb)).status).toBe(200)
+    // The company replaced: its transfer is gone with it.
+    expect((await admin(sb, 'GET', `/transfers/${before}`)).status).toBe(404)
+    const given = [before, await transfer(sb, basic('shop', 'shop-secret'))]
+    await sb.close()
+    sb = await onFile()
+    try {
+      expect((await applied(sb)).status).toBe(200)
+      given.push(await transfer(sb, basic('shop', 'shop-secret')))
+    } finally {
+      await sb.close()
+    }
+    expect(new Set(given).size).toBe(given.length)
   })
 })
 

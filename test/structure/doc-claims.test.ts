@@ -1,15 +1,15 @@
-// The sandbox keeps and compares what a client sends exactly as sent: its case, its spaces
-// (docs/ARCHITECTURE.md, the every-field and settings tests hold each field and setting to it).
-// A user doc that says something is compared ignoring case, trimmed, normalised or folded, or
-// that a length is counted otherwise than in characters (code points), claims an exception to
-// that rule, and a claim nothing shows is how a doc comes to say what the code does not. So
-// each such claim is listed here with the test that shows it (a text that test
-// holds, the claim's example); a new one fails until it is listed, and a claim gone leaves the list.
+// The sandbox keeps and compares what a client sends exactly as sent, and a doc's exceptions
+// ("compared ignoring case", "expired ones included") are what a reader builds on. A user doc
+// that makes such a claim names the test that shows it (claims.ts lists each, with a text that
+// test holds): a new claim fails until it is listed, a claim changed or gone leaves the list,
+// and a claim nothing shows is how a doc comes to say what the code does not.
 // And docs/CONTRACT.md's business order names its steps in their order.
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { expect, it } from 'vitest'
+import { afterAll, beforeAll, expect, it } from 'vitest'
+import { startTestSandbox, type TestSandbox } from '../harness.js'
+import { CLAIM_WORDS, CLAIMS, NORMALISES, SCOPES } from './claims.js'
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 const read = (path: string) => readFileSync(join(ROOT, path), 'utf8')
@@ -24,50 +24,48 @@ const USER_DOCS = [
     .map((name) => `docs/${name}`),
 ]
 
-/**
- * Words that say the sandbox reads a value other than as it was sent, or counts its length
- * otherwise than in characters (code points: docs/CONTRACT.md, test/http/bounds.test.ts).
- */
-const NORMALISES =
-  /\bcode units?\b|\bcounts? (as )?two\b|\b(counted|measured) in bytes\b|ignor\w* (the )?case|case[- ]?insensitiv\w*|regardless of (case|capitali\w+)|\bin any case\b|\btrim(med|s|ming)?\b|surrounding (spaces|whitespace)|\bnormali[sz]\w*|folded to\b|\b(lower|upper)[- ]?cased\b|\bstripped\b/gi
+interface Text {
+  at: string
+  line: string
+}
 
-/** Each claim a user doc makes (a text of its sentence), the test that shows it and what that test holds. */
-const CLAIMS: { says: string; shownBy: string; holding: string }[] = [
-  {
-    says: 'media types compared case-insensitively',
-    shownBy: 'test/readiness/findings.test.ts',
-    holding: 'Application/JSON',
-  },
-  {
-    says: 'counts as accepting JSON, in any case',
-    shownBy: 'test/readiness/findings.test.ts',
-    holding: "'*/*'",
-  },
-  {
-    says: 'the scheme word is case-insensitive',
-    shownBy: 'test/contract/auth.test.ts',
-    holding: 'bAsIc',
-  },
-  {
-    says: 'folded to ASCII',
-    shownBy: 'test/contract/choices.test.ts',
-    holding: 'folded to ASCII',
-  },
-]
-
-const made = USER_DOCS.flatMap((file) =>
+const docLines: Text[] = USER_DOCS.flatMap((file) =>
   read(file)
     .split('\n')
-    .flatMap((line, i) =>
-      [...line.matchAll(NORMALISES)].map((m) => ({
-        at: `${file}:${i + 1}`,
-        words: m[0],
-        line,
-      })),
-    ),
+    .map((line, i) => ({ at: `${file}:${i + 1}`, line })),
 )
 
-it('a user doc says a value is read other than as sent only where a listed test shows it', () => {
+/** Every description and summary of a published document, where it stands in it. */
+function described(document: unknown, at: string): Text[] {
+  if (Array.isArray(document)) return document.flatMap((v, i) => described(v, `${at}/${i}`))
+  if (document === null || typeof document !== 'object') return []
+  return Object.entries(document).flatMap(([key, value]) =>
+    (key === 'description' || key === 'summary') && typeof value === 'string'
+      ? [{ at: `${at}/${key}`, line: value.replaceAll('\n', ' ') }]
+      : described(value, `${at}/${key}`),
+  )
+}
+
+let sb: TestSandbox
+let texts: Text[]
+let made: (Text & { words: string })[]
+beforeAll(async () => {
+  sb = await startTestSandbox()
+  const published = await Promise.all(
+    ['/openapi.json', '/_sandbox/openapi.json'].map(async (path) =>
+      described((await sb.request('GET', path)).body, `${path}#`),
+    ),
+  )
+  texts = [...docLines, ...published.flat()]
+  made = texts.flatMap((text) =>
+    CLAIM_WORDS.flatMap((words) =>
+      [...text.line.matchAll(words)].map((m) => ({ ...text, words: m[0] })),
+    ),
+  )
+})
+afterAll(() => sb.close())
+
+it('a user doc makes a claim only where a listed test shows it', () => {
   const unlisted = made
     .filter(({ line }) => !CLAIMS.some((c) => line.includes(c.says)))
     .map(({ at, words, line }) => `${at}: "${words}" in: ${line.trim().slice(0, 160)}`)
@@ -98,6 +96,19 @@ it('sees the words it looks for (it cannot pass by matching nothing)', () => {
   ]
   expect(words.filter((w) => !w.match(NORMALISES))).toEqual([])
   expect('kept exactly as sent, in lower case or upper case'.match(NORMALISES)).toBeNull()
+  const scopes = [
+    'cancelled (expired ones not included)',
+    'expired charges included',
+    'refunds are excluded',
+    'every status except for failed',
+    'a field left out keeps its value',
+    'it leaves out its own endpoints',
+    'the time it waited is not counted',
+  ]
+  expect(scopes.filter((w) => !w.match(SCOPES))).toEqual([])
+  expect('except SandboxRequestError as refused:'.match(SCOPES)).toBeNull()
+  for (const document of ['/openapi.json#', '/_sandbox/openapi.json#'])
+    expect(texts.filter(({ at }) => at.startsWith(document)).length).toBeGreaterThan(20)
 })
 
 it("docs/CONTRACT.md's business order names the balance, the key directory and the outcome, in order", () => {

@@ -41,12 +41,17 @@ time.sleep(60)
 # parent then dies of SIGKILL. Python's os.fork(), and a fork from C (an extension's), which runs
 # none of Python's fork hooks.
 FORKED = """
-import ctypes, os, sys, time, pix_sandbox
+import ctypes, multiprocessing, os, sys, time, pix_sandbox
 sandbox = pix_sandbox.start()
-child = os.fork() if sys.argv[1] == "os.fork" else ctypes.PyDLL(None).fork()
-if child == 0:
-    time.sleep(60)
-    os._exit(0)
+if sys.argv[1] == "multiprocessing":
+    worker = multiprocessing.get_context("fork").Process(target=time.sleep, args=(60,))
+    worker.start()
+    child = worker.pid
+else:
+    child = os.fork() if sys.argv[1] == "os.fork" else ctypes.PyDLL(None).fork()
+    if child == 0:
+        time.sleep(60)
+        os._exit(0)
 print(sandbox.pid, child, flush=True)
 time.sleep(60)
 """
@@ -113,7 +118,7 @@ def test_a_pytest_run_that_is_interrupted_stops_its_sandbox(signum: int, tmp_pat
     _interrupt(argv, tmp_path, signum)
 
 
-@pytest.mark.parametrize("fork", ["os.fork", "fork from C"])
+@pytest.mark.parametrize("fork", ["os.fork", "fork from C", "multiprocessing"])
 def test_a_forked_child_does_not_keep_the_sandbox_of_a_killed_parent(fork: str) -> None:
     proc = subprocess.Popen([sys.executable, "-c", FORKED, fork], stdout=subprocess.PIPE, text=True)
     child: int | None = None
