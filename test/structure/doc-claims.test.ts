@@ -69,7 +69,10 @@ it('a user doc makes a claim only where a listed test shows it', () => {
   const unlisted = made
     .filter(({ line }) => !CLAIMS.some((c) => line.includes(c.says)))
     .map(({ at, words, line }) => `${at}: "${words}" in: ${line.trim().slice(0, 160)}`)
-  expect(unlisted).toEqual([])
+  expect(
+    unlisted,
+    'a claim nothing lists: add it to CLAIMS (test/structure/claims.ts) with the test that shows it',
+  ).toEqual([])
 })
 
 it('each listed claim is still made, and its test holds its example', () => {
