@@ -5,13 +5,15 @@
 // covered without being named here: a use case or a mapper that drops it, or a page or a list
 // that does not show it, fails this test. And the dashboard's form for each (New charge, Send a
 // transfer) has a control for each field and sends it as the contract call (unless named in
-// NOT_IN_FORM, with the reason). And an optional field does what it is for: sent at its example,
+// NOT_IN_FORM, with the reason). A text sent empty is said to be empty on its page, not hidden
+// as if never sent. And an optional field does what it is for: sent at its example,
 // it changes the record beyond itself (an override whose example is the default's value shows
 // nothing), unless ECHOED says it is only kept as sent.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { AUTH, dashboardCookie, startTestSandbox, type TestSandbox } from '../harness.js'
 import { signIn } from '../ui/forms.js'
 import { brl } from '../../src/ui/format.js'
+import { EMPTY_TEXT } from '../../src/ui/kept-text.js'
 
 type Json = Record<string, any>
 
@@ -134,17 +136,24 @@ describe('a contract request with every field set', () => {
     async (operation, collection) => {
       const [, path] = operation.split(' ') as [string, string]
       const full = await everyField(operation)
-      /** Sends `body`: each field in the record, on its page and in its row; the page and the row. */
-      const shownOf = async (body: Json) => {
+      /** Sends `body`: the record made and its page, or none where the contract refuses it. */
+      const made = async (body: Json) => {
         const answer = await sb.request('POST', `/api/v1${path}`, { auth: AUTH.main, json: body })
-        expect(answer.status, answer.text).toBe(200)
-        const id = answer.body.transaction_id
+        if (answer.status !== 200) return { refused: answer.text }
+        const id: string = answer.body.transaction_id
         const record = (await sb.admin('GET', `/${collection}/${id}`)).body
         const page = await (
           await fetch(`${sb.url}/_sandbox/ui/${collection}/${encodeURIComponent(id)}`, {
             headers: { cookie },
           })
         ).text()
+        return { id, record, page }
+      }
+      /** Sends `body`: each field in the record, on its page and in its row; the page and the row. */
+      const shownOf = async (body: Json) => {
+        const answer = await made(body)
+        expect(answer.refused, `${operation} refused ${JSON.stringify(body)}`).toBeUndefined()
+        const { id, record, page } = answer as Required<typeof answer>
         const list = await (
           await fetch(`${sb.url}/_sandbox/ui/${collection}`, { headers: { cookie } })
         ).text()
@@ -179,6 +188,19 @@ describe('a contract request with every field set', () => {
               `${operation} without ${field}: ${other}'s text on the ${part === 'row' ? "list's row" : 'page'}`,
             ).toBe(times(all[part], text))
         }
+      }
+      // A text sent empty is kept so (AS_SENT), and its page says so: "" is not null, which
+      // shows nothing (a "" the contract refuses, a BR Code's, tells nothing here).
+      const { page: withNone } = await made(minimal)
+      for (const field of Object.keys(full).filter(
+        (f) => !required.has(f) && typeof full[f] === 'string',
+      )) {
+        const { page } = await made({ ...minimal, [field]: '' })
+        if (page !== undefined)
+          expect(
+            times(page, escaped(EMPTY_TEXT)),
+            `${operation}: ${field} sent as "" is said to be empty on the ${collection} page (KeptText, src/ui/kept-text.tsx)`,
+          ).toBe(times(withNone!, escaped(EMPTY_TEXT)) + 1)
       }
     },
   )

@@ -28,6 +28,7 @@ import type { Ui } from '../router.js'
 import { UI_BASE } from '../session.js'
 import { companyChoices, read, type Answer, type View } from '../view.js'
 import { NewCharge } from './send.js'
+import { KeptText } from '../kept-text.js'
 
 const PAGE = 25
 /** Events a charge's timeline shows at most. */
@@ -182,12 +183,7 @@ export function mountCharges(ui: Ui): void {
                   <dd>
                     <Id value={ch.company_id} />
                   </dd>
-                  {ch.description && (
-                    <>
-                      <dt>Description</dt>
-                      <dd>{ch.description}</dd>
-                    </>
-                  )}
+                  <KeptText label="Description" value={ch.description} />
                   <dt>Created</dt>
                   <dd>
                     <Time iso={ch.created_at} tz={view.tz} />

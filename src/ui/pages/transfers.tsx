@@ -23,6 +23,7 @@ import type { Form, Ui } from '../router.js'
 import { companyChoices, read, type Answer } from '../view.js'
 import { CheatSheet, mountOutcomes, Outcomes } from './outcomes.js'
 import { SendTransfer } from './send.js'
+import { KeptText } from '../kept-text.js'
 
 const PAGE = 25
 
@@ -153,12 +154,7 @@ export function mountTransfers(ui: Ui): void {
               <dd>
                 <Id value={t.company_id} />
               </dd>
-              {t.description && (
-                <>
-                  <dt>Description</dt>
-                  <dd>{t.description}</dd>
-                </>
-              )}
+              <KeptText label="Description" value={t.description} />
               <dt>Created</dt>
               <dd>
                 <Time iso={t.created_at} tz={view.tz} />
