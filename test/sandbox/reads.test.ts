@@ -7,7 +7,8 @@
 // for one showing the records; money a read shows moves as the money does, whatever moved it
 // (a payment, a debit, a debit refunded: nothing in all).
 // And no count stops at a page: one record more than the longest page still moves a read. The
-// company read has two users, the second not named after it: what either does is the company's.
+// company read has two users, the second not named after it: what either does is the company's,
+// and money a read shows moves with either user's, or is shown beside the id of the one whose it is.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { CANCEL_REASONS, CHARGE_STATUSES, TRANSFER_STATUSES } from '../../src/domain/enums.js'
 import { basic, startTestSandbox, type TestSandbox } from '../harness.js'
@@ -215,16 +216,17 @@ const sameMoneyAlone = (seen: Seen, prepare: Write['prepare']) =>
     ),
   )
 
-/** Per read, the leaves that show money: those a change of the user's balance alone moves by as much. */
-let moneyLeaves: Map<string, string[]> | undefined
-async function shownMoney(): Promise<Map<string, string[]>> {
-  if (moneyLeaves) return moneyLeaves
+/** Per user and read, the leaves that show money: those a change of the user's balance alone moves by as much. */
+const moneyLeaves = new Map<string, Map<string, string[]>>()
+async function shownMoney(user = USER): Promise<Map<string, string[]>> {
+  const known = moneyLeaves.get(user)
+  if (known) return known
   const probe = 777_777
   const seen = await around(async () => {
-    const at = sb.sandbox.store.ledger.balance(USER)!
-    await sb.admin('PUT', `/users/${USER}/balance`, { amount: at + probe })
+    const at = sb.sandbox.store.ledger.balance(user)!
+    await sb.admin('PUT', `/users/${user}/balance`, { amount: at + probe })
   })
-  moneyLeaves = new Map(
+  const shown = new Map(
     reads.map((read) => {
       const [before, after] = [seen.before.get(read)!, seen.after.get(read)!]
       const moved = [...seen.changed.get(read)!].filter(
@@ -233,7 +235,8 @@ async function shownMoney(): Promise<Map<string, string[]>> {
       return [read, moved]
     }),
   )
-  return moneyLeaves
+  moneyLeaves.set(user, shown)
+  return shown
 }
 
 /**
@@ -351,6 +354,29 @@ describe('a read that shows a kind of record shows each of its states, each its 
       }
     },
   )
+
+  it("shows a user's money as the company's (every user's), or beside that user's id", async () => {
+    const users = ACME.users.map((u) => u.id)
+    const shown: Map<string, string[]>[] = []
+    for (const user of users) shown.push(await shownMoney(user))
+    const { after } = await around(async () => {})
+    for (const read of reads.filter((r) => !r.includes('{user_id}'))) {
+      const answer = after.get(read)!
+      for (const leaf of new Set(shown.flatMap((m) => m.get(read)!))) {
+        const following = users.filter((_, i) => shown[i]!.get(read)!.includes(leaf))
+        if (following.length === users.length) continue
+        // A user's own money: the object holding it (or one around it) names that user.
+        const named = [...answer].some(
+          ([at, value]) =>
+            value === following[0] && leaf.startsWith(at.split('.').slice(0, -1).join('.')),
+        )
+        expect(
+          following.length === 1 && named,
+          `GET ${read}: ${leaf} moves with the money of ${following.join(', ')} only, of the company's ${users.join(', ')}, and says nothing of whose it is`,
+        ).toBe(true)
+      }
+    }
+  })
 
   it.each([
     ['a charge left pending', CHARGES.pending!],
