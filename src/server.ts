@@ -271,8 +271,12 @@ export async function startSandbox(
           webhooks.idle(),
           new Promise((r) => setTimeout(r, WEBHOOK_GRACE_MS).unref()),
         ])
-        // What readiness has not stored yet is stored before the store closes.
-        settled.then(() => (readiness.close(), store.close())).then(resolve)
+        // What readiness has not stored yet is stored before the store closes. A step that
+        // fails is said, and close() still ends: a caller awaiting it must not wait for ever.
+        settled
+          .then(() => (readiness.close(), store.close()))
+          .catch((err) => log.error('closing failed', { error: String(err) }))
+          .then(resolve)
       })
     }))
 

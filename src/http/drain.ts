@@ -113,12 +113,17 @@ export function drainable(server: HttpServer, admission: Admission): Drainable {
       // From the check phase: after the loop has read what the sockets hold, and accepted what
       // the listener holds.
       const sweeps = setInterval(() => setImmediate(sweep), SWEEP_MS)
-      // Past the grace: the listener closed (the waiting requests answered), then everything cut.
+      // Past the grace: the listener closed (the waiting requests answered), then everything cut:
+      // the HTTP server's connections, and those it handed over (a CONNECT's socket, which its
+      // closeAllConnections() does not see: one whose answer never finished held close() for good).
       const force = setTimeout(
         () =>
           setImmediate(() => {
             if (listening) stopListening()
-            setImmediate(() => server.closeAllConnections())
+            setImmediate(() => {
+              server.closeAllConnections()
+              for (const socket of admission.sockets) socket.destroy()
+            })
           }),
         graceMs,
       )
