@@ -11,11 +11,19 @@
 // and money a read shows moves with either user's, or is shown beside the id of the one whose it is.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { CANCEL_REASONS, CHARGE_STATUSES, TRANSFER_STATUSES } from '../../src/domain/enums.js'
-import { basic, startTestSandbox, type TestSandbox } from '../harness.js'
+import { startTestSandbox, type TestSandbox } from '../harness.js'
+import {
+  ACME,
+  changed,
+  type Leaves,
+  leavesOf,
+  namesStatus,
+  stateWrites,
+  statusOf,
+  type Write,
+} from './record-states.js'
 
 type Json = Record<string, any>
-/** A read's answer as its leaves: `data.0.status` → `"paid"`. */
-type Leaves = Map<string, unknown>
 
 /** Reads that show something else than records, with the reason. */
 const NOT_OF_RECORDS: Record<string, string> = {
@@ -27,28 +35,11 @@ const NOT_OF_RECORDS: Record<string, string> = {
     'the ledger: its entries are balance changes (docs/DESIGN.md#invariants), so a record that moved no money (a failed transfer, a charge not paid) is not in it',
 }
 
-/** A company of two users, the second not named after it: a read of the company shows both. */
-const ACME = {
-  id: 'acme',
-  name: 'Acme Ltda',
-  users: [
-    ['acme-user', 'acme'],
-    ['vendedora-2', 'vendedora'],
-  ].map(([id, client]) => ({
-    id,
-    balance: 1_000_000,
-    providers: {
-      in: { name: 'B', operations: ['charge'] },
-      out: { name: 'B', operations: ['transfer'] },
-    },
-    credentials: [{ client_id: client, client_secret: `${client}-secret` }],
-  })),
-}
-const [FIRST, SECOND] = [basic('acme', 'acme-secret'), basic('vendedora', 'vendedora-secret')]
 const IDS: Record<string, string> = { company_id: 'acme', user_id: 'acme-user' }
 const USER = IDS.user_id!
 
 let sb: TestSandbox
+const { TRANSFERS, CHARGES } = stateWrites(() => sb)
 let reads: string[]
 /** The most a list of the control plane answers at once (its largest `limit`). */
 let longestPage: number
@@ -72,14 +63,6 @@ beforeAll(async () => {
 })
 afterAll(() => sb.close())
 
-function leavesOf(value: unknown, at = '', into: Leaves = new Map()): Leaves {
-  if (value !== null && typeof value === 'object')
-    for (const [key, inner] of Object.entries(value))
-      leavesOf(inner, at ? `${at}.${key}` : key, into)
-  else into.set(at, value)
-  return into
-}
-
 async function readAll(): Promise<Map<string, Leaves>> {
   const answers = new Map<string, Leaves>()
   for (const template of reads) {
@@ -89,12 +72,6 @@ async function readAll(): Promise<Map<string, Leaves>> {
     answers.set(template, leavesOf(answer.body))
   }
   return answers
-}
-
-/** The leaves that differ between two answers, or that one of them lacks. */
-function changed(before: Leaves, after: Leaves): Set<string> {
-  const paths = new Set([...before.keys(), ...after.keys()])
-  return new Set([...paths].filter((p) => before.get(p) !== after.get(p)))
 }
 
 interface Seen {
@@ -123,85 +100,6 @@ async function around(write: Write): Promise<Seen> {
     start,
     balance: sb.sandbox.store.ledger.balance(USER),
   }
-}
-
-const contract = (
-  direction: 'in' | 'out',
-  json: object,
-  headers?: Record<string, string>,
-  auth = FIRST,
-) => sb.request('POST', `/api/v1/hub/transactions/${direction}`, { auth, json, headers })
-
-/** A write for each state a transfer or a charge can be left in, by the state's name. */
-const TRANSFERS = Object.fromEntries(
-  TRANSFER_STATUSES.map((status) => [
-    status,
-    async () => {
-      const sent = await contract(
-        'out',
-        { amount: 1234, pix_key: 'maria@example.com', pix_type: 'EMAIL' },
-        { 'x-sandbox-outcome': status },
-      )
-      expect(sb.sandbox.store.transfers.byId(sent.body.transaction_id)?.status).toBe(status)
-    },
-  ]),
-)
-TRANSFERS["failed (by the company's other user)"] = async () => {
-  const sent = await contract(
-    'out',
-    { amount: 1234, pix_key: 'maria@example.com', pix_type: 'EMAIL' },
-    { 'x-sandbox-outcome': 'failed' },
-    SECOND,
-  )
-  expect(sent.body.status).toBe('failed')
-}
-// Left failed the other way, through the money: debited while pending, then refunded.
-TRANSFERS['failed (settled from pending: its debit refunded)'] = async () => {
-  const sent = await contract(
-    'out',
-    { amount: 1234, pix_key: 'maria@example.com', pix_type: 'EMAIL' },
-    { 'x-sandbox-outcome': 'pending' },
-  )
-  const settled = await sb.admin('POST', `/transfers/${sent.body.transaction_id}/settle`, {
-    status: 'failed',
-  })
-  expect(settled.body.status).toBe('failed')
-}
-/** A write, and what must be there before the reads it is measured by. */
-type Write = (() => Promise<unknown>) & { prepare?: () => Promise<unknown> }
-let code: string
-const newCharge = async () => (await contract('in', { amount: 1500 })).body.transaction_id as string
-const CHARGES: Record<string, Write> = {
-  pending: async () => {
-    await newCharge()
-  },
-  paid: async () => {
-    await sb.admin('POST', `/charges/${await newCharge()}/pay`)
-  },
-  'cancelled (expired)': async () => {
-    await sb.admin('POST', `/charges/${await newCharge()}/expire`)
-  },
-  'cancelled (cancelled)': async () => {
-    await sb.admin('POST', `/charges/${await newCharge()}/cancel`)
-  },
-  "pending (by the company's other user)": async () => {
-    expect((await contract('in', { amount: 1500 }, undefined, SECOND)).status).toBe(200)
-  },
-  'pending (made with a payload: a code reused)': Object.assign(
-    async () => {
-      const reused = await contract('in', { amount: 1500, payload: code })
-      expect(reused.body.qr_code).toBe(code)
-    },
-    {
-      // The code is another charge's, made before the reads: a paid one, so the write adds one
-      // pending charge.
-      prepare: async () => {
-        const first = await contract('in', { amount: 1500 })
-        code = first.body.qr_code
-        await sb.admin('POST', `/charges/${first.body.transaction_id}/pay`)
-      },
-    },
-  ),
 }
 
 /** The same change of the user's balance as the write made, made alone from the same start (prepared alike). */
@@ -270,18 +168,6 @@ function beyondItsMoney(
     }),
   )
 }
-
-/**
- * A value that says a status: the status, or an event's type ending with it (`charge.paid`); a
- * record's first state, pending, is also said by the event of its creation (`charge.created`).
- */
-const namesStatus = (value: unknown, status: string) =>
-  value === status ||
-  (typeof value === 'string' &&
-    (value.endsWith(`.${status}`) || (status === 'pending' && value.endsWith('.created'))))
-
-/** A state's status: the two ways a charge is cancelled need not be told apart. */
-const statusOf = (state: string) => state.split(' ')[0]
 
 describe('a read that shows a kind of record shows each of its states, each its own way', () => {
   it('the writes below leave a charge and a transfer in every state the domain has', () => {
