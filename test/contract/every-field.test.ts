@@ -105,6 +105,24 @@ async function everyField(operation: string): Promise<Json> {
 const requestSchema = (path: string): Json =>
   schemaOf(doc.paths[path].post.requestBody.content['application/json'].schema)
 
+/**
+ * A free text as long as the field takes (40 characters where it publishes no bound), as a person
+ * types it: mixed case, accents, spaces inside but none at its ends (the forms trim those); none
+ * for a field whose text is a choice or has a shape (an enum, a pattern, a format).
+ */
+function typedText(property: Json): string | undefined {
+  const text = [property, ...(property.anyOf ?? [])].find((p: Json) =>
+    [p.type].flat().includes('string'),
+  )
+  if (!text || text.enum || text.pattern || text.format) return undefined
+  const length = text.maxLength ?? 40
+  return 'Pedido Nº 42: Ação já Paga '
+    .repeat(length)
+    .slice(0, length - 1)
+    .trimEnd()
+    .padEnd(length, 'x')
+}
+
 /** The fields a call to `path` requires, and `body` cut down to them. */
 function requiredOf(path: string, body: Json): { required: Set<string>; minimal: Json } {
   const required = new Set<string>(requestSchema(path).required ?? [])
@@ -189,6 +207,16 @@ describe('a contract request with every field set', () => {
             ).toBe(times(all[part], text))
         }
       }
+      // The longest text a field takes is shown whole, on the page and in the row: nothing cut.
+      const properties = requestSchema(path).properties as Record<string, Json>
+      for (const [field, property] of Object.entries(properties).filter(
+        ([f]) => !required.has(f),
+      )) {
+        const text = typedText(property)
+        // A text the contract refuses (a BR Code must be one) tells nothing here.
+        if (text !== undefined && !(await made({ ...minimal, [field]: text })).refused)
+          await shownOf({ ...minimal, [field]: text })
+      }
       // A text sent empty is kept so (AS_SENT), and its page says so: "" is not null, which
       // shows nothing (a "" the contract refuses, a BR Code's, tells nothing here).
       const { page: withNone } = await made(minimal)
@@ -269,7 +297,11 @@ describe("the dashboard's form for each call", () => {
       const sent: Json = {}
       for (const [field, property] of Object.entries<Json>(schema.properties))
         if (!(`${operation} ${field}` in NOT_IN_FORM))
-          sent[field] = schema.example?.[field] ?? property.example
+          sent[field] = typedText(property) ?? schema.example?.[field] ?? property.example
+      expect(
+        Object.values<Json>(schema.properties).some((p) => typedText(p) !== undefined),
+        `${operation}: a free text field, typed as a person types it`,
+      ).toBe(true)
       const form = Object.fromEntries(
         Object.entries(sent).map(([field, value]) => [
           field,

@@ -175,6 +175,7 @@ describe('a read that shows a kind of record shows each of its states, each its 
     expect(Object.keys(TRANSFERS)).toEqual([
       ...TRANSFER_STATUSES,
       `failed${other}`,
+      'pending (its settlement scheduled, as a success)',
       'failed (settled from pending: its debit refunded)',
     ])
     expect(Object.keys(CHARGES)).toEqual([

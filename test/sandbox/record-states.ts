@@ -95,6 +95,21 @@ export function stateWrites(sb: () => TestSandbox): {
     )
     expect(sent.body.status).toBe('failed')
   }
+  // Pending with its settlement already scheduled (a queued outcome): pending, whatever it will be.
+  TRANSFERS['pending (its settlement scheduled, as a success)'] = async () => {
+    const queued = await sb().admin('POST', '/outcomes', {
+      status: 'pending',
+      settle_after_seconds: 60,
+      final_status: 'success',
+    })
+    expect(queued.status, queued.text).toBeLessThan(300)
+    const sent = await contract('out', {
+      amount: 1234,
+      pix_key: 'maria@example.com',
+      pix_type: 'EMAIL',
+    })
+    expect(sent.body.status).toBe('pending')
+  }
   // Left failed the other way, through the money: debited while pending, then refunded.
   TRANSFERS['failed (settled from pending: its debit refunded)'] = async () => {
     const sent = await contract(
