@@ -43,9 +43,11 @@ const { TRANSFERS, CHARGES } = stateWrites(() => sb)
 let reads: string[]
 /** The most a list of the control plane answers at once (its largest `limit`). */
 let longestPage: number
+/** /_sandbox/openapi.json. */
+let doc: Json
 beforeAll(async () => {
   sb = await startTestSandbox()
-  const doc: Json = (await sb.request('GET', '/_sandbox/openapi.json')).body
+  doc = (await sb.request('GET', '/_sandbox/openapi.json')).body
   // Every GET whose path names no record but a company or a user: a read of many records.
   reads = Object.entries<Json>(doc.paths)
     .filter(([template, ops]) => ops.get && !(template in NOT_OF_RECORDS))
@@ -169,6 +171,29 @@ function beyondItsMoney(
   )
 }
 
+/** Words that give money to one user: "its first user's", "the main user", "its user's". */
+const ONE_USERS = /\buser's\b|\b(first|main|primary|single|one|default) user\b/i
+
+/** The description /_sandbox/openapi.json gives the leaf `at` (`data.0.balance`) of a read's answer. */
+function describedAt(read: string, at: string): string | undefined {
+  const resolve = (s: Json): Json =>
+    s.$ref
+      ? resolve(doc.components.schemas[s.$ref.split('/').pop()])
+      : (s.allOf ?? s.anyOf ?? []).find((p: Json) => p.properties || p.items || p.$ref)
+        ? resolve((s.allOf ?? s.anyOf).find((p: Json) => p.properties || p.items || p.$ref))
+        : s
+  let schema: Json | undefined =
+    doc.paths[read].get.responses['200'].content['application/json'].schema
+  let said: string | undefined
+  for (const part of at.split('.')) {
+    const here: Json = resolve(schema!)
+    schema = /^\d+$/.test(part) ? here.items : here.properties?.[part]
+    if (!schema) return undefined
+    said = schema.description ?? resolve(schema).description
+  }
+  return said
+}
+
 describe('a read that shows a kind of record shows each of its states, each its own way', () => {
   it('the writes below leave a charge and a transfer in every state the domain has', () => {
     const other = " (by the company's other user)"
@@ -251,7 +276,16 @@ describe('a read that shows a kind of record shows each of its states, each its 
       const answer = after.get(read)!
       for (const leaf of new Set(shown.flatMap((m) => m.get(read)!))) {
         const following = users.filter((_, i) => shown[i]!.get(read)!.includes(leaf))
-        if (following.length === users.length) continue
+        if (following.length === users.length) {
+          // The company's money, and the document says so: not one user's.
+          const said = describedAt(read, leaf)
+          expect(said, `GET ${read}: ${leaf}'s description`).toBeDefined()
+          expect(
+            said,
+            `GET ${read}: ${leaf} is the company's money (every user's), but its description says one user's`,
+          ).not.toMatch(ONE_USERS)
+          continue
+        }
         // A user's own money: the object holding it (or one around it) names that user.
         const named = [...answer].some(
           ([at, value]) =>
