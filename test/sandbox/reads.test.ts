@@ -176,12 +176,11 @@ const ONE_USERS = /\buser's\b|\b(first|main|primary|single|one|default) user\b/i
 
 /** The description /_sandbox/openapi.json gives the leaf `at` (`data.0.balance`) of a read's answer. */
 function describedAt(read: string, at: string): string | undefined {
-  const resolve = (s: Json): Json =>
-    s.$ref
-      ? resolve(doc.components.schemas[s.$ref.split('/').pop()])
-      : (s.allOf ?? s.anyOf ?? []).find((p: Json) => p.properties || p.items || p.$ref)
-        ? resolve((s.allOf ?? s.anyOf).find((p: Json) => p.properties || p.items || p.$ref))
-        : s
+  const resolve = (s: Json): Json => {
+    if (s.$ref) return resolve(doc.components.schemas[s.$ref.split('/').pop()])
+    const inner = (s.allOf ?? s.anyOf ?? []).find((p: Json) => p.properties || p.items || p.$ref)
+    return inner ? resolve(inner) : s
+  }
   let schema: Json | undefined =
     doc.paths[read].get.responses['200'].content['application/json'].schema
   let said: string | undefined
