@@ -56,10 +56,14 @@ const alive = (pid: number) => {
   } catch {
     return false
   }
-  const stat = existsSync(`/proc/${pid}/stat`) ? readFileSync(`/proc/${pid}/stat`, 'utf8') : ''
-  return stat === ''
-    ? !existsSync('/proc/self/stat')
-    : stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z'
+  let stat: string
+  try {
+    stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+  } catch {
+    // Gone since kill(0) (reaped: read after an existsSync, this failed a CI run), or no /proc here.
+    return !existsSync('/proc/self/stat')
+  }
+  return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z'
 }
 const waitFor = async (file: string) => {
   for (
