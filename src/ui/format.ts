@@ -1,4 +1,5 @@
 // How the dashboard writes values for people: money in reais, times in the scenario's zone.
+import { localDateTime } from '../domain/time.js'
 
 /** Cents as Brazilian reais: 1000 -> "R$ 10,00", 123456789 -> "R$ 1.234.567,89". */
 export function brl(cents: number): string {
@@ -15,26 +16,9 @@ export function reais(cents: number): string {
   return `${sign}${units},${String(abs % 100).padStart(2, '0')}`
 }
 
-const formatters = new Map<string, Intl.DateTimeFormat>()
-
-/** An ISO instant as `2026-03-01 09:00:05` in `timeZone` (the scenario's). */
+/** An ISO instant as `2026-03-01 09:00:05` in `timeZone` (the scenario's), as the contract writes local times. */
 export function localTime(iso: string | null, timeZone: string): string {
-  if (!iso) return ''
-  let f = formatters.get(timeZone)
-  if (!f) {
-    f = new Intl.DateTimeFormat('sv-SE', {
-      timeZone,
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-      hour12: false,
-    })
-    formatters.set(timeZone, f)
-  }
-  return f.format(new Date(iso))
+  return iso ? localDateTime(isoToMicros(iso), timeZone).replace('T', ' ') : ''
 }
 
 /** Microseconds since the epoch of an ISO instant with up to six decimals. */
