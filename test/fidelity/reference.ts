@@ -98,13 +98,20 @@ export function startReference(
       child.kill('SIGKILL')
       reject(new Error(`the reference app did not start: ${why}\n${log}`))
     }
-    child.once('exit', (code) => fail(`exited with ${code}`))
-    child.stderr!.setEncoding('utf8').on('data', (d: string) => {
+    const exited = (code: number | null) => fail(`exited with ${code}`)
+    child.once('exit', exited)
+    const stderr = child.stderr!.setEncoding('utf8')
+    const started = (d: string) => {
       log += d
       const m = /Uvicorn running on http:\/\/127\.0\.0\.1:(\d+)/.exec(log)
       if (!m) return
       clearTimeout(timer)
-      child.removeAllListeners('exit')
+      // Started: the start's own two listeners go, and only they. A later line (uvicorn warns of
+      // each malformed request) once ran this again and removed every 'exit' listener, close()'s
+      // too, when it came between close()'s kill and the exit: the differential's afterAll waited
+      // for ever (3 runs of the fast tier in 54; reference.test.ts).
+      child.off('exit', exited)
+      stderr.off('data', started).resume()
       resolve({
         port: Number(m[1]),
         close: () =>
@@ -117,6 +124,7 @@ export function startReference(
             child.kill('SIGKILL')
           }),
       })
-    })
+    }
+    stderr.on('data', started)
   })
 }
