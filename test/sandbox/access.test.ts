@@ -19,6 +19,7 @@ let sb: TestSandbox
 let mine: string
 let theirs: string
 const OTHER = basic('other', 'other-secret')
+const ADMIN = () => `Bearer ${sb.adminToken}`
 
 beforeAll(async () => {
   sb = await startTestSandbox()
@@ -152,6 +153,8 @@ describe("every route of the control document, walked with another company's cre
 
   /** The journal lists the reads themselves: each read's answer holds the reads before it. */
   const JOURNAL = ['GET /requests', 'GET /requests/count']
+  /** Tells the caller's own ids: the admin token's are nulls. */
+  const WHOAMI = 'GET /whoami'
 
   /** Each operation with loja-exemplo's ids in its path and its request example as its body; deletions last, the deepest first. */
   const operations = () =>
@@ -283,6 +286,51 @@ describe("every route of the control document, walked with another company's cre
     })
     expect(sent.status).toBe(200)
     expect(await round()).toEqual(before)
+  })
+
+  it("answers each of a company's reads to its own credentials as to the admin token, whichever of its users made the records", async () => {
+    // Two other users of loja-exemplo's make records: one is paid a charge and sends a transfer,
+    // one makes a charge left pending. The company's credentials are its first user's.
+    const paid = await sb.request('POST', '/api/v1/hub/transactions/in', {
+      auth: AUTH.emptyBalance,
+      json: { amount: 500 },
+    })
+    expect((await sb.admin('POST', `/charges/${paid.body.transaction_id}/pay`, {})).status).toBe(
+      200,
+    )
+    const sent = await sb.request('POST', '/api/v1/hub/transactions/out', {
+      auth: AUTH.emptyBalance,
+      json: { amount: 100, pix_key: 'maria@example.com', pix_type: 'EMAIL' },
+    })
+    expect(sent.body.status).toBe('success')
+    const pending = await sb.request('POST', '/api/v1/hub/transactions/in', {
+      auth: AUTH.chargesOnly,
+      json: { amount: 700 },
+    })
+    expect(pending.status).toBe(200)
+    let compared = 0
+    for (const { operation, path, op } of operations().filter(
+      (o) => o.method === 'GET' && !JOURNAL.includes(o.operation) && o.operation !== WHOAMI,
+    )) {
+      const own = await as(AUTH.main, 'GET', path)
+      if (own.status !== 200) continue
+      // The admin token names the company where a company's credentials imply it; a list that
+      // cannot name it (the companies) is compared on the company's own items.
+      const names = (op.parameters ?? []).some(
+        (p: Json) => p.in === 'query' && p.name === 'company_id',
+      )
+      const admin = await as(ADMIN(), 'GET', names ? `${path}?company_id=loja-exemplo` : path)
+      const seen = (body: Json) =>
+        names || !Array.isArray(body?.data)
+          ? body
+          : body.data.filter((item: Json) => item.company_id === 'loja-exemplo')
+      expect(
+        seen(own.body),
+        `${operation}: loja-exemplo's own credentials, then the admin token`,
+      ).toEqual(seen(admin.body))
+      compared++
+    }
+    expect(compared).toBeGreaterThan(10)
   })
 
   // Last: its owner's calls go through (a webhook deleted, the journal cleared).
