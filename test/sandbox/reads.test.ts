@@ -298,6 +298,35 @@ describe('a read that shows a kind of record shows each of its states, each its 
     }
   })
 
+  it('shows as money only the money: a number moving as the balance with a payment and with a transfer moves with a change of balance alone too', async () => {
+    const shown = await shownMoney()
+    /** Per read, the numbers a write moved by as much as it moved the balance. */
+    const asTheBalance = async (write: Write) => {
+      const seen = await around(write)
+      const moved = seen.balance! - seen.start!
+      expect(moved).not.toBe(0)
+      return new Map(
+        reads.map((read) => {
+          const [before, after] = [seen.before.get(read)!, seen.after.get(read)!]
+          const by = (p: string) => (after.get(p) as number) - (before.get(p) as number)
+          return [read, [...seen.changed.get(read)!].filter((p) => by(p) === moved)]
+        }),
+      )
+    }
+    const [credit, debit] = [
+      await asTheBalance(CHARGES.paid!),
+      await asTheBalance(TRANSFERS.success!),
+    ]
+    // Money counted from the records (paid in less sent out) leaves out an opening balance
+    // and every adjustment.
+    for (const read of reads)
+      for (const leaf of credit.get(read)!.filter((p) => debit.get(read)!.includes(p)))
+        expect(
+          shown.get(read),
+          `GET ${read}: ${leaf} moves as the balance with a payment and with a transfer, but not with a change of balance alone`,
+        ).toContain(leaf)
+  })
+
   it.each([
     ['a charge left pending', CHARGES.pending!],
     ['a transfer left failed', TRANSFERS.failed!],
