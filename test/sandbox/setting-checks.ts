@@ -108,3 +108,30 @@ export const balances = async (sb: TestSandbox) =>
 
 export const transfersMade = async (sb: TestSandbox) =>
   (await sb.admin('GET', '/requests/count?path=/api/v1/hub/transactions/out')).body.count
+
+/**
+ * The cheat sheet and Send a transfer say of each key what a transfer to it answers, with the
+ * scenario as it is now: each row naming the key says the answer's message, and so does each
+ * magic value sending to it when the transfer fails.
+ */
+export async function saysOfEachKey(
+  sb: TestSandbox,
+  what: string,
+  keys: string[],
+  answerOf: (key: string) => Promise<{ outcome: string; message: string }>,
+) {
+  const { sheet, magic } = await transfersPage(sb)
+  for (const key of keys) {
+    const { outcome, message } = await answerOf(key)
+    for (const row of rowsNaming(sheet, key))
+      expect(row, `${what}: the cheat sheet on ${key}, which answers "${message}"`).toContain(
+        message,
+      )
+    if (outcome !== 'failed') continue
+    for (const [value, label] of magic)
+      if (new URLSearchParams(value).get('pix_key') === key)
+        expect(label, `${what}: the magic value for ${key}, which answers "${message}"`).toContain(
+          message,
+        )
+  }
+}

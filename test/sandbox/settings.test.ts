@@ -26,6 +26,7 @@ import {
   offersTheFailure,
   outcomeOf,
   rowsNaming,
+  saysOfEachKey,
   settingInOrder,
   transfersMade,
   transfersPage,
@@ -182,6 +183,21 @@ describe('every scenario setting', () => {
                   ),
                   `${name}: Send a transfer offers ${key}, a key it lists`,
                 ).toBe(true)
+              }
+              // Beside a setting about keys the directory does not list, at its demonstrated
+              // value, each key it lists is still said as a transfer to it answers.
+              for (const about of ABOUT_UNLISTED_KEYS) {
+                sb.apply({ settings: { [name]: value, [about]: DEMONSTRATIONS[about].value } })
+                await saysOfEachKey(sb, `${name} beside ${about}`, listedKeys(value), async (key) =>
+                  outcomeOf(
+                    await transfer(
+                      sb,
+                      { ...sent.request.body, pix_key: key, pix_type: keyType(key) },
+                      outcome,
+                    ),
+                  ),
+                )
+                sb.apply({ settings: { [about]: DEFAULT_SETTINGS[about] } })
               }
               // A queued outcome is used up only by a transfer it decides: not by one a setting
               // failed before the outcome was looked at (docs/CONTRACT.md, business order).
