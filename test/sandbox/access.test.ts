@@ -19,6 +19,9 @@ let sb: TestSandbox
 let mine: string
 let theirs: string
 const OTHER = basic('other', 'other-secret')
+/** An HTTP status in prose: not a count or a size ("at most 500 entries"). */
+const STATUS_NAMED =
+  /\b([245]\d\d)\b(?!\s*(?:ms|s|seconds|characters|code points|entries|records|items|bytes|KiB|MB)\b)/g
 const ADMIN = () => `Bearer ${sb.adminToken}`
 
 beforeAll(async () => {
@@ -341,6 +344,11 @@ describe("every route of the control document, walked with another company's cre
       expect('403' in op.responses, `${operation} declares its 403 only where it answers one`).toBe(
         adminOnly(op),
       )
+      // And a status its words name ("another company's id answers 404") is one it declares.
+      for (const [, named] of `${op.summary ?? ''} ${op.description ?? ''}`.matchAll(STATUS_NAMED))
+        expect(Object.keys(op.responses), `${operation}'s description names ${named}`).toContain(
+          named,
+        )
     }
   })
 })
