@@ -246,6 +246,29 @@ describe('docs/CONTROL-PLANE.md#scenario-files', () => {
       Object.fromEntries(Object.entries(DEFAULT_SETTINGS).map(([k, v]) => [k, shown(v)])),
     )
   })
+
+  it("gives each setting's bounds as the scenario files' schema does", () => {
+    const doc = read('docs/CONTROL-PLANE.md')
+    const section = doc.slice(doc.indexOf('## Scenario files'))
+    const settings = JSON.parse(read('scenarios/scenario.schema.json')).properties.settings
+      .properties as Record<string, unknown>
+    for (const [, name, said] of section.matchAll(/^\| `(\w+)` \| `[^`]+` \|(.*)$/gm)) {
+      if (!(name! in settings)) continue
+      const bounds = new Set<number>()
+      const walk = (s: unknown): void => {
+        for (const [k, v] of Object.entries(s && typeof s === 'object' ? s : {}))
+          if (/^(max|min)(Length|Items|imum)$/.test(k) && typeof v === 'number') bounds.add(v)
+          else walk(v)
+      }
+      walk(settings[name!])
+      // "at most 100 keys", "up to 20", "1-100 characters"
+      for (const [, ...numbers] of said!.matchAll(
+        /\b(?:at most|up to|at least|no more than) ([\d,]+)|\b(\d+)-(\d+) (?:characters|code points|keys|items)/gi,
+      ))
+        for (const n of numbers.filter(Boolean).map((n) => Number(n.replaceAll(',', ''))))
+          expect([...bounds], `${name}: CONTROL-PLANE.md says ${n}`).toContain(n)
+    }
+  })
 })
 
 /** What the first release shipped before CHANGELOG.md named each: never added to, only removed from. */
