@@ -87,6 +87,16 @@ const madeFor: Record<string, (body: Json) => Promise<unknown>> = {
 const escaped = (text: string) =>
   text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;')
 
+/** What a form's control named `field` holds: an input's value, a textarea's text, a select's chosen option. */
+function keptIn(form: string, field: string): string | undefined {
+  const input = form.match(new RegExp(`<input[^>]*name="${field}"[^>]*>`))?.[0]
+  if (input) return input.match(/value="([^"]*)"/)?.[1]
+  const area = form.match(new RegExp(`<textarea[^>]*name="${field}"[^>]*>([^<]*)</textarea>`))
+  if (area) return area[1]
+  const select = form.match(new RegExp(`<select[^>]*name="${field}"[^>]*>([\\s\\S]*?)</select>`))
+  return select?.[1]?.match(/<option value="([^"]*)" selected/)?.[1]
+}
+
 /** The request body of `operation` (`POST /path`) with every field set, each at its example. */
 async function everyField(operation: string): Promise<Json> {
   const [, path] = operation.split(' ') as [string, string]
@@ -337,6 +347,15 @@ describe("the dashboard's form for each call", () => {
         await ui.post(action, { as: 'sandbox-client', ...form })
         const journal = (await own.admin('GET', `/requests?path=/api/v1${path}`)).body.data
         expect(journal.map((e: Json) => e.request.body)).toEqual([sent])
+        // Refused (an amount of nothing), the form comes back holding what was typed, each value
+        // in its own control, to correct and send again.
+        const { page: back } = await ui.post(action, { as: 'sandbox-client', ...form, amount: '0' })
+        const at = back.indexOf(`action="/_sandbox/ui${action}"`)
+        const again = back.slice(at, back.indexOf('</form>', at))
+        for (const [field, value] of Object.entries(form).filter(([f]) => f !== 'amount'))
+          expect(keptIn(again, field), `${action}: refused, ${field} holds`).toBe(
+            escaped(value).replaceAll('"', '&quot;'),
+          )
       } finally {
         await own.close()
       }
