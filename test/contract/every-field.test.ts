@@ -348,11 +348,25 @@ describe("the dashboard's form for each call", () => {
         const journal = (await own.admin('GET', `/requests?path=/api/v1${path}`)).body.data
         expect(journal.map((e: Json) => e.request.body)).toEqual([sent])
         // Refused (an amount of nothing), the form comes back holding what was typed, each value
-        // in its own control, to correct and send again.
-        const { page: back } = await ui.post(action, { as: 'sandbox-client', ...form, amount: '0' })
+        // in its own control, to correct and send again (each text told apart by its field's name).
+        const typed = Object.fromEntries(
+          Object.entries(form)
+            .filter(([field]) => field !== 'amount')
+            .map(([field, value]) => [
+              field,
+              typedText(schema.properties[field])
+                ? `${field} ${value}`.slice(0, value.length)
+                : value,
+            ]),
+        )
+        const { page: back } = await ui.post(action, {
+          as: 'sandbox-client',
+          ...typed,
+          amount: '0',
+        })
         const at = back.indexOf(`action="/_sandbox/ui${action}"`)
         const again = back.slice(at, back.indexOf('</form>', at))
-        for (const [field, value] of Object.entries(form).filter(([f]) => f !== 'amount'))
+        for (const [field, value] of Object.entries(typed))
           expect(keptIn(again, field), `${action}: refused, ${field} holds`).toBe(
             escaped(value).replaceAll('"', '&quot;'),
           )
