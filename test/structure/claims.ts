@@ -19,7 +19,10 @@ export const NORMALISES =
 export const SCOPES =
   /\b(not )?included\b|\bexclud(ed|es|ing)\b|\bexcept (for|that|when|where|if|in|on)\b|\bleaves? out\b|\bleft out\b|\bnot counted\b/gi
 
-export const CLAIM_WORDS = [NORMALISES, SCOPES]
+/** Words that promise no two alike ("unique within the company"): a rule the code must keep. */
+export const UNIQUE = /\bunique\b/gi
+
+export const CLAIM_WORDS = [NORMALISES, SCOPES, UNIQUE]
 
 export interface Claim {
   /** A text of the claim's sentence, as the doc writes it. */
@@ -31,6 +34,11 @@ export interface Claim {
 }
 
 export const CLAIMS: Claim[] = [
+  {
+    says: 'unique within the company',
+    shownBy: 'test/contract/charges.test.ts',
+    holding: 'gives a unique, short, human-readable qr_code_name',
+  },
   {
     says: 'media types compared case-insensitively',
     shownBy: 'test/readiness/findings.test.ts',
