@@ -111,8 +111,9 @@ export const transfersMade = async (sb: TestSandbox) =>
 
 /**
  * The cheat sheet and Send a transfer say of each key what a transfer to it answers, with the
- * scenario as it is now: each row naming the key says the answer's message, and so does each
- * magic value sending to it when the transfer fails.
+ * scenario as it is now: each row naming the key says the answer's message (and calls the key
+ * inactive only if the directory does), and so does each magic value sending to it when the
+ * transfer fails.
  */
 export async function saysOfEachKey(
   sb: TestSandbox,
@@ -121,12 +122,22 @@ export async function saysOfEachKey(
   answerOf: (key: string) => Promise<{ outcome: string; message: string }>,
 ) {
   const { sheet, magic } = await transfersPage(sb)
+  const inactive = new Set(
+    (await sb.admin('GET', '/scenario')).body.inactive_keys.map((k: { key: string }) => k.key),
+  )
   for (const key of keys) {
     const { outcome, message } = await answerOf(key)
-    for (const row of rowsNaming(sheet, key))
+    for (const row of rowsNaming(sheet, key)) {
       expect(row, `${what}: the cheat sheet on ${key}, which answers "${message}"`).toContain(
         message,
       )
+      // And calls it inactive only where the key directory does.
+      if (!inactive.has(key))
+        expect(
+          row.replace(message, ''),
+          `${what}: the cheat sheet on ${key}, a key the directory does not list inactive`,
+        ).not.toMatch(/\binactive\b/i)
+    }
     if (outcome !== 'failed') continue
     for (const [value, label] of magic)
       if (new URLSearchParams(value).get('pix_key') === key)

@@ -184,19 +184,20 @@ describe('every scenario setting', () => {
                   `${name}: Send a transfer offers ${key}, a key it lists`,
                 ).toBe(true)
               }
-              // Beside a setting about keys the directory does not list, at its demonstrated
-              // value, each key it lists is still said as a transfer to it answers.
-              for (const about of listedKeys(value).length > 0 ? ABOUT_UNLISTED_KEYS : []) {
-                sb.apply({ settings: { [name]: value, [about]: DEMONSTRATIONS[about].value } })
-                await saysOfEachKey(sb, `${name} beside ${about}`, listedKeys(value), async (key) =>
-                  outcomeOf(
-                    await transfer(
-                      sb,
-                      { ...sent.request.body, pix_key: key, pix_type: keyType(key) },
-                      outcome,
-                    ),
+              // Each key it lists is said as a transfer to it answers; and so it still is beside a
+              // setting about keys the directory does not list, at its demonstrated value.
+              const answerOf = async (key: string) =>
+                outcomeOf(
+                  await transfer(
+                    sb,
+                    { ...sent.request.body, pix_key: key, pix_type: keyType(key) },
+                    outcome,
                   ),
                 )
+              await saysOfEachKey(sb, name, listedKeys(value), answerOf)
+              for (const about of listedKeys(value).length > 0 ? ABOUT_UNLISTED_KEYS : []) {
+                sb.apply({ settings: { [name]: value, [about]: DEMONSTRATIONS[about].value } })
+                await saysOfEachKey(sb, `${name} beside ${about}`, listedKeys(value), answerOf)
                 sb.apply({ settings: { [about]: DEFAULT_SETTINGS[about] } })
               }
               // A queued outcome is used up only by a transfer it decides: not by one a setting
