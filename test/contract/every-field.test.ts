@@ -1,6 +1,7 @@
 // Every field of a contract request travels end to end: sent with every optional field set (each
 // at its documented example), it is in the record the control plane answers, under its own name,
-// and its text (a number's digits, an amount in reais) is on the record's dashboard page and in its row of the dashboard's list (unless
+// and its text (a number's digits, an amount in reais) is on the record's dashboard page and in its
+// row of the dashboard's list, to the admin and to the company that sent it (unless
 // named in NOT_LISTED, with the reason). The fields come from /openapi.json, so a new one is
 // covered without being named here: a use case or a mapper that drops it, or a page or a list
 // that does not show it, fails this test. And the dashboard's form for each (New charge, Send a
@@ -63,10 +64,15 @@ const KEPT_AS: Record<string, string> = { payload: 'qr_code' }
 let sb: TestSandbox
 let doc: Json
 let cookie: string
+/** The dashboard as the company that makes the calls sees it (its own records only). */
+let companyCookie: string
 beforeAll(async () => {
   sb = await startTestSandbox()
   doc = (await sb.request('GET', '/openapi.json')).body
   cookie = await dashboardCookie(sb)
+  companyCookie = (
+    await signIn(sb, { client_id: 'sandbox-client', client_secret: 'sandbox-secret' })
+  ).cookie
 })
 afterAll(() => sb.close())
 
@@ -117,8 +123,9 @@ const requestSchema = (path: string): Json =>
 
 /**
  * A free text as long as the field takes (40 characters where it publishes no bound), as a person
- * types it: mixed case, accents, spaces inside but none at its ends (the forms trim those); none
- * for a field whose text is a choice or has a shape (an enum, a pattern, a format).
+ * types it: mixed case, accents, spaces inside, two in a row too (kept as typed, as the contract
+ * keeps them), but none at its ends (the forms trim those); none for a field whose text is a
+ * choice or has a shape (an enum, a pattern, a format).
  */
 function typedText(property: Json): string | undefined {
   const text = [property, ...(property.anyOf ?? [])].find((p: Json) =>
@@ -126,7 +133,7 @@ function typedText(property: Json): string | undefined {
   )
   if (!text || text.enum || text.pattern || text.format) return undefined
   const length = text.maxLength ?? 40
-  return 'Pedido Nº 42: Ação já Paga '
+  return 'Pedido Nº 42:  Ação já Paga '
     .repeat(length)
     .slice(0, length - 1)
     .trimEnd()
@@ -164,40 +171,55 @@ describe('a contract request with every field set', () => {
     async (operation, collection) => {
       const [, path] = operation.split(' ') as [string, string]
       const full = await everyField(operation)
+      const ui = async (at: string, as = cookie) =>
+        (await fetch(`${sb.url}/_sandbox/ui/${at}`, { headers: { cookie: as } })).text()
       /** Sends `body`: the record made and its page, or none where the contract refuses it. */
       const made = async (body: Json) => {
         const answer = await sb.request('POST', `/api/v1${path}`, { auth: AUTH.main, json: body })
         if (answer.status !== 200) return { refused: answer.text }
         const id: string = answer.body.transaction_id
         const record = (await sb.admin('GET', `/${collection}/${id}`)).body
-        const page = await (
-          await fetch(`${sb.url}/_sandbox/ui/${collection}/${encodeURIComponent(id)}`, {
-            headers: { cookie },
-          })
-        ).text()
+        const page = await ui(`${collection}/${encodeURIComponent(id)}`)
         return { id, record, page }
       }
-      /** Sends `body`: each field in the record, on its page and in its row; the page and the row. */
+      /**
+       * Sends `body`: each field in the record, on its page and in its row, as the admin sees
+       * them and as the company that sent it does; the admin's page and row.
+       */
       const shownOf = async (body: Json) => {
         const answer = await made(body)
         expect(answer.refused, `${operation} refused ${JSON.stringify(body)}`).toBeUndefined()
-        const { id, record, page } = answer as Required<typeof answer>
-        const list = await (
-          await fetch(`${sb.url}/_sandbox/ui/${collection}`, { headers: { cookie } })
-        ).text()
-        const rowStart = list.indexOf(`data-id="${id}"`)
-        expect(rowStart, `${operation}: its row in the ${collection} list`).toBeGreaterThan(0)
-        const row = list.slice(rowStart, list.indexOf('</tr>', rowStart))
+        const { id, record } = answer as Required<typeof answer>
         const sent = Object.keys(body).join(', ')
         for (const [field, value] of Object.entries(body)) {
           const kept = KEPT_AS[field] ?? field
           expect(record[kept], `${operation} (${sent}): the record's ${kept}`).toEqual(value)
-          const text = shown(field, value)
-          expect(page, `${operation} (${sent}): ${field} on the ${collection} page`).toContain(text)
-          if (!(`${operation} ${field}` in NOT_LISTED))
-            expect(row, `${operation} (${sent}): ${field} in its row`).toContain(text)
         }
-        return { page, row }
+        const seen = []
+        for (const [who, as] of [
+          ['the admin', cookie],
+          ['its company', companyCookie],
+        ] as const) {
+          const page = await ui(`${collection}/${encodeURIComponent(id)}`, as)
+          const list = await ui(collection, as)
+          const rowStart = list.indexOf(`data-id="${id}"`)
+          expect(
+            rowStart,
+            `${operation}: its row in the ${collection} list, to ${who}`,
+          ).toBeGreaterThan(0)
+          const row = list.slice(rowStart, list.indexOf('</tr>', rowStart))
+          for (const [field, value] of Object.entries(body)) {
+            const text = shown(field, value)
+            expect(
+              page,
+              `${operation} (${sent}): ${field} on the ${collection} page, to ${who}`,
+            ).toContain(text)
+            if (!(`${operation} ${field}` in NOT_LISTED))
+              expect(row, `${operation} (${sent}): ${field} in its row, to ${who}`).toContain(text)
+          }
+          seen.push({ page, row })
+        }
+        return seen[0]!
       }
       const all = await shownOf(full)
       const { required, minimal } = requiredOf(path, full)

@@ -200,6 +200,20 @@ describe('every scenario setting', () => {
                   await saysOfEachKey(sb, `${name} beside ${about}`, listedKeys(value), answerOf)
                   sb.apply({ settings: { [about]: DEFAULT_SETTINGS[about] } })
                 }
+                // And listing the keys beside the directory's inactive ones (the same in capitals,
+                // a longer address): the directory matches a key exactly, and so does the sheet.
+                const beside = (await sb.admin('GET', '/scenario')).body.inactive_keys.flatMap(
+                  (k: { key: string; type: string }) =>
+                    keysBeside({ pix_key: k.key, pix_type: k.type }),
+                )
+                sb.apply({ settings: { [name]: beside } })
+                await saysOfEachKey(
+                  sb,
+                  `${name} listing keys beside inactive ones`,
+                  beside,
+                  answerOf,
+                )
+                sb.apply({ settings: { [name]: value } })
               }
               // A queued outcome is used up only by a transfer it decides: not by one a setting
               // failed before the outcome was looked at (docs/CONTRACT.md, business order).

@@ -1,6 +1,7 @@
 // Rolling back to an older build. A store whose schema a newer build migrated is refused, with a
 // message and no stack trace, and left as it was; and rows an older build wrote into a store
-// this build migrated (ids that do not carry their key) are found by their ids all the same.
+// this build migrated (ids that do not carry their key) are found by their ids all the same, and
+// what they did not write (a column added since) reads as it does in this build's own records.
 import { spawn } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -103,13 +104,31 @@ describe('rows an older build wrote into a store this build migrated', () => {
     const sb = await startSandbox(testConfig({ database }), { log: silentLog })
     try {
       const get = (path: string) => request(sb.url, 'GET', path, { auth: AUTH.main })
-      expect((await get('/_sandbox/charges/OLDBUILDchargeAAAAAAAAAAAAAAAAAA')).body).toMatchObject({
-        amount: 1234,
-      })
+      const oldCharge = (await get('/_sandbox/charges/OLDBUILDchargeAAAAAAAAAAAAAAAAAA')).body
+      expect(oldCharge).toMatchObject({ amount: 1234 })
       expect((await get('/pix/qr/v2/oldbuildlocationaaaaaaaaa')).status).toBe(200)
-      expect(
-        (await get('/_sandbox/transfers/E00000000202603011200OLDBUILDxyz')).body,
-      ).toMatchObject({ amount: 99 })
+      const oldTransfer = (await get('/_sandbox/transfers/E00000000202603011200OLDBUILDxyz')).body
+      expect(oldTransfer).toMatchObject({ amount: 99 })
+      // What the older build did not write (a column added since) reads as this build's own
+      // record made without it: absent (null), not a value made up by the column's default.
+      const made = async (kind: string, path: string, json: object) => {
+        const sent = await request(sb.url, 'POST', `/api/v1/hub/transactions/${path}`, {
+          auth: AUTH.main,
+          json,
+        })
+        return (await get(`/_sandbox/${kind}/${sent.body.transaction_id}`)).body
+      }
+      for (const [old, own] of [
+        [oldCharge, await made('charges', 'in', { amount: 5 })],
+        [
+          oldTransfer,
+          // A magic amount of the default scenario (scenarios/default.yaml): left pending, settled later,
+          // as the older one is.
+          await made('transfers', 'out', { amount: 777, pix_key: 'a@b.com', pix_type: 'EMAIL' }),
+        ],
+      ])
+        for (const [field, value] of Object.entries(own))
+          if (value === null) expect(old[field], `${old.transaction_id}: ${field}`).toBeNull()
       const admin = { auth: `Bearer ${sb.adminToken}`, json: {} }
       expect(
         (
