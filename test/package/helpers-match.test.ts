@@ -1,7 +1,7 @@
 // The control helpers are one set in two languages: the Node package's (src/client/control.ts) and
 // the Python package's (clients/python/src/pix_sandbox/control.py, webhooks.py) have the same
-// helpers, in each language's spelling; docs/PYTHON.md's table lists exactly those; and each is
-// called by its package's tests. All three are generated from src/client/helpers.ts, but for the
+// helpers, in each language's spelling; docs/PYTHON.md's table lists exactly those; a helper the
+// docs name elsewhere is one of them; and each is called by its package's tests. All three are generated from src/client/helpers.ts, but for the
 // helpers written by hand in each language (its `byHand` rows): one written in a language only, or
 // a helper never called by a test, fails here. And every control operation has a helper, or a
 // reason in NO_HELPER: a new route whose helpers were forgotten fails here too.
@@ -172,6 +172,38 @@ describe('the control helpers', () => {
     } finally {
       await sb.close()
     }
+  })
+
+  it('are named as they are wherever the docs name them (README.md, CHANGELOG.md, docs/)', () => {
+    const snake = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)
+    const helpers = new Set([...nodeHelpers(), ...Object.values(ANY_ENDPOINT)])
+    const groups = new Set([...helpers].flatMap((h) => (h.includes('.') ? [h.split('.')[0]!] : [])))
+    const docs = [
+      'README.md',
+      'CHANGELOG.md',
+      ...readdirSync(join(ROOT, 'docs'))
+        .filter((f) => f.endsWith('.md'))
+        .map((f) => `docs/${f}`),
+    ]
+    // `control.pay(`, `control.charges.pay(`, `tenant.control.balance(` anywhere; a group's
+    // `webhooks.check(` in a code span (in a Python block, `requests.post(` is the library's).
+    const named = docs.flatMap((doc) => {
+      const text = read(doc)
+      const spans = [...text.matchAll(/`[^`\n]+`/g)].join('\n')
+      return [
+        ...[...text.matchAll(/\bcontrol\.((?:\w+\.)?\w+)\(/g)].map((m) => m[1]!),
+        ...[...spans.matchAll(/(?<![\w.])(\w+)\.(\w+)\(/g)]
+          .filter((m) => groups.has(m[1]!))
+          .map((m) => `${m[1]}.${m[2]}`),
+      ].map((name) => ({ doc, name }))
+    })
+    expect(named.length, 'the helpers the docs name are found').toBeGreaterThan(10)
+    expect(
+      named
+        .filter(({ name }) => !helpers.has(name.split('.').map(snake).join('.')))
+        .map(({ doc, name }) => `${doc}: ${name}(`),
+      'helpers the docs name that neither package has',
+    ).toEqual([])
   })
 
   it("are each called by their package's tests", () => {
