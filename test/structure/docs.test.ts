@@ -4,7 +4,8 @@
 // - every path docs/ARCHITECTURE.md, docs/DESIGN.md and docs/decisions/ name exists, and every
 //   function ARCHITECTURE.md names is defined (in the file it names beside it, where it does);
 // - DESIGN.md says why each file of src over 200 lines is not split, and names no shorter one;
-// - docs/CONTROL-PLANE.md#scenario-files lists every scenario setting with its default;
+// - docs/CONTROL-PLANE.md#scenario-files lists every scenario setting with its default, and a
+//   setting it says acts before or after a step of CONTRACT.md's business order is placed there;
 // - docs/CONTRACT.md#where-the-contract-is-silent gives every message a transfer may answer with
 //   (each text src/domain/transfer.ts exports), all in its transfer `message` row;
 // - docs/CONTRACT.md#body-rules names every field of the contract's request bodies (and each
@@ -268,6 +269,40 @@ describe('docs/CONTROL-PLANE.md#scenario-files', () => {
         for (const n of numbers.filter(Boolean).map((n) => Number(n.replaceAll(',', ''))))
           expect([...bounds], `${name}: CONTROL-PLANE.md says ${n}`).toContain(n)
     }
+  })
+
+  it("places each setting it says comes before or after a step where CONTRACT.md's business order does", () => {
+    const order = read('docs/CONTRACT.md')
+      .split('\n')
+      .find((line) => line.startsWith('| business order |'))!
+    // "balance first (...), then the key directory (...), then the outcome (...)": each step's
+    // name, and the settings its parentheses name.
+    const steps = order
+      .slice('| business order |'.length)
+      .split(/, then /)
+      .map((step) => ({
+        name: step
+          .split(' (')[0]!
+          .replace(/^\s*(the )?/, '')
+          .replace(/ first$/, ''),
+        settings: [...step.matchAll(/`(\w+)/g)].map((m) => m[1]!),
+      }))
+    expect(steps.map((s) => s.name).slice(0, 2)).toEqual(['balance', 'key directory'])
+    const stepOf = (setting: string) => steps.findIndex((s) => s.settings.includes(setting))
+    const section = read('docs/CONTROL-PLANE.md').split('## Scenario files')[1]!
+    for (const [, name, said] of section.matchAll(/^\| `(\w+)` \| `[^`]+` \|(.*)$/gm))
+      for (const [, where, what] of said!.matchAll(/\b(before|after) (?:the )?([\w ]+)/g)) {
+        const step = steps.findIndex((s) => what!.startsWith(s.name))
+        if (step < 0) continue
+        expect(
+          stepOf(name!),
+          `${name}: CONTROL-PLANE.md places it ${where} the ${steps[step]!.name}, a step of CONTRACT.md's business order, which does not name it`,
+        ).toBeGreaterThanOrEqual(0)
+        expect(
+          where === 'before' ? stepOf(name!) < step : stepOf(name!) > step,
+          `${name}: CONTROL-PLANE.md says ${where} the ${steps[step]!.name}; CONTRACT.md's business order does not`,
+        ).toBe(true)
+      }
   })
 })
 
