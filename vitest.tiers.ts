@@ -38,6 +38,7 @@ export const SLOW = [
   'test/readiness/example.test.ts',
   'test/readiness/readiness-command.test.ts',
   'test/readiness/persistence.test.ts',
+  'test/bench/seed.test.ts',
   // Run the Python package's mypy, ruff and tests (test/package/python.test.ts).
   'test/package/python.test.ts',
   // Run other toolchains (Maven, Go) or a whole merchant integration, in orders, under exec.
