@@ -22,7 +22,14 @@ export const SCOPES =
 /** Words that promise no two alike ("unique within the company"): a rule the code must keep. */
 export const UNIQUE = /\bunique\b/gi
 
-export const CLAIM_WORDS = [NORMALISES, SCOPES, UNIQUE]
+/**
+ * Words that bound what a count or a list takes in by age ("of the last 30 days", "whatever
+ * their age"): a window the code must keep, and a sentence left behind when it changes.
+ */
+export const WINDOWS =
+  /\b(last|past|previous|recent) [\d,]+ (seconds?|minutes?|hours?|days?|weeks?|months?)\b|\bwhatever (its|their) age\b/gi
+
+export const CLAIM_WORDS = [NORMALISES, SCOPES, UNIQUE, WINDOWS]
 
 export interface Claim {
   /** A text of the claim's sentence, as the doc writes it. */

@@ -9,7 +9,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { startTestSandbox, type TestSandbox } from '../harness.js'
-import { CLAIM_WORDS, CLAIMS, NORMALISES, SCOPES } from './claims.js'
+import { CLAIM_WORDS, CLAIMS, NORMALISES, SCOPES, WINDOWS } from './claims.js'
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 const read = (path: string) => readFileSync(join(ROOT, path), 'utf8')
@@ -116,6 +116,12 @@ it('sees the words it looks for (it cannot pass by matching nothing)', () => {
   ]
   expect(scopes.filter((w) => !w.match(SCOPES))).toEqual([])
   expect('except SandboxRequestError as refused:'.match(SCOPES)).toBeNull()
+  const windows = [
+    "counts the company's charges of the last 30 days",
+    'transfers of the past 24 hours',
+    'every charge, whatever their age',
+  ]
+  expect(windows.filter((w) => !w.match(WINDOWS))).toEqual([])
   for (const document of ['/openapi.json#', '/_sandbox/openapi.json#'])
     expect(texts.filter(({ at }) => at.startsWith(document)).length).toBeGreaterThan(20)
 })

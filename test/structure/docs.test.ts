@@ -9,7 +9,8 @@
 // - docs/CONTRACT.md#where-the-contract-is-silent gives every message a transfer may answer with
 //   (each text src/domain/transfer.ts exports), all in its transfer `message` row;
 // - docs/CONTRACT.md#body-rules names every field of the contract's request bodies (and each
-//   bound the document publishes for one is the number its rule gives), and every
+//   bound the document publishes for one is the number its rule gives, as is a length a doc's
+//   table gives for one in a row of its own), and every
 //   control route is shown with an example in CONTROL-PLANE.md or WEBHOOKS.md (both read from the
 //   published documents, so a new field or route is covered without being named here);
 // - CHANGELOG.md names every control route, contract request field and scenario setting, but
@@ -425,6 +426,34 @@ describe('the published documents, in the docs', () => {
       return !new RegExp(`\\b${bound}\\b`).test(rule.replace(/\s+/g, ' '))
     })
     expect(wrong).toEqual([])
+  })
+
+  it("gives a request field's length, wherever a user doc gives it, as the contract's document bounds it", () => {
+    const maxima = new Map<string, number[]>()
+    for (const { field, bound } of requestBounds())
+      maxima.set(field, [...(maxima.get(field) ?? []), bound])
+    const docs = ['README.md', ...readdirSync(join(ROOT, 'docs')).map((f) => `docs/${f}`)].filter(
+      (f) => f.endsWith('.md'),
+    )
+    // A table's row whose first cell names one field: "| `description` length | 140 Unicode code points |".
+    const said = docs.flatMap((doc) =>
+      read(doc)
+        .split('\n')
+        .flatMap((line, i) => {
+          const [, head, rest] = /^\| ([^|]+) \|(.*)$/.exec(line) ?? []
+          const named = [...(head ?? '').matchAll(/`(\w+)`/g)].map((m) => m[1]!)
+          const [field] = named
+          if (named.length !== 1 || !maxima.has(field!)) return []
+          return [...rest!.matchAll(/\b([\d,]+) (?:Unicode )?(?:code points|characters)\b/g)].map(
+            (m) => ({ at: `${doc}:${i + 1}`, field: field!, n: Number(m[1]!.replaceAll(',', '')) }),
+          )
+        }),
+    )
+    expect(said.length, 'the lengths the docs give are found').toBeGreaterThan(0)
+    expect(
+      said.filter(({ field, n }) => !maxima.get(field)!.includes(n)),
+      "lengths a doc gives that the contract's document does not",
+    ).toEqual([])
   })
 
   it('CHANGELOG.md names every control route, contract request field and scenario setting', () => {
