@@ -6,7 +6,8 @@
 // (`PUT /users/{user_id}/balance`), so that a read showing only the money (a balance) is not taken
 // for one showing the records; money a read shows moves as the money does, whatever moved it
 // (a payment, a debit, a debit refunded: nothing in all).
-// And no count stops at a page: one record more than the longest page still moves a read. The
+// And no count stops at a page: one record more than the longest page still moves a read, and
+// none is of a window of time: a record a year old is still shown. The
 // company read has two users, the second not named after it: what either does is the company's,
 // and money a read shows moves with either user's, or is shown beside the id of the one whose it is.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -337,6 +338,34 @@ describe('a read that shows a kind of record shows each of its states, each its 
         `GET ${read}: ${leaf} moves as the balance with a payment and with a transfer, but not with a change of balance alone`,
       ).toContain(leaf)
   })
+
+  it.each([
+    ['a charge left pending', CHARGES.pending!],
+    ['a transfer left failed', TRANSFERS.failed!],
+  ])(
+    'a read showing %s still shows it a year later: no read is of a window of time',
+    async (what, write) => {
+      const showing = [...(await around(write)).changed].filter(([, leaves]) => leaves.size > 0)
+      expect(showing.length).toBeGreaterThan(0)
+      // Made, then a year passes (a pending charge expires meanwhile: it is still a charge).
+      const aYearAfter = (made: () => Promise<unknown>) =>
+        around(
+          Object.assign(
+            async () => {
+              await made()
+              await sb.admin('POST', '/clock/advance', { seconds: 366 * 86400 })
+            },
+            { prepare: write.prepare },
+          ),
+        )
+      const [withIt, without] = [await aYearAfter(write), await aYearAfter(async () => {})]
+      for (const [read] of showing)
+        expect(
+          changed(without.after.get(read)!, withIt.after.get(read)!).size,
+          `GET ${read} shows ${what}, but not a year later`,
+        ).toBeGreaterThan(0)
+    },
+  )
 
   it.each([
     ['a charge left pending', CHARGES.pending!],
