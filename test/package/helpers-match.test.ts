@@ -1,10 +1,11 @@
 // The control helpers are one set in two languages: the Node package's (src/client/control.ts) and
 // the Python package's (clients/python/src/pix_sandbox/control.py, webhooks.py) have the same
 // helpers, in each language's spelling; docs/PYTHON.md's table lists exactly those; a helper the
-// docs name elsewhere is one of them; and each is called by its package's tests. All three are generated from src/client/helpers.ts, but for the
-// helpers written by hand in each language (its `byHand` rows): one written in a language only, or
-// a helper never called by a test, fails here. And every control operation has a helper, or a
-// reason in NO_HELPER: a new route whose helpers were forgotten fails here too.
+// docs name elsewhere is one of them; and each is called by its package's tests. All three are
+// generated from src/client/helpers.ts, but for the helpers written by hand in each language (its
+// `byHand` rows): one written in a language only, or a helper never called by a test, fails here.
+// And every control operation has a helper, or a reason in NO_HELPER: a new route whose helpers
+// were forgotten fails here too.
 import { execFileSync } from 'node:child_process'
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'

@@ -122,8 +122,8 @@ describe('rows an older build wrote into a store this build migrated', () => {
         [oldCharge, await made('charges', 'in', { amount: 5 })],
         [
           oldTransfer,
-          // A magic amount of the default scenario (scenarios/default.yaml): left pending, settled later,
-          // as the older one is.
+          // A magic amount of the default scenario (scenarios/default.yaml): left pending and
+          // settled later, as the older one is.
           await made('transfers', 'out', { amount: 777, pix_key: 'a@b.com', pix_type: 'EMAIL' }),
         ],
       ])

@@ -435,7 +435,8 @@ describe('the published documents, in the docs', () => {
     const docs = ['README.md', ...readdirSync(join(ROOT, 'docs')).map((f) => `docs/${f}`)].filter(
       (f) => f.endsWith('.md'),
     )
-    // A table's row whose first cell names one field: "| `description` length | 140 Unicode code points |".
+    // A table's row whose first cell names one field:
+    // "| `description` length | 140 Unicode code points |".
     const said = docs.flatMap((doc) =>
       read(doc)
         .split('\n')
