@@ -4,6 +4,13 @@
 // list, so a new test file is fast until it is named here; test/structure/tiers.test.ts fails
 // when an entry names no test file, or a file that drives chromium is not named.
 
+/**
+ * Whether this run is `npm run test:fast`: a test that sends many generated cases sends fewer
+ * there, so that the tier a maintainer runs after each change stays short
+ * (docs/DEVELOPMENT.md#the-fast-tiers-time); `npm test` and CI send them all.
+ */
+export const FAST_TIER_RUN = process.env.npm_lifecycle_event === 'test:fast'
+
 /** What `npm test` runs: the reliability suite has its own command (npm run test:reliability). */
 export const INCLUDE = ['test/**/*.test.ts', 'src/**/*.test.ts']
 export const EXCLUDE = ['test/reliability/**', 'node_modules/**']

@@ -5,6 +5,7 @@
 import net from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { AUTH, storeSnapshot, startTestSandbox, type TestSandbox } from '../harness.js'
+import { FAST_TIER_RUN } from '../../vitest.tiers.js'
 
 let sb: TestSandbox
 beforeAll(async () => (sb = await startTestSandbox()))
@@ -69,15 +70,9 @@ const TYPES = [
   'application/xml',
 ]
 const ROUTES = ['/api/v1/hub/transactions/in', '/api/v1/hub/transactions/out']
-/**
- * The types each body is sent with: all of them in `npm test` and CI; in `npm run test:fast`,
- * JSON and one other, another for each body, so that the tier a maintainer runs after each change
- * stays short and still sends every type (docs/DEVELOPMENT.md#the-fast-tiers-time).
- */
+/** The types each body is sent with: in the fast tier, JSON and one other, another for each body. */
 const typesFor = (body: number) =>
-  process.env.npm_lifecycle_event === 'test:fast'
-    ? [TYPES[0]!, TYPES[1 + (body % (TYPES.length - 1))]!]
-    : TYPES
+  FAST_TIER_RUN ? [TYPES[0]!, TYPES[1 + (body % (TYPES.length - 1))]!] : TYPES
 
 /** The bodies whose 422 FastAPI cannot write: its plain-text 500, in the fastapi style only. */
 const UNWRITABLE = new Set([

@@ -23,10 +23,9 @@ import {
 } from './reference.js'
 import { Rng } from './rng.js'
 import { exchangeAll, type Answer } from './wire.js'
+import { FAST_TIER_RUN } from '../../vitest.tiers.js'
 
-const TOTAL = Number(
-  process.env.FIDELITY_REQUESTS ?? (process.env.npm_lifecycle_event === 'test:fast' ? 300 : 1000),
-)
+const TOTAL = Number(process.env.FIDELITY_REQUESTS ?? (FAST_TIER_RUN ? 300 : 1000))
 const FIXED_SEED = 36
 const DRAWN_SEED = Number(process.env.FIDELITY_SEED ?? Math.floor(Math.random() * 2 ** 31))
 const SEEDS = [FIXED_SEED, DRAWN_SEED]

@@ -130,15 +130,17 @@ async function shownMoney(user = USER): Promise<Map<string, string[]>> {
   const shown = new Map(
     reads.map((read) => {
       const [before, after] = [seen.before.get(read)!, seen.after.get(read)!]
-      const by = (p: string) => (after.get(p) as number) - (before.get(p) as number)
+      const moved = [...seen.changed.get(read)!].filter(
+        (p) => typeof before.get(p) === 'number' && typeof after.get(p) === 'number',
+      )
       // Money is cents end to end (docs/DESIGN.md#invariants): a number the balance alone moves
       // moves by as much, not rounded, scaled or counted.
-      for (const p of seen.changed.get(read)!)
-        if (typeof before.get(p) === 'number' && typeof after.get(p) === 'number')
-          expect(by(p), `GET ${read}: ${p} after a change of balance of ${probe} cents alone`).toBe(
-            probe,
-          )
-      return [read, [...seen.changed.get(read)!].filter((p) => by(p) === probe)]
+      for (const p of moved)
+        expect(
+          (after.get(p) as number) - (before.get(p) as number),
+          `GET ${read}: ${p} after a change of balance of ${probe} cents alone`,
+        ).toBe(probe)
+      return [read, moved]
     }),
   )
   moneyLeaves.set(user, shown)

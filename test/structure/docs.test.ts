@@ -236,13 +236,17 @@ describe('references to our docs in code, tests and scripts', () => {
   })
 })
 
+/** Each row of docs/CONTROL-PLANE.md#scenario-files: the setting, its default, and what it says. */
+const settingRows = () =>
+  [
+    ...read('docs/CONTROL-PLANE.md')
+      .split('## Scenario files')[1]!
+      .matchAll(/^\| `(\w+)` \| `([^`]+)` \|(.*)$/gm),
+  ].map(([, name, value, said]) => ({ name: name!, value: value!, said: said! }))
+
 describe('docs/CONTROL-PLANE.md#scenario-files', () => {
   it('lists every scenario setting with its default', () => {
-    const doc = read('docs/CONTROL-PLANE.md')
-    const section = doc.slice(doc.indexOf('## Scenario files'))
-    const rows = new Map(
-      [...section.matchAll(/^\| `(\w+)` \| `([^`]+)` \|/gm)].map((m) => [m[1]!, m[2]!]),
-    )
+    const rows = new Map(settingRows().map(({ name, value }) => [name, value]))
     const shown = (v: unknown) => (Array.isArray(v) ? `[${v.join(', ')}]` : String(v))
     expect(Object.fromEntries(rows)).toEqual(
       Object.fromEntries(Object.entries(DEFAULT_SETTINGS).map(([k, v]) => [k, shown(v)])),
@@ -250,21 +254,19 @@ describe('docs/CONTROL-PLANE.md#scenario-files', () => {
   })
 
   it("gives each setting's bounds as the scenario files' schema does", () => {
-    const doc = read('docs/CONTROL-PLANE.md')
-    const section = doc.slice(doc.indexOf('## Scenario files'))
     const settings = JSON.parse(read('scenarios/scenario.schema.json')).properties.settings
       .properties as Record<string, unknown>
-    for (const [, name, said] of section.matchAll(/^\| `(\w+)` \| `[^`]+` \|(.*)$/gm)) {
-      if (!(name! in settings)) continue
+    for (const { name, said } of settingRows()) {
+      if (!(name in settings)) continue
       const bounds = new Set<number>()
       const walk = (s: unknown): void => {
         for (const [k, v] of Object.entries(s && typeof s === 'object' ? s : {}))
           if (/^(max|min)(Length|Items|imum)$/.test(k) && typeof v === 'number') bounds.add(v)
           else walk(v)
       }
-      walk(settings[name!])
+      walk(settings[name])
       // "at most 100 keys", "up to 20", "1-100 characters"
-      for (const [, ...numbers] of said!.matchAll(
+      for (const [, ...numbers] of said.matchAll(
         /\b(?:at most|up to|at least|no more than) ([\d,]+)|\b(\d+)-(\d+) (?:characters|code points|keys|items)/gi,
       ))
         for (const n of numbers.filter(Boolean).map((n) => Number(n.replaceAll(',', ''))))
@@ -290,17 +292,16 @@ describe('docs/CONTROL-PLANE.md#scenario-files', () => {
       }))
     expect(steps.map((s) => s.name).slice(0, 2)).toEqual(['balance', 'key directory'])
     const stepOf = (setting: string) => steps.findIndex((s) => s.settings.includes(setting))
-    const section = read('docs/CONTROL-PLANE.md').split('## Scenario files')[1]!
-    for (const [, name, said] of section.matchAll(/^\| `(\w+)` \| `[^`]+` \|(.*)$/gm))
-      for (const [, where, what] of said!.matchAll(/\b(before|after) (?:the )?([\w ]+)/g)) {
+    for (const { name, said } of settingRows())
+      for (const [, where, what] of said.matchAll(/\b(before|after) (?:the )?([\w ]+)/g)) {
         const step = steps.findIndex((s) => what!.startsWith(s.name))
         if (step < 0) continue
         expect(
-          stepOf(name!),
+          stepOf(name),
           `${name}: CONTROL-PLANE.md places it ${where} the ${steps[step]!.name}, a step of CONTRACT.md's business order, which does not name it`,
         ).toBeGreaterThanOrEqual(0)
         expect(
-          where === 'before' ? stepOf(name!) < step : stepOf(name!) > step,
+          where === 'before' ? stepOf(name) < step : stepOf(name) > step,
           `${name}: CONTROL-PLANE.md says ${where} the ${steps[step]!.name}; CONTRACT.md's business order does not`,
         ).toBe(true)
       }
